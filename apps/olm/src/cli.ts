@@ -1,0 +1,4 @@
+import { runCli } from './program.js';
+
+const code = await runCli(process.argv.slice(2));
+process.exitCode = code;

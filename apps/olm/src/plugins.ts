@@ -1,0 +1,9 @@
+import type { Plugin } from '@olm/core';
+
+/**
+ * The composition root: the one list of plugins this distribution boots.
+ * A platform team edits this list (or writes its own) to swap CEL support, the SAT backend
+ * or the RBAC generator; no other package changes. Order does not matter: the kernel sorts
+ * plugins by their dependencies.
+ */
+export const plugins: readonly Plugin[] = [];

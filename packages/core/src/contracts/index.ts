@@ -1,0 +1,32 @@
+import { catalogSourceTypes } from './catalog-source-types.js';
+import { constraintEvaluators } from './constraint-evaluators.js';
+import { installStrategies } from './install-strategies.js';
+import { propertyTypes } from './property-types.js';
+import { rbacGenerator } from './rbac-generator.js';
+import { reconcilers } from './reconcilers.js';
+import { kubeClient, logger, metrics } from './runtime.js';
+import { satBackend } from './sat-backend.js';
+
+/** Every OLM extension point, in one place so an editor lists them all. */
+export const olmExtensionPoints = {
+  propertyTypes,
+  constraintEvaluators,
+  catalogSourceTypes,
+  installStrategies,
+  satBackend,
+  rbacGenerator,
+  reconcilers,
+  kubeClient,
+  logger,
+  metrics,
+} as const;
+
+export * from './catalog-source-types.js';
+export * from './constraint-evaluators.js';
+export * from './install-strategies.js';
+export * from './model.js';
+export * from './property-types.js';
+export * from './rbac-generator.js';
+export * from './reconcilers.js';
+export * from './runtime.js';
+export * from './sat-backend.js';

@@ -1,0 +1,43 @@
+import { createSingleExtensionPoint } from '../kernel/extension-point.js';
+
+/** How to reach the cluster: a kubeconfig document (YAML or JSON) and an optional context. */
+export interface KubeClientConfig {
+  readonly kubeconfig: string;
+  readonly context?: string;
+}
+
+export type LogFields = Readonly<Record<string, unknown>>;
+
+export interface Logger {
+  debug(message: string, fields?: LogFields): void;
+  info(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  error(message: string, fields?: LogFields): void;
+  child(fields: LogFields): Logger;
+}
+
+/** The part of a prom-client `Registry` plugins use; pass `registers: [registry]` to every metric. */
+export interface MetricsRegistry {
+  registerMetric(metric: never): void;
+  getSingleMetric(name: string): unknown;
+  metrics(): Promise<string>;
+  readonly contentType: string;
+}
+
+export const kubeClient = createSingleExtensionPoint<KubeClientConfig>({
+  id: 'olm.kubeClient',
+  description: 'the cluster connection',
+  hint: 'the app provides it: boot({ provide: [provision(kubeClient, { kubeconfig })] })',
+});
+
+export const logger = createSingleExtensionPoint<Logger>({
+  id: 'olm.logger',
+  description: 'the structured logger',
+  hint: 'the app provides it: boot({ provide: [provision(logger, myLogger)] })',
+});
+
+export const metrics = createSingleExtensionPoint<MetricsRegistry>({
+  id: 'olm.metrics',
+  description: 'the Prometheus metrics registry',
+  hint: 'the app provides it: boot({ provide: [provision(metrics, new Registry())] })',
+});

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Idempotent set-up for a fresh machine that has only Node 20 and npm:
+# pnpm (pinned), kubectl (for the tests that drive a real client), dependencies, build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want_pnpm=10.34.9
+if [ "$(pnpm --version 2>/dev/null || true)" != "$want_pnpm" ]; then
+  echo "setup: installing pnpm $want_pnpm" >&2
+  npm install -g "pnpm@$want_pnpm" >/dev/null 2>&1 || npm install -g "pnpm@$want_pnpm"
+fi
+
+if ! command -v kubectl >/dev/null 2>&1; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "setup: installing kubectl (Debian kubernetes-client)" >&2
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq kubernetes-client) >/dev/null 2>&1 \
+      || echo "setup: kubectl could not be installed; kubectl tests will be skipped" >&2
+  else
+    echo "setup: kubectl not found and not root; kubectl tests will be skipped" >&2
+  fi
+fi
+
+export TURBO_TELEMETRY_DISABLED=1
+pnpm install --frozen-lockfile --reporter=silent
+pnpm -s turbo run build --output-logs=errors-only >&2

@@ -1,0 +1,32 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { defineConfig } from 'vitest/config';
+
+// Tests import sibling packages from source (the "@olm/source" export condition),
+// so a change in one package is seen by another's tests without a rebuild.
+const sourceConditions = ['@olm/source', 'node', 'import', 'module', 'default'];
+
+const projectDirs = ['packages', 'apps'].flatMap((group) =>
+  existsSync(group)
+    ? readdirSync(group)
+        .map((name) => join(group, name))
+        .filter((dir) => existsSync(join(dir, 'package.json')))
+    : [],
+);
+
+export default defineConfig({
+  resolve: { conditions: sourceConditions },
+  ssr: { resolve: { conditions: sourceConditions, externalConditions: ['@olm/source'] } },
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: projectDirs.map((dir) => ({
+      extends: true,
+      test: {
+        name: dir.split('/')[1],
+        root: dir,
+        include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      },
+    })),
+  },
+});
