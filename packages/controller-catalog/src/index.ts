@@ -1,0 +1,4 @@
+export * from './catalog-source-spec.js';
+export * from './crd-upgrade-safety.js';
+export * from './go-duration.js';
+export * from './install-plan-rules.js';
