@@ -1,0 +1,218 @@
+/** A Subscription condition (`status.conditions[]`). */
+export interface SubscriptionCondition {
+  readonly type: string;
+  readonly status: 'True' | 'False' | 'Unknown';
+  readonly reason?: string;
+  readonly message?: string;
+  readonly lastTransitionTime?: string;
+  readonly lastHeartbeatTime?: string;
+}
+
+export interface ObjectReference {
+  readonly apiVersion?: string;
+  readonly kind?: string;
+  readonly name: string;
+  readonly namespace: string;
+  readonly uid?: string;
+  readonly resourceVersion?: string;
+}
+
+export interface CatalogHealth {
+  readonly catalogSourceRef: ObjectReference;
+  readonly lastUpdated: string;
+  readonly healthy: boolean;
+}
+
+export interface SubscriptionStatus {
+  readonly state?: string;
+  readonly currentCSV?: string;
+  readonly installedCSV?: string;
+  readonly installPlanRef?: ObjectReference;
+  readonly installplan?: { readonly apiVersion: string; readonly kind: string; readonly name: string; readonly uuid: string };
+  readonly installPlanGeneration?: number;
+  readonly catalogHealth?: readonly CatalogHealth[];
+  readonly conditions?: readonly SubscriptionCondition[];
+  readonly lastUpdated?: string;
+  readonly [field: string]: unknown;
+}
+
+export interface SubscriptionView {
+  readonly spec: { readonly source: string; readonly sourceNamespace: string };
+  readonly status?: SubscriptionStatus;
+}
+
+/** The result of a status step: the new status and whether it differs from the old one. */
+export interface StatusChange {
+  readonly status: SubscriptionStatus;
+  readonly changed: boolean;
+}
+
+const timestamp = (now: Date) => now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+export function getCondition(status: SubscriptionStatus | undefined, type: string): SubscriptionCondition | undefined {
+  return status?.conditions?.find((condition) => condition.type === type);
+}
+
+/** Conditions are compared as upstream does: by type, status, reason and message, never by time. */
+export function sameCondition(a: SubscriptionCondition | undefined, b: SubscriptionCondition | undefined): boolean {
+  return a?.type === b?.type && a?.status === b?.status && (a?.reason ?? '') === (b?.reason ?? '') && (a?.message ?? '') === (b?.message ?? '');
+}
+
+function withCondition(status: SubscriptionStatus, condition: SubscriptionCondition): SubscriptionStatus {
+  const others = (status.conditions ?? []).filter((existing) => existing.type !== condition.type);
+  return { ...status, conditions: [...others, condition] };
+}
+
+function withoutConditions(status: SubscriptionStatus, ...types: string[]): SubscriptionStatus {
+  return { ...status, conditions: (status.conditions ?? []).filter((condition) => !types.includes(condition.type)) };
+}
+
+/** Sets a condition unless an equal one is present; the transition time moves only with the status. */
+export function setCondition(status: SubscriptionStatus, condition: Omit<SubscriptionCondition, 'lastTransitionTime'>, now: Date): StatusChange {
+  const previous = getCondition(status, condition.type);
+  if (sameCondition(previous, condition)) return { status, changed: false };
+  const lastTransitionTime = previous && previous.status === condition.status ? previous.lastTransitionTime : timestamp(now);
+  return { status: { ...withCondition(status, { ...condition, lastTransitionTime }), lastUpdated: timestamp(now) }, changed: true };
+}
+
+export function removeConditions(status: SubscriptionStatus, types: readonly string[], now: Date): StatusChange {
+  if (!(status.conditions ?? []).some((condition) => types.includes(condition.type))) return { status, changed: false };
+  return { status: { ...withoutConditions(status, ...types), lastUpdated: timestamp(now) }, changed: true };
+}
+
+const sameRef = (a: ObjectReference, b: ObjectReference) =>
+  (a.uid && b.uid ? a.uid === b.uid : a.namespace === b.namespace && a.name === b.name);
+
+/**
+ * The `CatalogSourcesUnhealthy` condition and `catalogHealth` list, from the health of every catalog
+ * the Subscription can see (its namespace and the global one): unhealthy when the targeted catalog is
+ * missing or any catalog is unhealthy; the reason says what changed when the set of catalogs changed.
+ */
+export function updateCatalogHealth(subscription: SubscriptionView, health: readonly CatalogHealth[], now: Date): StatusChange {
+  const status = subscription.status ?? {};
+  const { source, sourceNamespace } = subscription.spec;
+  const target = health.find((entry) => entry.catalogSourceRef.namespace === sourceNamespace && entry.catalogSourceRef.name === source);
+  let condition: { status: 'True' | 'False'; reason: string; message: string };
+  if (!target) {
+    condition = { status: 'True', reason: 'UnhealthyCatalogSourceFound', message: `targeted catalogsource ${sourceNamespace}/${source} missing` };
+  } else if (!health.every((entry) => entry.healthy)) {
+    condition = {
+      status: 'True',
+      reason: 'UnhealthyCatalogSourceFound',
+      message: target.healthy
+        ? (getCondition(status, 'CatalogSourcesUnhealthy')?.message ?? '')
+        : `targeted catalogsource ${sourceNamespace}/${source} unhealthy`,
+    };
+  } else {
+    condition = { status: 'False', reason: 'AllCatalogSourcesHealthy', message: 'all available catalogsources are healthy' };
+  }
+
+  const previousHealth = status.catalogHealth ?? [];
+  let listChanged = true;
+  if (health.length > previousHealth.length) condition.reason = 'CatalogSourcesAdded';
+  else if (health.length < previousHealth.length) condition.reason = 'CatalogSourcesDeleted';
+  else if (health.length === 0) {
+    condition = { status: 'True', reason: 'NoCatalogSourcesFound', message: 'dependency resolution requires at least one catalogsource' };
+    listChanged = false;
+  } else {
+    const updated = previousHealth.some((old) => {
+      const current = health.find((entry) => sameRef(entry.catalogSourceRef, old.catalogSourceRef));
+      return !current || current.healthy !== old.healthy;
+    });
+    if (updated) condition.reason = 'CatalogSourcesUpdated';
+    listChanged = false;
+  }
+
+  const next = { type: 'CatalogSourcesUnhealthy', ...condition };
+  if (!listChanged && sameCondition(getCondition(status, 'CatalogSourcesUnhealthy'), next)) return { status, changed: false };
+  return {
+    status: { ...withCondition(status, { ...next, lastTransitionTime: timestamp(now) }), catalogHealth: health, lastUpdated: timestamp(now) },
+    changed: true,
+  };
+}
+
+/** The InstallPlan fields the Subscription projects into its conditions. */
+export interface InstallPlanStatusView {
+  readonly phase?: string;
+  readonly conditions?: ReadonlyArray<{ readonly type: string; readonly status: string; readonly reason?: string; readonly message?: string }>;
+  readonly bundleLookups?: ReadonlyArray<{ readonly conditions?: ReadonlyArray<{ readonly type: string; readonly status: string; readonly message?: string }> }>;
+}
+
+function installPlanMessage(plan: InstallPlanStatusView): string {
+  const installed = plan.conditions?.find((condition) => condition.type === 'Installed');
+  if (installed && installed.status !== 'Unknown' && installed.message) return installed.message;
+  return (plan.bundleLookups ?? [])
+    .map((lookup) => lookup.conditions?.find((condition) => condition.type === 'BundleLookupPending' && condition.status !== 'Unknown'))
+    .filter((condition) => condition?.message)
+    .map((condition) => `${condition!.message}.`)
+    .join(' ');
+}
+
+/**
+ * The InstallPlan conditions of a Subscription that references one: `InstallPlanPending` while the
+ * plan waits or installs, `InstallPlanFailed` when it failed, nothing once it is complete, and
+ * `InstallPlanMissing` (or a reset, for a pending upgrade) when the plan is gone.
+ */
+export function updateInstallPlanConditions(status: SubscriptionStatus, plan: InstallPlanStatusView | undefined, now: Date): StatusChange {
+  const time = timestamp(now);
+  let next: SubscriptionStatus;
+  if (!plan) {
+    next = withoutConditions(status, 'InstallPlanPending', 'InstallPlanFailed');
+    if (status.state === 'UpgradePending') {
+      const { installPlanRef: _ref, installplan: _legacy, ...rest } = next;
+      next = { ...rest, currentCSV: '', state: '', lastUpdated: time };
+    } else {
+      next = withCondition(next, {
+        type: 'InstallPlanMissing',
+        status: 'True',
+        reason: 'ReferencedInstallPlanNotFound',
+        lastTransitionTime: time,
+      });
+    }
+  } else {
+    next = withoutConditions(status, 'InstallPlanMissing', 'InstallPlanPending', 'InstallPlanFailed');
+    const phase = plan.phase ?? '';
+    if (['', 'Planning', 'Installing', 'RequiresApproval'].includes(phase)) {
+      next = withCondition(next, {
+        type: 'InstallPlanPending',
+        status: 'True',
+        reason: phase === '' ? 'InstallPlanNotYetReconciled' : phase,
+        message: installPlanMessage(plan),
+        lastTransitionTime: time,
+      });
+    } else if (phase === 'Failed') {
+      const installed = plan.conditions?.find((condition) => condition.type === 'Installed');
+      next = withCondition(next, {
+        type: 'InstallPlanFailed',
+        status: 'True',
+        reason: installed?.status === 'False' && installed.reason ? installed.reason : 'InstallPlanFailed',
+        message: installPlanMessage(plan),
+        lastTransitionTime: time,
+      });
+    }
+  }
+  const before = status.conditions ?? [];
+  const after = next.conditions ?? [];
+  const conditionsSame = before.length === after.length && before.every((condition) => sameCondition(condition, getCondition(next, condition.type)));
+  if (conditionsSame && next.state === status.state && next.installPlanRef === status.installPlanRef) return { status, changed: false };
+  return { status: { ...next, lastUpdated: time }, changed: true };
+}
+
+/**
+ * `state` from whether the CSV named `currentCSV` exists: `AtLatestKnown` (and `installedCSV`) when it
+ * does, `UpgradePending` while it does not (`UpgradeFailed` instead when fail-forward is on and the
+ * referenced InstallPlan failed).
+ */
+export function updateCsvState(
+  status: SubscriptionStatus,
+  currentCsvExists: boolean,
+  now: Date,
+  options: { readonly failForward?: boolean; readonly installPlanFailed?: boolean } = {},
+): StatusChange {
+  if (!status.currentCSV) return { status, changed: false };
+  const next: SubscriptionStatus = currentCsvExists
+    ? { ...status, state: 'AtLatestKnown', installedCSV: status.currentCSV }
+    : { ...status, state: options.failForward && options.installPlanFailed ? 'UpgradeFailed' : 'UpgradePending' };
+  if (next.state === status.state) return { status, changed: false };
+  return { status: { ...next, lastUpdated: timestamp(now) }, changed: true };
+}
