@@ -3,3 +3,4 @@ export * from './crd-upgrade-safety.js';
 export * from './go-duration.js';
 export * from './install-plan-rules.js';
 export * from './subscription-status.js';
+export * from './bundle-steps.js';

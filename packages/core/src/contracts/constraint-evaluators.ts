@@ -16,11 +16,18 @@ export interface BundlePredicate {
 export interface ConstraintCompileContext {
   /** Compiles a nested `olm.constraint` value (used by `all`, `any`, `not`). */
   compile(constraint: unknown): BundlePredicate;
+  /**
+   * The `failureMessage` written next to this kind's key, if any. Upstream shows it only in the
+   * `cel` predicate text (`with constraint: "<rule>" and message: "<failureMessage>"`).
+   */
+  readonly failureMessage?: string;
 }
 
 /**
  * Compiles one kind of `olm.constraint` (the key next to `failureMessage`: `gvk`, `package`,
- * `cel`, `all`, `any`, `not`, or a new kind a plugin adds). Throws on invalid input.
+ * `cel`, `all`, `any`, `not`, or a new kind a plugin adds). `value` is the decoded JSON under
+ * that key (for `cel`, `{ rule }`). Throws an Error whose message says what is wrong; the resolver
+ * wraps it as upstream does (`convert olm.constraint to resolver predicate: <message>`).
  */
 export interface ConstraintEvaluator {
   readonly kind: string;

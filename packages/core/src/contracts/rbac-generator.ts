@@ -8,16 +8,86 @@ export interface KubeObject {
   readonly [key: string]: unknown;
 }
 
+/** An `rbac.authorization.k8s.io/v1` PolicyRule, as written in a CSV's `permissions[].rules`. */
+export interface PolicyRule {
+  readonly verbs: readonly string[];
+  readonly apiGroups?: readonly string[];
+  readonly resources?: readonly string[];
+  readonly resourceNames?: readonly string[];
+  readonly nonResourceURLs?: readonly string[];
+}
+
+/** The `roleRef` of a RoleBinding or ClusterRoleBinding. */
+export interface RoleRef {
+  readonly apiGroup: string;
+  readonly kind: string;
+  readonly name: string;
+}
+
+/** One `subjects[]` entry of a RoleBinding or ClusterRoleBinding. */
+export interface RbacSubject {
+  readonly kind: string;
+  readonly apiGroup?: string;
+  readonly name: string;
+  readonly namespace?: string;
+}
+
 /**
- * Generates every RBAC object OLM creates (CSV permissions, OperatorGroup and per-API ClusterRoles),
- * so a platform team can swap the policy without touching the controllers.
- * Inputs are the upstream objects as plain data; outputs are the objects to apply.
+ * Generates every RBAC object OLM creates, so a platform team can swap the policy without touching
+ * the controllers. Every method is pure and deterministic: inputs are upstream objects as plain data
+ * (as read from the cluster or a bundle), outputs are the objects to apply, in apply order. Nothing
+ * returned grants more than the CSV asks for, plus upstream's documented aggregation roles.
+ *
+ * Bad input throws an `OlmError` with an `OLM_RBAC_*` code (see `@olm/plugin-rbac`'s `RbacErrorCodes`).
+ * Object names, labels and annotations are upstream OLM's, verbatim.
  */
 export interface RbacGenerator {
   readonly name: string;
-  permissionsForCsv(input: { readonly csv: KubeObject; readonly operatorGroup?: KubeObject }): KubeObject[];
-  operatorGroupClusterRoles(input: { readonly operatorGroup: KubeObject; readonly providedApis: readonly string[] }): KubeObject[];
-  ownedApiClusterRoles(input: { readonly csv: KubeObject; readonly crds: readonly KubeObject[]; readonly operatorGroup?: KubeObject }): KubeObject[];
+
+  /**
+   * Catalog side (InstallPlan steps): for the CSV's `spec.install.spec.permissions[]` a Role + RoleBinding
+   * in the CSV namespace, for `clusterPermissions[]` a ClusterRole + ClusterRoleBinding, and each service
+   * account except `default`. Order: per service account (first appearance), its ServiceAccount, Roles,
+   * RoleBindings, ClusterRoles, ClusterRoleBindings.
+   */
+  permissionsForCsv(input: { readonly csv: KubeObject }): KubeObject[];
+
+  /**
+   * OLM-operator side, once the CSV belongs to `operatorGroup` (its `status.namespaces` decides):
+   * AllNamespaces (`[""]`) → the CSV's Roles/RoleBindings lifted to ClusterRoles/ClusterRoleBindings
+   * (same names, plus `get,list,watch` on namespaces); other groups → Role/RoleBinding copies in each
+   * target namespace except the operator namespace, labelled `olm.copiedFrom`, owned by the copied CSV
+   * found in `copiedCsvs` (matched by name and namespace). Empty when the group has no status yet.
+   * Upstream applies these only where the operator's permissions are not already met: filter by namespace.
+   */
+  permissionsForOperatorGroup(input: {
+    readonly csv: KubeObject;
+    readonly operatorGroup: KubeObject;
+    readonly copiedCsvs?: readonly KubeObject[];
+  }): KubeObject[];
+
+  /**
+   * The three OperatorGroup ClusterRoles (`admin`, `edit`, `view`), aggregating the per-API ClusterRoles
+   * of `providedApis` (`Kind.version.group` strings; default: the group's `olm.providedAPIs` annotation).
+   */
+  operatorGroupClusterRoles(input: { readonly operatorGroup: KubeObject; readonly providedApis?: readonly string[] }): KubeObject[];
+
+  /**
+   * On CSV Succeeded: `<name>-<version>-admin|edit|view` ClusterRoles for every owned CRD and APIService,
+   * plus `<crd>-<version>-crdview` per owned CRD. `crds`/`apiServices` are the cluster objects (their
+   * UIDs become the owner references); a missing one is an error.
+   */
+  providedApiClusterRoles(input: {
+    readonly csv: KubeObject;
+    readonly crds?: readonly KubeObject[];
+    readonly apiServices?: readonly KubeObject[];
+  }): KubeObject[];
+
+  /** The `olm.permissions.hash` label value of a Role/ClusterRole with these rules (for requirement checks). */
+  policyRulesHash(rules: readonly PolicyRule[]): string;
+
+  /** The `olm.permissions.hash` label value of a RoleBinding/ClusterRoleBinding (for requirement checks). */
+  roleBindingHash(roleRef: RoleRef, subjects: readonly RbacSubject[]): string;
 }
 
 export const rbacGenerator = createSingleExtensionPoint<RbacGenerator>({

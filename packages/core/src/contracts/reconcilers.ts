@@ -1,5 +1,7 @@
 import { createKeyedExtensionPoint } from '../kernel/extension-point.js';
+import type { Logger } from './runtime.js';
 
+/** Which object to converge: a namespaced object has a namespace, a cluster-scoped one does not. */
 export interface ReconcileRequest {
   readonly namespace?: string;
   readonly name: string;
@@ -10,13 +12,72 @@ export interface ReconcileResult {
   readonly requeueAfter?: number;
 }
 
-/** A level-based reconciler, run by the controller runtime for the kind it watches. */
+/** A kind of object, e.g. `{ apiVersion: 'apps/v1', kind: 'Deployment' }`. */
+export interface ObjectKind {
+  readonly apiVersion: string;
+  readonly kind: string;
+}
+
+/** A Kubernetes object from the informer cache, as plain JSON; typed only in the fields the runtime reads. */
+export interface CachedObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: {
+    name?: string;
+    namespace?: string;
+    uid?: string;
+    resourceVersion?: string;
+    generation?: number;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    ownerReferences?: Array<{ apiVersion: string; kind: string; name: string; uid: string; controller?: boolean }>;
+    [field: string]: unknown;
+  };
+  [field: string]: unknown;
+}
+
+/**
+ * Another kind whose changes should reconcile this reconciler's objects. Without `map`, an object
+ * maps to its owner: through `ownerReferences` of the reconciled kind, or OLM's owner labels
+ * (`olm.owner`, `olm.owner.namespace`, `olm.owner.kind`).
+ */
+export interface ReconcilerWatch extends ObjectKind {
+  map?(object: CachedObject): readonly ReconcileRequest[];
+}
+
+/** Read access to the shared informer cache, for kinds some reconciler watches. Never mutate what it returns. */
+export interface ObjectReader {
+  get(kind: ObjectKind, name: string, namespace?: string): CachedObject | undefined;
+  list(kind: ObjectKind, options?: { readonly namespace?: string; readonly labelSelector?: string }): readonly CachedObject[];
+}
+
+/** What the runtime hands to each reconcile call. */
+export interface ReconcileContext {
+  /** Aborted when the manager shuts down or loses leadership: stop early, the key is retried later. */
+  readonly signal: AbortSignal;
+  readonly logger: Logger;
+  /** How many times in a row this key failed before this attempt (0 on a first try). */
+  readonly retries: number;
+  readonly cache: ObjectReader;
+}
+
+/**
+ * A level-based reconciler, run by the controller runtime for the kind it watches: read the current
+ * state, converge, then return `{ requeueAfter }` or throw. A thrown error is retried with per-key
+ * exponential backoff, except an error with code `OLM_RUNTIME_TERMINAL` (a `TerminalError`), which is not.
+ */
 export interface Reconciler {
   /** Unique name, used in metrics and logs (`csv`, `subscription`). */
   readonly name: string;
   /** The watched kind, e.g. `{ apiVersion: 'operators.coreos.com/v1alpha1', kind: 'ClusterServiceVersion' }`. */
-  readonly for: { readonly apiVersion: string; readonly kind: string };
-  reconcile(request: ReconcileRequest): Promise<ReconcileResult | void>;
+  readonly for: ObjectKind;
+  /** Kinds this reconciler creates; a change to one reconciles its owner. */
+  readonly owns?: readonly ObjectKind[];
+  /** Further kinds to watch, each with a mapper from a changed object to the requests to reconcile. */
+  readonly watches?: readonly ReconcilerWatch[];
+  /** How many keys may be reconciled at once (never one key twice at once). Default 1. */
+  readonly maxConcurrentReconciles?: number;
+  reconcile(request: ReconcileRequest, context: ReconcileContext): Promise<ReconcileResult | void>;
 }
 
 export const reconcilers = createKeyedExtensionPoint<Reconciler>({

@@ -7,16 +7,36 @@ export type SatOutcome =
   | { readonly satisfiable: true; value(variable: number): boolean }
   | { readonly satisfiable: false; readonly failedAssumptions?: readonly SatLiteral[] };
 
-/** One incremental SAT problem. Discard it after `dispose()` or after it throws. */
+/**
+ * One incremental SAT problem. Discard it after `dispose()` or after it throws: a backend that runs
+ * out of memory throws `OLM_SAT_RESOURCE_EXHAUSTED` and must not be used again.
+ */
 export interface SatSolver {
   newVariable(): number;
   addClause(literals: readonly SatLiteral[]): void;
-  /** At most one of the literals is true. */
-  addAtMostOne(literals: readonly SatLiteral[]): void;
-  /** Solves under assumptions, which hold for this call only. */
+  /**
+   * At most one of the literals is true. With `condition`, only while that literal is true (callers
+   * switch constraints on and off through assumptions to explain conflicts).
+   */
+  addAtMostOne(literals: readonly SatLiteral[], condition?: SatLiteral): void;
+  /**
+   * Solves under assumptions, which hold for this call only. When unsatisfiable, a backend may
+   * report the assumptions it used to prove it (`failedAssumptions`, a subset of `assumptions`);
+   * callers compute a core themselves when it does not.
+   */
   solve(assumptions?: readonly SatLiteral[]): SatOutcome;
   dispose(): void;
 }
+
+/** Stable codes of errors SAT backends throw. */
+export const SatErrorCodes = {
+  /** The backend ran out of memory or another fixed resource; the solver is unusable afterwards. */
+  resourceExhausted: 'OLM_SAT_RESOURCE_EXHAUSTED',
+  /** The solver was used after `dispose()` or after it threw. */
+  solverUnusable: 'OLM_SAT_SOLVER_UNUSABLE',
+  /** A literal named a variable that `newVariable()` never returned. */
+  invalidLiteral: 'OLM_SAT_INVALID_LITERAL',
+} as const;
 
 export interface SatBackend {
   readonly name: string;

@@ -1,0 +1,33 @@
+import { channelGraph, loadCatalog, renderDot, renderMermaid } from '@olm/registry';
+import type { Command } from 'commander';
+import { inputError, usageError } from '../cli-errors.js';
+import { commandGroup } from './command-group.js';
+
+const outputFormats = ['mermaid', 'dot'] as const;
+
+/** `olm catalog graph DIR --package P [--channel C] [-o mermaid|dot]`: draw a package's update graph. */
+export function registerCatalogGraphCommand(program: Command): void {
+  commandGroup(program, 'catalog', 'work with file-based catalogs')
+    .command('graph')
+    .description("draw a package's update graph (replaces, skips and skipRange edges) as Mermaid or DOT")
+    .argument('<dir>', 'the catalog directory')
+    .requiredOption('--package <name>', 'the package to draw')
+    .option('--channel <name>', 'only this channel (default: every channel of the package)')
+    .option('-o, --output <format>', 'mermaid or dot', 'mermaid')
+    .action(async (dir: string, options: { package: string; channel?: string; output: string }) => {
+      if (!(outputFormats as readonly string[]).includes(options.output)) {
+        throw usageError(`unknown output format "${options.output}" (use ${outputFormats.join(' or ')})`);
+      }
+      const catalog = await loadCatalog(dir, { allowInvalid: true });
+      const catalogPackage = catalog.package(options.package);
+      if (catalogPackage === undefined) {
+        throw inputError(`package "${options.package}" not found in ${dir} (packages: ${[...catalog.packages.keys()].join(', ')})`);
+      }
+      const channels = options.channel === undefined ? [...catalogPackage.channels.values()] : [catalogPackage.channels.get(options.channel)];
+      if (channels.some((channel) => channel === undefined)) {
+        throw inputError(`channel "${options.channel ?? ''}" not found in package "${options.package}" (channels: ${[...catalogPackage.channels.keys()].join(', ')})`);
+      }
+      const graphs = channels.flatMap((channel) => (channel === undefined ? [] : [channelGraph(catalogPackage, channel)]));
+      process.stdout.write(options.output === 'dot' ? renderDot(graphs) : renderMermaid(graphs));
+    });
+}

@@ -1,0 +1,46 @@
+import { loadCatalog, startRegistryServer } from '@olm/registry';
+import { Option } from 'commander';
+import type { Command } from 'commander';
+import { usageError } from '../cli-errors.js';
+import { commandGroup } from './command-group.js';
+
+interface ServeOptions {
+  readonly port: string;
+  readonly host: string;
+  readonly exitAfterStart?: boolean;
+}
+
+/** `olm catalog serve DIR`: the file-based catalog in DIR over the registry gRPC API, like `opm serve`. */
+export function registerCatalogServeCommand(program: Command): void {
+  commandGroup(program, 'catalog', 'work with file-based catalogs')
+    .command('serve')
+    .description('serve a file-based catalog directory over the registry gRPC API (api.Registry + grpc.health.v1) until SIGINT/SIGTERM')
+    .argument('<dir>', 'the catalog directory')
+    .option('-p, --port <port>', 'port to listen on (0 picks a free one)', '50051')
+    .option('--host <host>', 'interface to listen on', '0.0.0.0')
+    .addOption(new Option('--exit-after-start', 'stop as soon as the server is listening (for tests)').hideHelp())
+    .action(async (dir: string, options: ServeOptions) => {
+      const port = Number(options.port);
+      if (!/^\d+$/.test(options.port) || port > 65535) throw usageError(`--port must be an integer from 0 to 65535, got "${options.port}"`);
+
+      const catalog = await loadCatalog(dir);
+      const server = await startRegistryServer({ catalog, port, host: options.host });
+      let bundles = 0;
+      for (const pkg of catalog.packages.values()) bundles += pkg.bundles.size;
+      process.stdout.write(`serving ${dir} (${catalog.packages.size} packages, ${bundles} bundles) on ${server.address}\n`);
+      if (!options.exitAfterStart) await untilSignal();
+      await server.stop();
+    });
+}
+
+function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}

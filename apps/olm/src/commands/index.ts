@@ -1,0 +1,12 @@
+import type { Command } from 'commander';
+import { registerCatalogServeCommand } from './catalog-serve.js';
+import { registerCrdsCommand } from './crds.js';
+import { registerCatalogGraphCommand } from './catalog-graph.js';
+import { registerCatalogRenderCommand } from './catalog-render.js';
+import { registerCatalogValidateCommand } from './catalog-validate.js';
+import { registerResolveCommand } from './resolve.js';
+import { registerUpCommand } from './up.js';
+import { registerVersionCommand } from './version.js';
+
+/** Every subcommand, one registrar per file. Add new commands here. */
+export const commandRegistrars: ReadonlyArray<(program: Command) => void> = [registerVersionCommand, registerUpCommand, registerResolveCommand, registerCatalogServeCommand, registerCatalogValidateCommand, registerCatalogRenderCommand, registerCatalogGraphCommand, registerCrdsCommand];

@@ -1,0 +1,42 @@
+import { validateResource } from '@olm/api';
+import { checkStructural } from '@olm/structural-schema';
+import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { runCliCaptured } from './run-cli.js';
+
+describe('olm crds', () => {
+  it('prints every operators.coreos.com CRD as multi-document YAML with structural schemas', async () => {
+    const run = await runCliCaptured(['crds']);
+    expect(run.code).toBe(0);
+    const documents = parseAllDocuments(run.stdout).map((document) => document.toJS() as Record<string, any>);
+    const names = documents.map((crd) => crd.metadata.name).sort();
+    expect(names).toEqual([
+      'catalogsources.operators.coreos.com',
+      'clusterserviceversions.operators.coreos.com',
+      'installplans.operators.coreos.com',
+      'olmconfigs.operators.coreos.com',
+      'operatorconditions.operators.coreos.com',
+      'operatorgroups.operators.coreos.com',
+      'operators.operators.coreos.com',
+      'subscriptions.operators.coreos.com',
+    ]);
+    for (const crd of documents) {
+      expect(crd.kind).toBe('CustomResourceDefinition');
+      for (const version of crd.spec.versions) {
+        expect(checkStructural(version.schema.openAPIV3Schema)).toEqual([]);
+      }
+    }
+  });
+
+  it('validates the example manifests shipped with the project', async () => {
+    const { readFile } = await import('node:fs/promises');
+    for (const file of ['catalogsource.yaml', 'operatorgroup.yaml', 'subscription-automatic.yaml', 'subscription-manual.yaml']) {
+      const text = await readFile(new URL(`../../../examples/${file}`, import.meta.url), 'utf8');
+      for (const document of parseAllDocuments(text)) {
+        const object = document.toJS() as { apiVersion: string };
+        if (!object.apiVersion.startsWith('operators.coreos.com/')) continue;
+        expect({ file, errors: validateResource(object) }).toEqual({ file, errors: [] });
+      }
+    }
+  });
+});

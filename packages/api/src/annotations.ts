@@ -1,0 +1,50 @@
+/** Annotation keys OLM reads or writes, verbatim from upstream. */
+export const Annotations = {
+  /** On CSVs: the OperatorGroup's name. */
+  operatorGroup: 'olm.operatorGroup',
+  /** On CSVs: the OperatorGroup's namespace (a CSV is a copy when it differs from its own namespace). */
+  operatorNamespace: 'olm.operatorNamespace',
+  /** On CSVs: sorted target namespaces joined by ","; empty for AllNamespaces. */
+  targetNamespaces: 'olm.targetNamespaces',
+  /** On OperatorGroups: comma-joined sorted `Kind.version.group` list. */
+  providedAPIs: 'olm.providedAPIs',
+  /** On OperatorGroups: `"true"` removes the global catalog namespace from resolution. */
+  excludeGlobalNamespaceResolution: 'olm.operatorframework.io/exclude-global-namespace-resolution',
+  /** On CSVs: a semver range of versions this one replaces. */
+  skipRange: 'olm.skipRange',
+  /** On CSVs: `{"properties":[…]}` of the bundle. */
+  properties: 'operatorframework.io/properties',
+  /** On InstallPlans: the Subscription that generated it. */
+  generatedBy: 'olm.generated-by',
+  /** On CSVs: example custom resources (JSON array). */
+  almExamples: 'alm-examples',
+  /** On CSVs: the suggested install namespace. */
+  suggestedNamespace: 'operatorframework.io/suggested-namespace',
+} as const;
+
+/** Label keys OLM reads or writes, verbatim from upstream. */
+export const Labels = {
+  /** `"true"` on everything OLM creates. */
+  managed: 'olm.managed',
+  owner: 'olm.owner',
+  ownerNamespace: 'olm.owner.namespace',
+  ownerKind: 'olm.owner.kind',
+  /** On copied CSVs and copied Roles/RoleBindings: the source namespace. */
+  copiedFrom: 'olm.copiedFrom',
+  /** On deployments: base62(sha224(JSON(spec))). */
+  deploymentSpecHash: 'olm.deployment-spec-hash',
+  /** On generated RBAC: hash of its content. */
+  permissionsHash: 'olm.permissions.hash',
+  /** Prefix of `olm.api.<fnv64a-hex("Kind.version.group")>: provided|required` on CSVs. */
+  apiPrefix: 'olm.api.',
+  /** Prefix of `olm.operatorgroup.uid/<og uid>: ""` on namespaces targeted by an OperatorGroup. */
+  operatorGroupUidPrefix: 'olm.operatorgroup.uid/',
+  /** Prefix of the aggregation labels of OperatorGroup ClusterRoles. */
+  operatorGroupAggregatePrefix: 'olm.opgroup.permissions/aggregate-to-',
+} as const;
+
+/** Values of the `olm.api.<hash>` CSV labels. */
+export const APILabelValues = {
+  provided: 'provided',
+  required: 'required',
+} as const;

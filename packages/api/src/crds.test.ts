@@ -1,0 +1,128 @@
+import { checkStructural, compileSchema } from '@olm/structural-schema';
+import { describe, expect, it } from 'vitest';
+import { crds, crdsByKind, findCrd, findCrdVersion, storageApiVersion } from './crds.js';
+
+describe('crds', () => {
+  it('defines the eight operators.coreos.com CRDs with plural.group names', () => {
+    expect(crds.map((crd) => crd.metadata.name)).toEqual([
+      'catalogsources.operators.coreos.com',
+      'clusterserviceversions.operators.coreos.com',
+      'installplans.operators.coreos.com',
+      'olmconfigs.operators.coreos.com',
+      'operatorconditions.operators.coreos.com',
+      'operatorgroups.operators.coreos.com',
+      'operators.operators.coreos.com',
+      'subscriptions.operators.coreos.com',
+    ]);
+    for (const crd of crds) expect(crd.metadata.name).toBe(`${crd.spec.names.plural}.${crd.spec.group}`);
+  });
+
+  it('has only structural schemas that compile', () => {
+    for (const crd of crds) {
+      crd.spec.versions.forEach((version, index) => {
+        expect(checkStructural(version.schema.openAPIV3Schema, { path: `spec.versions[${index}].schema.openAPIV3Schema` }), `${crd.metadata.name} ${version.name}`).toEqual([]);
+        expect(() => compileSchema(version.schema.openAPIV3Schema)).not.toThrow();
+      });
+    }
+  });
+
+  it('has exactly one storage version per CRD, all served, with a status subresource and the olm category', () => {
+    for (const crd of crds) {
+      expect(crd.spec.versions.filter((version) => version.storage)).toHaveLength(1);
+      for (const version of crd.spec.versions) {
+        expect(version.served).toBe(true);
+        expect(version.subresources).toEqual({ status: {} });
+      }
+      expect(crd.spec.names.categories).toEqual(['olm']);
+      expect(crd.spec.names.listKind).toBe(`${crd.spec.names.kind}List`);
+    }
+  });
+
+  it('serves the upstream versions, scopes and short names', () => {
+    const summary = Object.fromEntries(
+      crds.map((crd) => [
+        crd.spec.names.kind,
+        {
+          scope: crd.spec.scope,
+          versions: crd.spec.versions.map((version) => `${version.name}${version.storage ? '*' : ''}`),
+          shortNames: crd.spec.names.shortNames ?? [],
+        },
+      ]),
+    );
+    expect(summary).toEqual({
+      CatalogSource: { scope: 'Namespaced', versions: ['v1alpha1*'], shortNames: ['catsrc'] },
+      ClusterServiceVersion: { scope: 'Namespaced', versions: ['v1alpha1*'], shortNames: ['csv', 'csvs'] },
+      InstallPlan: { scope: 'Namespaced', versions: ['v1alpha1*'], shortNames: ['ip'] },
+      OLMConfig: { scope: 'Cluster', versions: ['v1*'], shortNames: [] },
+      OperatorCondition: { scope: 'Namespaced', versions: ['v1', 'v2*'], shortNames: ['condition'] },
+      OperatorGroup: { scope: 'Namespaced', versions: ['v1*', 'v1alpha2'], shortNames: ['og'] },
+      Operator: { scope: 'Cluster', versions: ['v1*'], shortNames: [] },
+      Subscription: { scope: 'Namespaced', versions: ['v1alpha1*'], shortNames: ['sub', 'subs'] },
+    });
+  });
+
+  it('declares the upstream printer columns', () => {
+    const columns = (kind: string) =>
+      crdsByKind.get(kind)?.spec.versions[0]?.additionalPrinterColumns?.map((column) => `${column.name}=${column.type}:${column.jsonPath}`);
+    expect(columns('ClusterServiceVersion')).toEqual([
+      'Display=string:.spec.displayName',
+      'Version=string:.spec.version',
+      'Replaces=string:.spec.replaces',
+      'Phase=string:.status.phase',
+    ]);
+    expect(columns('Subscription')).toEqual(['Package=string:.spec.name', 'Source=string:.spec.source', 'Channel=string:.spec.channel']);
+    expect(columns('InstallPlan')).toEqual(['CSV=string:.spec.clusterServiceVersionNames[0]', 'Approval=string:.spec.approval', 'Approved=boolean:.spec.approved']);
+    expect(columns('CatalogSource')).toEqual([
+      'Display=string:.spec.displayName',
+      'Type=string:.spec.sourceType',
+      'Publisher=string:.spec.publisher',
+      'Age=date:.metadata.creationTimestamp',
+    ]);
+    expect(columns('OperatorGroup')).toEqual(['Age=date:.metadata.creationTimestamp']);
+  });
+
+  it('finds CRDs by kind, plural, short name and CRD name, and versions by apiVersion', () => {
+    expect(findCrd('csv')?.spec.names.kind).toBe('ClusterServiceVersion');
+    expect(findCrd('Subscription')?.spec.names.plural).toBe('subscriptions');
+    expect(findCrd('catalogsources.operators.coreos.com')?.spec.names.kind).toBe('CatalogSource');
+    expect(findCrd('og')?.spec.names.kind).toBe('OperatorGroup');
+    expect(findCrd('deployment')).toBeUndefined();
+    expect(findCrdVersion('operators.coreos.com/v1alpha2', 'OperatorGroup')?.version.name).toBe('v1alpha2');
+    expect(findCrdVersion('operators.coreos.com/v1', 'OperatorCondition')?.version.storage).toBe(false);
+    expect(findCrdVersion('operators.coreos.com/v1', 'Subscription')).toBeUndefined();
+    expect(findCrdVersion('example.com/v1alpha1', 'Subscription')).toBeUndefined();
+    expect(findCrdVersion('v1', 'Subscription')).toBeUndefined();
+    expect(storageApiVersion('OperatorGroup')).toBe('operators.coreos.com/v1');
+    expect(storageApiVersion('OperatorCondition')).toBe('operators.coreos.com/v2');
+    expect(storageApiVersion('Pod')).toBeUndefined();
+  });
+
+  it('hands out fresh copies, and the validator is not affected by changes to the shared array', async () => {
+    const { buildCrds } = await import('./crds.js');
+    const { validateResource } = await import('./validate-resource.js');
+    const copy = buildCrds();
+    expect(copy).toEqual(crds);
+    expect(copy[0]).not.toBe(crds[0]);
+    const subscriptions = crdsByKind.get('Subscription');
+    const saved = subscriptions?.spec.versions[0]?.schema.openAPIV3Schema.properties?.spec?.required;
+    try {
+      if (subscriptions?.spec.versions[0]?.schema.openAPIV3Schema.properties?.spec) {
+        subscriptions.spec.versions[0].schema.openAPIV3Schema.properties.spec.required = ['nonsense'];
+      }
+      expect(validateResource({ apiVersion: 'operators.coreos.com/v1alpha1', kind: 'Subscription', metadata: { name: 's' }, spec: {} }).map((e) => e.field)).toEqual([
+        'spec.name',
+        'spec.source',
+        'spec.sourceNamespace',
+      ]);
+    } finally {
+      if (subscriptions?.spec.versions[0]?.schema.openAPIV3Schema.properties?.spec) subscriptions.spec.versions[0].schema.openAPIV3Schema.properties.spec.required = saved;
+    }
+  });
+
+  it('keeps deep Kubernetes types open and OLM types closed', () => {
+    const csv = crdsByKind.get('ClusterServiceVersion')?.spec.versions[0]?.schema.openAPIV3Schema;
+    const deployment = (csv?.properties?.spec?.properties?.install?.properties?.spec?.properties?.deployments?.items?.properties?.spec ?? {}) as Record<string, unknown>;
+    expect(deployment['x-kubernetes-preserve-unknown-fields']).toBe(true);
+    expect(csv?.properties?.spec?.['x-kubernetes-preserve-unknown-fields']).toBeUndefined();
+  });
+});

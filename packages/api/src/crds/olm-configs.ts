@@ -1,0 +1,31 @@
+import type { CustomResourceDefinition } from '../custom-resource-definition.js';
+import { GROUP } from '../meta.js';
+import { boolean, conditionList, object, resourceRoot, string } from './schema-builders.js';
+
+export function olmConfigsCrd(): CustomResourceDefinition {
+  const spec = object({
+    features: object({
+      disableCopiedCSVs: boolean({ description: 'Stop copying CSVs of AllNamespaces operators into every namespace.' }),
+      packageServerSyncInterval: string({ format: 'duration', pattern: '^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$' }),
+    }),
+  });
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `olmconfigs.${GROUP}` },
+    spec: {
+      group: GROUP,
+      names: { kind: 'OLMConfig', listKind: 'OLMConfigList', plural: 'olmconfigs', singular: 'olmconfig', categories: ['olm'] },
+      scope: 'Cluster',
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: resourceRoot('Cluster-wide configuration of OLM (the object named "cluster").', spec, object({ conditions: conditionList() }), ['metadata']) },
+          subresources: { status: {} },
+        },
+      ],
+    },
+  };
+}

@@ -1,0 +1,18 @@
+export * from './meta.js';
+export * from './annotations.js';
+export * from './cluster-service-version.js';
+export * from './install-plan.js';
+export * from './subscription.js';
+export * from './catalog-source.js';
+export * from './operator-group.js';
+export * from './operator-condition.js';
+export * from './operator.js';
+export * from './olm-config.js';
+export * from './messages.js';
+export type * from './custom-resource-definition.js';
+export { buildCrds, crds, crdsByKind, findCrd, findCrdVersion, storageApiVersion } from './crds.js';
+export { renderCrdsYaml } from './render-crds-yaml.js';
+export { admitResource, defaultResource, pruneResource, validateResource } from './validate-resource.js';
+export { ApiError, type ApiErrorCode, ApiErrorCodes } from './errors.js';
+export type { FieldError } from '@olm/structural-schema';
+export type { OperatorsResource } from './operators-resource.js';

@@ -1,0 +1,49 @@
+import type { Condition, KubernetesObject, LabelSelector, ObjectReference, Time } from './meta.js';
+
+export const OperatorGroupKind = 'OperatorGroup';
+
+export const OperatorGroupConditionTypes = {
+  ServiceAccount: 'OperatorGroupServiceAccount',
+  MultipleOperatorGroup: 'MultipleOperatorGroup',
+} as const;
+
+export const OperatorGroupReasons = {
+  ServiceAccountNotFound: 'ServiceAccountNotFound',
+  MultipleOperatorGroupsFound: 'MultipleOperatorGroupsFound',
+} as const;
+
+export const OperatorGroupMessages = {
+  MultipleOperatorGroupsFound: 'Multiple OperatorGroup found in the same namespace',
+} as const;
+
+/** `spec.upgradeStrategy.name`. */
+export const UpgradeStrategies = {
+  Default: 'Default',
+  UnsafeFailForward: 'TechPreviewUnsafeFailForward',
+} as const;
+export type UpgradeStrategyName = (typeof UpgradeStrategies)[keyof typeof UpgradeStrategies];
+
+export interface UpgradeStrategy {
+  name?: UpgradeStrategyName;
+}
+
+export interface OperatorGroupSpec {
+  selector?: LabelSelector;
+  targetNamespaces?: string[];
+  serviceAccountName?: string;
+  staticProvidedAPIs?: boolean;
+  upgradeStrategy?: UpgradeStrategy;
+}
+
+export interface OperatorGroupStatus {
+  namespaces?: string[];
+  serviceAccountRef?: ObjectReference;
+  lastUpdated: Time;
+  conditions?: Condition[];
+}
+
+/** operators.coreos.com/v1 OperatorGroup (`og`); v1alpha2 is served with the same schema. */
+export interface OperatorGroup extends KubernetesObject<'operators.coreos.com/v1' | 'operators.coreos.com/v1alpha2', 'OperatorGroup'> {
+  spec?: OperatorGroupSpec;
+  status?: OperatorGroupStatus;
+}

@@ -1,0 +1,31 @@
+export * from './backoff.js';
+export * from './controller.js';
+export * from './errors.js';
+export * from './event-recorder.js';
+export * from './indexer.js';
+export * from './informer.js';
+export * from './informer-cache.js';
+export * from './kube-client.js';
+export * from './label-selector.js';
+export * from './leader-election.js';
+export * from './lease-store.js';
+export * from './logger.js';
+export * from './manager.js';
+export * from './metrics.js';
+export * from './object-key.js';
+export * from './owner-mapper.js';
+export * from './plugin.js';
+export * from './rate-limiter.js';
+export * from './status-update.js';
+export * from './work-queue.js';
+// The reconciler contract lives in @olm/core; re-exported so library users need one import.
+export type {
+  CachedObject,
+  ObjectKind,
+  ObjectReader,
+  ReconcileContext,
+  Reconciler,
+  ReconcilerWatch,
+  ReconcileRequest,
+  ReconcileResult,
+} from '@olm/core';

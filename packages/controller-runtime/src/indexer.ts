@@ -1,0 +1,191 @@
+import type { CachedObject } from '@olm/core';
+import { OlmError } from '@olm/core';
+import { RuntimeErrorCodes } from './errors.js';
+import { parseLabelSelector } from './label-selector.js';
+import { objectKey } from './object-key.js';
+
+/** Computes the index values of an object (empty when it has none). */
+export type IndexFunction = (object: CachedObject) => readonly string[];
+
+export const OLM_OWNER_LABEL = 'olm.owner';
+export const OLM_OWNER_NAMESPACE_LABEL = 'olm.owner.namespace';
+export const OLM_OWNER_KIND_LABEL = 'olm.owner.kind';
+
+/** Index names every `Indexer` maintains. */
+export const BuiltInIndexes = {
+  /** `metadata.namespace` ('' for cluster-scoped objects). */
+  namespace: 'namespace',
+  /** Owners: `Kind/namespace/name` from ownerReferences and from OLM owner labels, and `uid:<uid>` from ownerReferences. */
+  owner: 'owner',
+  /** Every label as `key=value`. */
+  label: 'label',
+} as const;
+
+/** The owner index value of an owner, matching both ownerReferences and OLM owner labels. */
+export function ownerIndexValue(owner: { readonly kind: string; readonly name: string; readonly namespace?: string }): string {
+  return `${owner.kind}/${owner.namespace ?? ''}/${owner.name}`;
+}
+
+const namespaceIndex: IndexFunction = (object) => [object.metadata?.namespace ?? ''];
+
+const ownerIndex: IndexFunction = (object) => {
+  const values: string[] = [];
+  const metadata = object.metadata;
+  for (const reference of metadata?.ownerReferences ?? []) {
+    // An ownerReference names no namespace: a namespaced owner lives beside its dependent.
+    values.push(ownerIndexValue({ kind: reference.kind, name: reference.name, namespace: metadata?.namespace }));
+    if (reference.uid) values.push(`uid:${reference.uid}`);
+  }
+  const labels = metadata?.labels;
+  const ownerName = labels?.[OLM_OWNER_LABEL];
+  const ownerKind = labels?.[OLM_OWNER_KIND_LABEL];
+  if (ownerName && ownerKind) {
+    values.push(ownerIndexValue({ kind: ownerKind, name: ownerName, namespace: labels?.[OLM_OWNER_NAMESPACE_LABEL] }));
+  }
+  return values;
+};
+
+const labelIndex: IndexFunction = (object) =>
+  Object.entries(object.metadata?.labels ?? {}).map(([key, value]) => `${key}=${value}`);
+
+/**
+ * An in-memory store of objects by `namespace/name`, with secondary indexes kept up to date on
+ * every change: by namespace, owner and label out of the box, plus custom ones.
+ */
+export class Indexer<T extends CachedObject = CachedObject> {
+  private readonly items = new Map<string, T>();
+  private readonly indexFunctions = new Map<string, IndexFunction>();
+  private readonly indices = new Map<string, Map<string, Set<string>>>();
+
+  constructor(customIndexes: Readonly<Record<string, IndexFunction>> = {}) {
+    this.addIndex(BuiltInIndexes.namespace, namespaceIndex);
+    this.addIndex(BuiltInIndexes.owner, ownerIndex);
+    this.addIndex(BuiltInIndexes.label, labelIndex);
+    for (const [name, indexFunction] of Object.entries(customIndexes)) this.addIndex(name, indexFunction);
+  }
+
+  get size(): number {
+    return this.items.size;
+  }
+
+  /** Adds an index; objects already stored are indexed at once. */
+  addIndex(name: string, indexFunction: IndexFunction): void {
+    if (this.indexFunctions.has(name)) {
+      throw new OlmError(RuntimeErrorCodes.invalidArgument, `index "${name}" already exists; pick another name`);
+    }
+    this.indexFunctions.set(name, indexFunction);
+    const index = new Map<string, Set<string>>();
+    this.indices.set(name, index);
+    for (const [key, object] of this.items) this.addToIndex(index, indexFunction, key, object);
+  }
+
+  hasIndex(name: string): boolean {
+    return this.indexFunctions.has(name);
+  }
+
+  get(key: string): T | undefined {
+    return this.items.get(key);
+  }
+
+  keys(): IterableIterator<string> {
+    return this.items.keys();
+  }
+
+  values(): IterableIterator<T> {
+    return this.items.values();
+  }
+
+  /** Stores the object and returns the one it replaced. */
+  upsert(object: T): T | undefined {
+    const key = objectKey(object);
+    const previous = this.items.get(key);
+    if (previous) this.unindex(key, previous);
+    this.items.set(key, object);
+    for (const [name, indexFunction] of this.indexFunctions) {
+      this.addToIndex(this.indices.get(name)!, indexFunction, key, object);
+    }
+    return previous;
+  }
+
+  delete(key: string): T | undefined {
+    const previous = this.items.get(key);
+    if (!previous) return undefined;
+    this.unindex(key, previous);
+    this.items.delete(key);
+    return previous;
+  }
+
+  /** Objects whose index `name` has `value`. */
+  byIndex(name: string, value: string): T[] {
+    const keys = this.indexOf(name).get(value);
+    if (!keys) return [];
+    const result: T[] = [];
+    for (const key of keys) result.push(this.items.get(key)!);
+    return result;
+  }
+
+  /** The distinct values index `name` currently holds. */
+  indexValues(name: string): string[] {
+    return [...this.indexOf(name).keys()];
+  }
+
+  /** Objects in a namespace (or all), matching a label selector (or all). */
+  list(options: { readonly namespace?: string; readonly labelSelector?: string } = {}): T[] {
+    const selector = options.labelSelector ? parseLabelSelector(options.labelSelector) : undefined;
+    let candidates: Iterable<T>;
+    const firstEquality = selector?.equalities[0];
+    if (firstEquality) {
+      candidates = this.byIndex(BuiltInIndexes.label, `${firstEquality[0]}=${firstEquality[1]}`);
+    } else if (options.namespace !== undefined) {
+      candidates = this.byIndex(BuiltInIndexes.namespace, options.namespace);
+    } else {
+      candidates = this.items.values();
+    }
+    const result: T[] = [];
+    for (const object of candidates) {
+      if (options.namespace !== undefined && (object.metadata?.namespace ?? '') !== options.namespace) continue;
+      if (selector && !selector.matches(object.metadata?.labels)) continue;
+      result.push(object);
+    }
+    return result;
+  }
+
+  private indexOf(name: string): Map<string, Set<string>> {
+    const index = this.indices.get(name);
+    if (!index) {
+      throw new OlmError(RuntimeErrorCodes.invalidArgument, `no index named "${name}"; add it with addIndex() first`, {
+        details: { index: name, known: [...this.indices.keys()] },
+      });
+    }
+    return index;
+  }
+
+  private addToIndex(index: Map<string, Set<string>>, indexFunction: IndexFunction, key: string, object: T): void {
+    for (const value of safeIndexValues(indexFunction, object)) {
+      let keys = index.get(value);
+      if (!keys) index.set(value, (keys = new Set()));
+      keys.add(key);
+    }
+  }
+
+  private unindex(key: string, object: T): void {
+    for (const [name, indexFunction] of this.indexFunctions) {
+      const index = this.indices.get(name)!;
+      for (const value of safeIndexValues(indexFunction, object)) {
+        const keys = index.get(value);
+        if (!keys) continue;
+        keys.delete(key);
+        if (keys.size === 0) index.delete(value);
+      }
+    }
+  }
+}
+
+/** A custom index function that throws on one odd object must not break the cache for all others. */
+function safeIndexValues(indexFunction: IndexFunction, object: CachedObject): readonly string[] {
+  try {
+    return indexFunction(object);
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,114 @@
+import type { CachedObject, Logger, ObjectKind, ObjectReader } from '@olm/core';
+import { OlmError } from '@olm/core';
+import type { BackoffOptions } from './backoff.js';
+import { RuntimeErrorCodes } from './errors.js';
+import type { IndexFunction } from './indexer.js';
+import { Informer } from './informer.js';
+import type { KubeClient } from './kube-client.js';
+import { silentLogger } from './logger.js';
+import { kindId, requestKey } from './object-key.js';
+
+export interface InformerCacheOptions {
+  readonly client: KubeClient;
+  /** Replays cached objects to handlers this often (level-based safety net). Default 10 min; 0 turns it off. */
+  readonly resyncPeriodMs?: number;
+  /** Cache one namespace only; default all. */
+  readonly namespace?: string;
+  readonly backoff?: BackoffOptions;
+  readonly pageSize?: number;
+  readonly watchTimeoutSeconds?: number;
+  readonly logger?: Logger;
+}
+
+/**
+ * One shared informer per kind, created on first use: every controller that watches ConfigMaps
+ * shares one list/watch and one cache. Reads never go to the API server.
+ */
+export class InformerCache implements ObjectReader {
+  private readonly informers = new Map<string, Informer>();
+  private readonly options: InformerCacheOptions;
+  private started = false;
+
+  constructor(options: InformerCacheOptions) {
+    this.options = options;
+  }
+
+  /** The informer for a kind, created (and started, if the cache runs) on first call. */
+  informerFor(kind: ObjectKind, indexes?: Readonly<Record<string, IndexFunction>>): Informer {
+    const id = kindId(kind);
+    let informer = this.informers.get(id);
+    if (!informer) {
+      informer = new Informer({
+        client: this.options.client,
+        kind: { apiVersion: kind.apiVersion, kind: kind.kind },
+        namespace: this.options.namespace,
+        resyncPeriodMs: this.options.resyncPeriodMs ?? 600_000,
+        backoff: this.options.backoff,
+        pageSize: this.options.pageSize,
+        watchTimeoutSeconds: this.options.watchTimeoutSeconds,
+        indexes,
+        logger: this.options.logger ?? silentLogger,
+      });
+      this.informers.set(id, informer);
+      if (this.started) informer.start();
+    } else if (indexes) {
+      for (const [name, indexFunction] of Object.entries(indexes)) {
+        if (!informer.indexer.hasIndex(name)) informer.indexer.addIndex(name, indexFunction);
+      }
+    }
+    return informer;
+  }
+
+  /** Every informer created so far. */
+  get all(): readonly Informer[] {
+    return [...this.informers.values()];
+  }
+
+  get<T extends CachedObject = CachedObject>(kind: ObjectKind, name: string, namespace?: string): T | undefined {
+    return this.cachedInformer(kind).indexer.get(requestKey(namespace ? { namespace, name } : { name })) as T | undefined;
+  }
+
+  list<T extends CachedObject = CachedObject>(
+    kind: ObjectKind,
+    options: { readonly namespace?: string; readonly labelSelector?: string } = {},
+  ): T[] {
+    return this.cachedInformer(kind).indexer.list(options) as T[];
+  }
+
+  /** Objects of a kind whose index `name` has `value` (built-ins: namespace, owner, label). */
+  byIndex<T extends CachedObject = CachedObject>(kind: ObjectKind, name: string, value: string): T[] {
+    return this.cachedInformer(kind).indexer.byIndex(name, value) as T[];
+  }
+
+  start(): void {
+    this.started = true;
+    for (const informer of this.informers.values()) informer.start();
+  }
+
+  /** Waits until every informer has listed once. */
+  async waitForSync(timeoutMs = 60_000): Promise<void> {
+    await Promise.all([...this.informers.values()].map((informer) => informer.waitForSync(timeoutMs)));
+  }
+
+  get hasSynced(): boolean {
+    return [...this.informers.values()].every((informer) => informer.hasSynced);
+  }
+
+  async stop(): Promise<void> {
+    this.started = false;
+    await Promise.all([...this.informers.values()].map((informer) => informer.stop()));
+    this.informers.clear();
+  }
+
+  private cachedInformer(kind: ObjectKind): Informer {
+    const informer = this.informers.get(kindId(kind));
+    if (!informer) {
+      throw new OlmError(
+        RuntimeErrorCodes.kindNotCached,
+        `no informer caches ${kind.kind} (${kind.apiVersion}); add it to a reconciler's for, owns or watches, or call informerFor() first`,
+        { details: { ...kind } },
+      );
+    }
+    return informer;
+  }
+}

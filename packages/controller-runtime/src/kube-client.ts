@@ -1,0 +1,420 @@
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import {
+  createConfiguration,
+  HttpMethod,
+  KubeConfig,
+  ServerConfiguration,
+  Watch,
+  type Configuration,
+} from '@kubernetes/client-node';
+import type { CachedObject, ObjectKind } from '@olm/core';
+import { describeError, OlmError } from '@olm/core';
+import { isNotFound, RuntimeErrorCodes } from './errors.js';
+
+/** What discovery says about a kind. */
+export interface ResourceInfo {
+  readonly apiVersion: string;
+  readonly kind: string;
+  /** The plural resource name used in URLs (`configmaps`). */
+  readonly plural: string;
+  readonly namespaced: boolean;
+  readonly verbs: readonly string[];
+  readonly subresources: readonly string[];
+}
+
+/** Identifies one object: its kind, name and (for a namespaced kind) namespace. */
+export interface ObjectReference extends ObjectKind {
+  readonly name: string;
+  readonly namespace?: string;
+}
+
+export interface ListOptions {
+  readonly namespace?: string;
+  readonly labelSelector?: string;
+  readonly fieldSelector?: string;
+  readonly limit?: number;
+  readonly continue?: string;
+  /** Abandons the request when aborted. */
+  readonly signal?: AbortSignal;
+}
+
+/** A list page: items (with `apiVersion`/`kind` filled in) and where to resume. */
+export interface ObjectList<T extends CachedObject = CachedObject> {
+  readonly items: T[];
+  readonly resourceVersion: string;
+  readonly continue?: string;
+}
+
+export type PatchType = 'merge' | 'json' | 'strategic' | 'apply';
+
+const PATCH_CONTENT_TYPES: Record<PatchType, string> = {
+  merge: 'application/merge-patch+json',
+  json: 'application/json-patch+json',
+  strategic: 'application/strategic-merge-patch+json',
+  apply: 'application/apply-patch+yaml',
+};
+
+/** One line of a watch stream. */
+export interface WatchEvent {
+  readonly type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR' | string;
+  readonly object: CachedObject & { code?: number; reason?: string; message?: string };
+}
+
+export interface KubeClientOptions {
+  /** A kubeconfig document (YAML or JSON), or a loaded client-node `KubeConfig`. */
+  readonly kubeconfig: string | KubeConfig;
+  /** The context to use instead of the kubeconfig's current one. */
+  readonly context?: string;
+  /** Per-request timeout in milliseconds (watches excepted). Default 30 000. */
+  readonly requestTimeoutMs?: number;
+}
+
+/**
+ * A small dynamic client over `@kubernetes/client-node`: client-node supplies authentication, TLS,
+ * the HTTP stack and the watch stream; this adds discovery by kind, subresources (status) and
+ * plain-JSON objects throughout (client-node's generic object API turns timestamps into `Date`s
+ * and has no subresources, while its watch yields plain JSON: a cache must not mix the two).
+ */
+export class KubeClient {
+  readonly kubeConfig: KubeConfig;
+  private readonly configuration: Configuration;
+  private readonly watcher: Watch;
+  private readonly requestTimeoutMs: number;
+  private readonly discovery = new Map<string, Promise<ResourceInfo[]>>();
+
+  constructor(options: KubeClientOptions) {
+    this.kubeConfig = loadKubeConfig(options.kubeconfig, options.context);
+    const cluster = this.kubeConfig.getCurrentCluster();
+    if (!cluster) {
+      throw new OlmError(RuntimeErrorCodes.invalidKubeconfig, 'the kubeconfig has no current cluster; set current-context');
+    }
+    this.configuration = createConfiguration({
+      baseServer: new ServerConfiguration<Record<string, string>>(cluster.server, {}),
+      authMethods: { default: this.kubeConfig },
+    });
+    this.watcher = new Watch(this.kubeConfig);
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+  }
+
+  /** The namespace of the kubeconfig's current context, or `default`. */
+  get defaultNamespace(): string {
+    const context = this.kubeConfig.getContextObject(this.kubeConfig.getCurrentContext());
+    return context?.namespace || 'default';
+  }
+
+  get server(): string {
+    return this.kubeConfig.getCurrentCluster()!.server;
+  }
+
+  /** Discovery for a kind, cached per group/version and refetched when the kind is missing (new CRD). */
+  async resourceFor(kind: ObjectKind): Promise<ResourceInfo> {
+    const find = (resources: ResourceInfo[]) => resources.find((resource) => resource.kind === kind.kind);
+    const cached = this.discovery.get(kind.apiVersion);
+    if (cached) {
+      const hit = find(await cached.catch(() => []));
+      if (hit) return hit;
+    }
+    const loading = this.loadResources(kind.apiVersion);
+    this.discovery.set(kind.apiVersion, loading);
+    const found = find(await loading.catch((error: unknown) => {
+      this.discovery.delete(kind.apiVersion);
+      if (isNotFound(error)) return [];
+      throw error;
+    }));
+    if (!found) {
+      throw new OlmError(
+        RuntimeErrorCodes.unknownKind,
+        `the API server does not serve kind ${kind.kind} in ${kind.apiVersion}; is its CRD installed?`,
+        { details: { apiVersion: kind.apiVersion, kind: kind.kind } },
+      );
+    }
+    return found;
+  }
+
+  /** The URL path of a collection (no name) or an object, optionally a subresource of it. */
+  async pathFor(reference: ObjectKind & { name?: string; namespace?: string }, subresource?: string): Promise<string> {
+    const resource = await this.resourceFor(reference);
+    const base = reference.apiVersion.includes('/') ? `/apis/${reference.apiVersion}` : `/api/${reference.apiVersion}`;
+    const parts = [base];
+    if (resource.namespaced && reference.namespace) parts.push('namespaces', encodeURIComponent(reference.namespace));
+    parts.push(resource.plural);
+    if (reference.name !== undefined) parts.push(encodeURIComponent(reference.name));
+    if (subresource) parts.push(subresource);
+    return parts.join('/');
+  }
+
+  async get<T extends CachedObject = CachedObject>(reference: ObjectReference): Promise<T> {
+    return (await this.request({ method: 'GET', path: await this.pathFor(reference) })) as T;
+  }
+
+  /** Like `get`, but undefined when the object does not exist. */
+  async find<T extends CachedObject = CachedObject>(reference: ObjectReference): Promise<T | undefined> {
+    try {
+      return await this.get<T>(reference);
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async list<T extends CachedObject = CachedObject>(kind: ObjectKind, options: ListOptions = {}): Promise<ObjectList<T>> {
+    const path = await this.pathFor({ ...kind, namespace: options.namespace });
+    const body = (await this.request({
+      method: 'GET',
+      path,
+      query: {
+        labelSelector: options.labelSelector,
+        fieldSelector: options.fieldSelector,
+        limit: options.limit === undefined ? undefined : String(options.limit),
+        continue: options.continue,
+      },
+      signal: options.signal,
+    })) as { items?: T[] | null; metadata?: { resourceVersion?: string; continue?: string } };
+    // List items carry no apiVersion/kind on a real API server; fill them so objects look alike everywhere.
+    const items = (body.items ?? []).map((item) =>
+      item.apiVersion && item.kind ? item : ({ ...item, apiVersion: kind.apiVersion, kind: kind.kind } as T),
+    );
+    const next = body.metadata?.continue;
+    return { items, resourceVersion: body.metadata?.resourceVersion ?? '', ...(next ? { continue: next } : {}) };
+  }
+
+  async create<T extends CachedObject>(object: T, options: { readonly fieldManager?: string } = {}): Promise<T> {
+    const path = await this.pathFor(kindAndPlace(object));
+    return (await this.request({ method: 'POST', path, query: { fieldManager: options.fieldManager }, body: object })) as T;
+  }
+
+  /** PUT the whole object; fails with 409 Conflict when `metadata.resourceVersion` is stale. */
+  async replace<T extends CachedObject>(object: T, options: { readonly fieldManager?: string } = {}): Promise<T> {
+    const path = await this.pathFor(referenceOf(object));
+    return (await this.request({ method: 'PUT', path, query: { fieldManager: options.fieldManager }, body: object })) as T;
+  }
+
+  /** PUT the object's status through the status subresource (spec changes are ignored by the server). */
+  async replaceStatus<T extends CachedObject>(object: T, options: { readonly fieldManager?: string } = {}): Promise<T> {
+    const path = await this.pathFor(referenceOf(object), 'status');
+    return (await this.request({ method: 'PUT', path, query: { fieldManager: options.fieldManager }, body: object })) as T;
+  }
+
+  async patch<T extends CachedObject = CachedObject>(
+    reference: ObjectReference,
+    patch: unknown,
+    options: { readonly type?: PatchType; readonly fieldManager?: string; readonly force?: boolean; readonly subresource?: string } = {},
+  ): Promise<T> {
+    const type = options.type ?? 'merge';
+    const path = await this.pathFor(reference, options.subresource);
+    return (await this.request({
+      method: 'PATCH',
+      path,
+      query: {
+        fieldManager: options.fieldManager,
+        force: options.force === undefined ? undefined : String(options.force),
+      },
+      body: patch,
+      contentType: PATCH_CONTENT_TYPES[type],
+    })) as T;
+  }
+
+  /**
+   * Server-side apply: the server merges the fields in `object` owned by `fieldManager` and creates
+   * the object when absent. `force` takes over fields another manager owns.
+   */
+  async apply<T extends CachedObject>(
+    object: T,
+    options: { readonly fieldManager: string; readonly force?: boolean; readonly subresource?: string },
+  ): Promise<T> {
+    return this.patch<T>(referenceOf(object), object, { ...options, type: 'apply' });
+  }
+
+  async delete(reference: ObjectReference, options: { readonly propagationPolicy?: 'Foreground' | 'Background' | 'Orphan' } = {}): Promise<void> {
+    const path = await this.pathFor(reference);
+    await this.request({
+      method: 'DELETE',
+      path,
+      body: options.propagationPolicy ? { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: options.propagationPolicy } : undefined,
+    });
+  }
+
+  /**
+   * Opens a watch through client-node's `Watch`. `onDone` is called once when the stream ends: with
+   * null on a clean close, or the error. Returns a function that closes the stream.
+   */
+  async watch(
+    path: string,
+    query: Readonly<Record<string, string | undefined>>,
+    onEvent: (event: WatchEvent) => void,
+    onDone: (error: unknown) => void,
+  ): Promise<() => void> {
+    const params: Record<string, string> = {};
+    for (const [key, value] of Object.entries(query)) if (value !== undefined) params[key] = value;
+    const controller = await this.watcher.watch(
+      path,
+      params,
+      (type: string, object: WatchEvent['object']) => onEvent({ type, object }),
+      (error: unknown) => onDone(error ?? null),
+    );
+    return () => controller.abort();
+  }
+
+  /** One HTTP request through client-node's configured HTTP stack; JSON in, JSON out. */
+  async request(options: {
+    readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+    readonly path: string;
+    readonly query?: Readonly<Record<string, string | undefined>>;
+    readonly body?: unknown;
+    readonly contentType?: string;
+    readonly signal?: AbortSignal;
+  }): Promise<unknown> {
+    const context = this.configuration.baseServer.makeRequestContext(options.path, HttpMethod[options.method]);
+    for (const [key, value] of Object.entries(options.query ?? {})) {
+      if (value !== undefined) context.setQueryParam(key, value);
+    }
+    context.setHeaderParam('Accept', 'application/json');
+    if (options.body !== undefined) {
+      context.setHeaderParam('Content-Type', options.contentType ?? 'application/json');
+      context.setBody(JSON.stringify(options.body));
+    }
+    const timeout = AbortSignal.timeout(this.requestTimeoutMs);
+    context.setSignal(options.signal ? AbortSignal.any([options.signal, timeout]) : timeout);
+    let status = 0;
+    let text = '';
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await this.configuration.authMethods.default?.applySecurityAuthentication(context);
+        this.reuseConnections(context);
+        const response = await this.configuration.httpApi.send(context).toPromise();
+        status = response.httpStatusCode;
+        text = await response.body.text();
+        break;
+      } catch (error) {
+        // A pooled connection the server closed meanwhile fails at once; a GET is safe to send again.
+        if (attempt === 1 && options.method === 'GET' && isStaleConnection(error)) continue;
+        throw new OlmError(
+        RuntimeErrorCodes.kubeUnreachable,
+          `${options.method} ${options.path} failed: ${describeError(error)}`,
+          { cause: error, details: { method: options.method, path: options.path } },
+        );
+      }
+    }
+    const parsed = parseJson(text);
+    if (status >= 200 && status < 300) return parsed;
+    const statusObject = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as {
+      reason?: string;
+      message?: string;
+    };
+    throw new OlmError(
+      RuntimeErrorCodes.kubeApi,
+      `${options.method} ${options.path}: ${status} ${statusObject.reason ?? ''} ${statusObject.message ?? text}`.replace(/\s+/g, ' ').trim(),
+      { details: { statusCode: status, reason: statusObject.reason, status: parsed, method: options.method, path: options.path } },
+    );
+  }
+
+  private keepAlive: { readonly agent: HttpAgent; readonly fingerprint: string } | undefined;
+
+  /**
+   * client-node builds a new agent for every request, so no connection is ever reused (a new TCP and
+   * TLS handshake each time). Swap in one keep-alive agent with the same TLS options; it is rebuilt
+   * whenever those options change (rotated client certificates). Proxy agents are left alone.
+   */
+  private reuseConnections(context: { getAgent(): unknown; setAgent(agent: HttpAgent | HttpsAgent): void }): void {
+    const created = context.getAgent();
+    if (!(created instanceof HttpAgent) || created.constructor !== HttpAgent && created.constructor !== HttpsAgent) return;
+    const options = (created as HttpAgent & { options: Record<string, unknown> }).options;
+    const fingerprint = JSON.stringify([
+      created.constructor === HttpsAgent,
+      options['ca'],
+      options['cert'],
+      options['key'],
+      options['pfx'],
+      options['passphrase'],
+      options['rejectUnauthorized'],
+      options['servername'],
+    ]);
+    if (this.keepAlive?.fingerprint !== fingerprint) {
+      this.keepAlive?.agent.destroy();
+      const keepAliveOptions = { ...options, keepAlive: true, maxSockets: 32 };
+      const agent = created.constructor === HttpsAgent ? new HttpsAgent(keepAliveOptions) : new HttpAgent(keepAliveOptions);
+      this.keepAlive = { agent, fingerprint };
+    }
+    context.setAgent(this.keepAlive.agent);
+  }
+
+  /** Closes pooled connections (idle ones close by themselves; call when done with the client). */
+  close(): void {
+    this.keepAlive?.agent.destroy();
+    this.keepAlive = undefined;
+  }
+
+  private async loadResources(apiVersion: string): Promise<ResourceInfo[]> {
+    const path = apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
+    const body = (await this.request({ method: 'GET', path })) as {
+      resources?: Array<{ name: string; kind: string; namespaced: boolean; verbs?: string[] }>;
+    };
+    const all = body.resources ?? [];
+    return all
+      .filter((resource) => !resource.name.includes('/'))
+      .map((resource) => ({
+        apiVersion,
+        kind: resource.kind,
+        plural: resource.name,
+        namespaced: resource.namespaced,
+        verbs: resource.verbs ?? [],
+        subresources: all
+          .filter((candidate) => candidate.name.startsWith(`${resource.name}/`))
+          .map((candidate) => candidate.name.slice(resource.name.length + 1)),
+      }));
+  }
+}
+
+export function loadKubeConfig(kubeconfig: string | KubeConfig, context?: string): KubeConfig {
+  let config: KubeConfig;
+  if (typeof kubeconfig === 'string') {
+    config = new KubeConfig();
+    try {
+      config.loadFromString(kubeconfig);
+    } catch (error) {
+      throw new OlmError(RuntimeErrorCodes.invalidKubeconfig, `the kubeconfig could not be parsed: ${describeError(error)}`, {
+        cause: error,
+      });
+    }
+  } else {
+    config = kubeconfig;
+  }
+  if (context) config.setCurrentContext(context);
+  return config;
+}
+
+/** The reference to an object, read from its own fields. */
+export function referenceOf(object: CachedObject): ObjectReference {
+  const { apiVersion, kind } = object;
+  const name = object.metadata?.name;
+  if (!apiVersion || !kind || !name) {
+    throw new OlmError(RuntimeErrorCodes.invalidArgument, 'the object needs apiVersion, kind and metadata.name', {
+      details: { apiVersion, kind, name },
+    });
+  }
+  const namespace = object.metadata?.namespace;
+  return namespace ? { apiVersion, kind, name, namespace } : { apiVersion, kind, name };
+}
+
+function kindAndPlace(object: CachedObject): ObjectKind & { namespace?: string } {
+  if (!object.apiVersion || !object.kind) {
+    throw new OlmError(RuntimeErrorCodes.invalidArgument, 'the object needs apiVersion and kind');
+  }
+  const namespace = object.metadata?.namespace;
+  return namespace ? { apiVersion: object.apiVersion, kind: object.kind, namespace } : { apiVersion: object.apiVersion, kind: object.kind };
+}
+
+function isStaleConnection(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return code === 'ECONNRESET' || code === 'EPIPE' || /socket hang up/i.test(describeError(error));
+}
+
+function parseJson(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

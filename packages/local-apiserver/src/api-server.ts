@@ -1,0 +1,176 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { builtinResourceTypes, seededNamespaces } from './builtin-types.js';
+import { Cluster } from './cluster.js';
+import { CrdController } from './controllers/crd-controller.js';
+import { DeploymentSimulator } from './controllers/deployment-simulator.js';
+import { EventExpiry } from './controllers/event-expiry.js';
+import { GarbageCollector } from './controllers/garbage-collector.js';
+import { NamespaceController } from './controllers/namespace-controller.js';
+import { PodSimulator } from './controllers/pod-simulator.js';
+import { ReplicaSetSimulator } from './controllers/replica-set-simulator.js';
+import { DurableLog } from './durable-log.js';
+import { createRequestHandler } from './http-handler.js';
+import { renderKubeconfig } from './kubeconfig.js';
+import { ResourceRegistry } from './resource-type.js';
+import { Store } from './store.js';
+import { selfSignedCertificate, type TlsMaterial } from './tls.js';
+
+/** Starts the embedded Kubernetes-compatible API server. */
+export interface ApiServerOptions {
+  /** TCP port; 0 (the default) picks a free one. */
+  readonly port?: number;
+  /** Interface to listen on; default 127.0.0.1. */
+  readonly host?: string;
+  /** Makes every write durable in `<dataDir>/store.jsonl`; without it the server is in memory. */
+  readonly dataDir?: string;
+  /** Where to write the kubeconfig; default `<dataDir>/kubeconfig`, or a temp directory removed on stop. */
+  readonly kubeconfigPath?: string;
+  /** Serve HTTPS with a self-signed certificate (`true`) or the given PEMs. */
+  readonly tls?: boolean | TlsMaterial;
+  /** Require `Authorization: Bearer <token>`; without it only loopback clients are served. */
+  readonly token?: string;
+  /** How long a Deployment takes to become available, and a Pod to run (default 50 ms). */
+  readonly deploymentRolloutDelayMs?: number;
+  /** Deployments also get a ReplicaSet and Pods (which the Pod simulator then runs); default false. */
+  readonly simulateWorkloadPods?: boolean;
+  /** How many recent events are kept for watch resumption (default 10,000); older versions get 410. */
+  readonly watchWindow?: number;
+  /** Events last recorded longer ago than this are deleted (default one hour, as kube-apiserver). */
+  readonly eventTtlMs?: number;
+  /** Interval of watch bookmarks when clients allow them (default 60 s, as kube-apiserver). */
+  readonly bookmarkIntervalMs?: number;
+}
+
+export interface ApiServer {
+  /** `http://127.0.0.1:<port>` (or https). */
+  readonly url: string;
+  readonly port: number;
+  readonly host: string;
+  readonly kubeconfigPath: string;
+  /** The kubeconfig document (YAML). */
+  readonly kubeconfig: string;
+  /** The API semantics, for in-process callers and tests. */
+  readonly cluster: Cluster;
+  /** The current resourceVersion (store revision). */
+  revision(): number;
+  /** Makes the Deployment fail (Progressing=False, ProgressDeadlineExceeded) until `recoverDeployment`. */
+  failDeployment(namespace: string, name: string): void;
+  recoverDeployment(namespace: string, name: string): void;
+  /** Expires watch history up to `revision` (resuming from older versions then gets 410 Expired). */
+  compact(revision: number): void;
+  /** Ends every open watch as a server-side timeout would (clients then resume or relist). */
+  closeWatches(): void;
+  stop(): Promise<void>;
+}
+
+const defaultWatchWindow = 10_000;
+
+export async function startApiServer(options: ApiServerOptions = {}): Promise<ApiServer> {
+  const host = options.host ?? '127.0.0.1';
+  const registry = new ResourceRegistry();
+  for (const type of builtinResourceTypes()) registry.add(type);
+  const store = new Store(options.watchWindow ?? defaultWatchWindow);
+  const cluster = new Cluster(registry, store);
+  const log = options.dataDir !== undefined ? await DurableLog.open(options.dataDir, store) : undefined;
+
+  const namespaces = registry.get('', 'namespaces');
+  for (const name of seededNamespaces) {
+    if (namespaces && !cluster.tryGet(namespaces, undefined, name)) cluster.create(namespaces, 'v1', undefined, { metadata: { name } }, { fieldManager: 'kube-apiserver' });
+  }
+
+  const crdController = new CrdController(cluster);
+  const namespaceController = new NamespaceController(cluster);
+  const garbageCollector = new GarbageCollector(cluster);
+  const deploymentSimulator = new DeploymentSimulator(cluster, options.deploymentRolloutDelayMs ?? 50);
+  const podSimulator = new PodSimulator(cluster, options.deploymentRolloutDelayMs ?? 50);
+  const eventExpiry = new EventExpiry(cluster, options.eventTtlMs ?? 3_600_000);
+  const controllers = [crdController, namespaceController, garbageCollector, deploymentSimulator, podSimulator, eventExpiry, ...(options.simulateWorkloadPods ? [new ReplicaSetSimulator(cluster)] : [])];
+  for (const controller of controllers) controller.start();
+  await store.durable();
+
+  const watches = new Set<() => void>();
+  let address = '';
+  const handler = createRequestHandler({
+    cluster,
+    token: options.token,
+    maxBodyBytes: 3 * 1024 * 1024,
+    bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
+    trackWatch: (close) => {
+      watches.add(close);
+      return () => watches.delete(close);
+    },
+    serverAddress: () => address,
+  });
+
+  const tlsMaterial = options.tls === true ? selfSignedCertificate(options.dataDir !== undefined ? join(options.dataDir, 'tls') : undefined) : options.tls === false || options.tls === undefined ? undefined : options.tls;
+  const server: Server = tlsMaterial ? createHttpsServer({ cert: tlsMaterial.cert, key: tlsMaterial.key }, handler) : createHttpServer(handler);
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 70_000;
+  server.requestTimeout = 0;
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  const url = `${tlsMaterial ? 'https' : 'http'}://${urlHost}:${port}`;
+  address = `${urlHost}:${port}`;
+
+  // Without a data directory or a path, the kubeconfig goes to a temp directory removed by stop().
+  const temporaryDirectory = options.kubeconfigPath === undefined && options.dataDir === undefined ? mkdtempSync(join(tmpdir(), 'olm-apiserver-')) : undefined;
+  const kubeconfigPath = options.kubeconfigPath ?? join(options.dataDir ?? temporaryDirectory ?? tmpdir(), 'kubeconfig');
+  const kubeconfig = renderKubeconfig({
+    server: url,
+    ...(tlsMaterial ? { certificateAuthority: tlsMaterial.cert } : {}),
+    ...(options.token !== undefined ? { token: options.token } : {}),
+  });
+  mkdirSync(dirname(kubeconfigPath), { recursive: true });
+  writeFileSync(kubeconfigPath, kubeconfig, { mode: 0o600 });
+
+  let stopping: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    host,
+    kubeconfigPath,
+    kubeconfig,
+    cluster,
+    revision: () => store.revision,
+    failDeployment: (namespace, name) => deploymentSimulator.setFailed(namespace, name, true),
+    recoverDeployment: (namespace, name) => deploymentSimulator.setFailed(namespace, name, false),
+    compact: (revision) => store.compact(revision),
+    closeWatches: () => {
+      for (const close of [...watches]) close();
+    },
+    stop() {
+      stopping ??= (async () => {
+        for (const controller of controllers) controller.stop();
+        for (const close of [...watches]) close();
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        for (const socket of sockets) socket.destroy();
+        await closed;
+        await log?.close();
+        if (temporaryDirectory !== undefined) rmSync(temporaryDirectory, { recursive: true, force: true });
+      })();
+      return stopping;
+    },
+  };
+}

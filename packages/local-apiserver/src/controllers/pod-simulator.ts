@@ -1,0 +1,100 @@
+import type { Cluster } from '../cluster.js';
+import { deepEqual, isJsonObject, nowTimestamp, type JsonObject, type KubeObject } from '../kube-object.js';
+import type { StoreEvent } from '../store.js';
+import { WorkQueue } from './controller-loop.js';
+import { failAnnotation } from './deployment-simulator.js';
+
+/**
+ * "kwok-lite" for Pods: with no kubelet, a Pod would stay Pending forever. After the rollout delay it
+ * becomes Running with every container ready (conditions PodScheduled, Initialized, ContainersReady,
+ * Ready), or, with `olm.local-apiserver/fail: "true"`, Running with its containers in CrashLoopBackOff.
+ */
+const podResource = '/pods';
+
+export class PodSimulator {
+  private readonly queue: WorkQueue;
+  private readonly firstSeen = new Map<string, number>();
+  private unsubscribe: (() => void) | undefined;
+  private nextIp = 2;
+
+  constructor(
+    private readonly cluster: Cluster,
+    private readonly startDelayMs: number,
+  ) {
+    this.queue = new WorkQueue((key) => this.reconcile(key));
+  }
+
+  start(): void {
+    for (const pod of this.cluster.store.list(podResource)) this.queue.add(keyOf(pod));
+    this.unsubscribe = this.cluster.store.subscribe((event) => this.onEvent(event));
+  }
+
+  stop(): void {
+    this.unsubscribe?.();
+    this.queue.stop();
+  }
+
+  private onEvent(event: StoreEvent): void {
+    if (event.resource !== podResource) return;
+    const key = keyOf(event.object);
+    if (event.type === 'DELETED') this.firstSeen.delete(key);
+    else this.queue.add(key);
+  }
+
+  private reconcile(key: string): void {
+    const type = this.cluster.registry.get('', 'pods');
+    const [namespace = '', name = ''] = key.split('/');
+    const pod = type ? this.cluster.tryGet(type, namespace, name) : undefined;
+    if (!type || !pod || pod.metadata.deletionTimestamp !== undefined) return;
+    const now = Date.now();
+    const seen = this.firstSeen.get(key) ?? now;
+    this.firstSeen.set(key, seen);
+    if (now - seen < this.startDelayMs) {
+      this.queue.addAfter(key, this.startDelayMs - (now - seen));
+      return;
+    }
+    const current = isJsonObject(pod['status']) ? pod['status'] : {};
+    const failing = pod.metadata.annotations?.[failAnnotation] === 'true';
+    const status = this.runningStatus(pod, current, failing);
+    if (deepEqual(status, current)) return;
+    this.cluster.update(type, 'v1', namespace, name, { ...pod, status }, { subresource: 'status', fieldManager: 'kubelet' });
+  }
+
+  private runningStatus(pod: KubeObject, current: JsonObject, failing: boolean): JsonObject {
+    const spec = isJsonObject(pod['spec']) ? pod['spec'] : {};
+    const containers = Array.isArray(spec['containers']) ? spec['containers'].filter(isJsonObject) : [];
+    const startTime = typeof current['startTime'] === 'string' ? current['startTime'] : nowTimestamp();
+    const previousConditions = Array.isArray(current['conditions']) ? (current['conditions'] as JsonObject[]) : [];
+    const condition = (type: string, ready: boolean): JsonObject => {
+      const status = ready ? 'True' : 'False';
+      const previous = previousConditions.find((entry) => entry['type'] === type);
+      const lastTransitionTime = previous && previous['status'] === status ? previous['lastTransitionTime'] : startTime;
+      return failing && !ready
+        ? { type, status, lastProbeTime: null, lastTransitionTime, reason: 'ContainersNotReady', message: `containers with unready status: [${containers.map((c) => String(c['name'])).join(' ')}]` }
+        : { type, status, lastProbeTime: null, lastTransitionTime };
+    };
+    const podIP = typeof current['podIP'] === 'string' ? current['podIP'] : `10.244.0.${(this.nextIp++ % 250) + 2}`;
+    return {
+      phase: 'Running',
+      conditions: [condition('PodReadyToStartContainers', true), condition('Initialized', true), condition('Ready', !failing), condition('ContainersReady', !failing), condition('PodScheduled', true)],
+      hostIP: '10.0.0.1',
+      podIP,
+      podIPs: [{ ip: podIP }],
+      startTime,
+      containerStatuses: containers.map((container) => ({
+        name: container['name'],
+        image: container['image'],
+        imageID: '',
+        ready: !failing,
+        started: !failing,
+        restartCount: failing ? 1 : 0,
+        state: failing ? { waiting: { reason: 'CrashLoopBackOff', message: 'back-off restarting failed container (simulated by local-apiserver)' } } : { running: { startedAt: startTime } },
+      })),
+      qosClass: 'BestEffort',
+    };
+  }
+}
+
+function keyOf(object: KubeObject): string {
+  return `${object.metadata.namespace ?? ''}/${object.metadata.name ?? ''}`;
+}

@@ -1,0 +1,171 @@
+import { checkStructural, compileSchema, type JSONSchemaProps } from '@olm/structural-schema';
+import type { FieldProblem } from './errors.js';
+import { isJsonObject, type JsonObject, type KubeObject } from './kube-object.js';
+import { allVerbs, compareKubeVersions, type PrinterColumn, type ResourceType, type VersionSchema } from './resource-type.js';
+import { ageColumn, jsonPathColumn, nameColumn } from './table.js';
+
+/** Reading CustomResourceDefinitions: validation of the CRD itself and the resource type it serves. */
+export interface CrdVersion {
+  name: string;
+  served: boolean;
+  storage: boolean;
+  schema?: { openAPIV3Schema?: JsonObject };
+  subresources?: { status?: JsonObject; scale?: JsonObject };
+  additionalPrinterColumns?: { name: string; type: string; format?: string; description?: string; priority?: number; jsonPath: string }[];
+}
+
+export interface CrdNames {
+  plural: string;
+  singular?: string;
+  kind: string;
+  listKind?: string;
+  shortNames?: string[];
+  categories?: string[];
+}
+
+export interface CrdSpec {
+  group: string;
+  names: CrdNames;
+  scope: string;
+  versions: CrdVersion[];
+}
+
+const dnsSubdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const dnsLabel = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+function problem(field: string, reason: string, message: string): FieldProblem {
+  return { field, reason, message };
+}
+
+/** The problems kube-apiserver would report for this CRD (an empty list when it is acceptable). */
+export function validateCrd(crd: KubeObject): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const spec = crd['spec'];
+  if (!isJsonObject(spec)) return [problem('spec', 'FieldValueRequired', 'Required value')];
+  const group = spec['group'];
+  const names = isJsonObject(spec['names']) ? spec['names'] : {};
+  const plural = names['plural'];
+  const kind = names['kind'];
+  if (typeof group !== 'string' || group === '') problems.push(problem('spec.group', 'FieldValueRequired', 'Required value'));
+  else if (!dnsSubdomain.test(group) || !group.includes('.')) {
+    problems.push(problem('spec.group', 'FieldValueInvalid', `Invalid value: "${group}": should be a domain with at least one dot`));
+  }
+  if (typeof plural !== 'string' || plural === '') problems.push(problem('spec.names.plural', 'FieldValueRequired', 'Required value'));
+  else if (!dnsLabel.test(plural)) problems.push(problem('spec.names.plural', 'FieldValueInvalid', `Invalid value: "${plural}": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character`));
+  if (typeof kind !== 'string' || kind === '') problems.push(problem('spec.names.kind', 'FieldValueRequired', 'Required value'));
+  if (typeof group === 'string' && typeof plural === 'string' && crd.metadata.name !== `${plural}.${group}`) {
+    problems.push(problem('metadata.name', 'FieldValueInvalid', `Invalid value: "${crd.metadata.name ?? ''}": must be spec.names.plural+"."+spec.group`));
+  }
+  const scope = spec['scope'];
+  if (scope !== 'Namespaced' && scope !== 'Cluster') {
+    problems.push(problem('spec.scope', 'FieldValueNotSupported', `Unsupported value: ${JSON.stringify(scope ?? '')}: supported values: "Cluster", "Namespaced"`));
+  }
+  const versions = Array.isArray(spec['versions']) ? spec['versions'] : [];
+  if (versions.length === 0) problems.push(problem('spec.versions', 'FieldValueInvalid', 'Invalid value: null: must have exactly one version marked as storage version'));
+  else if (versions.filter((version) => isJsonObject(version) && version['storage'] === true).length !== 1) {
+    problems.push(problem('spec.versions', 'FieldValueInvalid', 'Invalid value: ...: must have exactly one version marked as storage version'));
+  }
+  versions.forEach((version, index) => {
+    const path = `spec.versions[${index}]`;
+    if (!isJsonObject(version) || typeof version['name'] !== 'string' || !dnsLabel.test(version['name'])) {
+      problems.push(problem(`${path}.name`, 'FieldValueInvalid', `Invalid value: ${JSON.stringify(isJsonObject(version) ? (version['name'] ?? '') : '')}: a DNS-1035 label must consist of lower case alphanumeric characters or '-'`));
+      return;
+    }
+    const schema = isJsonObject(version['schema']) ? version['schema']['openAPIV3Schema'] : undefined;
+    if (!isJsonObject(schema)) {
+      problems.push(problem(`${path}.schema.openAPIV3Schema`, 'FieldValueRequired', 'Required value: schemas are required'));
+      return;
+    }
+    const reasons = checkStructural(schema as JSONSchemaProps, { path: `${path}.schema.openAPIV3Schema` });
+    for (const reason of reasons) {
+      const [field = '', ...rest] = reason.split(': ');
+      const message = rest.join(': ');
+      problems.push(problem(field, message.startsWith('Required') ? 'FieldValueRequired' : message.startsWith('Forbidden') ? 'FieldValueForbidden' : 'FieldValueInvalid', message));
+    }
+    if (reasons.length === 0) {
+      try {
+        compileSchema(schema as JSONSchemaProps);
+      } catch (error) {
+        problems.push(problem(`${path}.schema.openAPIV3Schema`, 'FieldValueInvalid', `Invalid value: "": ${error instanceof Error ? error.message : String(error)}`));
+      }
+    }
+  });
+  return problems;
+}
+
+export function crdSpec(crd: KubeObject): CrdSpec {
+  return crd['spec'] as unknown as CrdSpec;
+}
+
+function schemaNode(schema: unknown, path: readonly string[]): JsonObject | undefined {
+  let node: unknown = schema;
+  for (const name of path) {
+    if (!isJsonObject(node)) return undefined;
+    if (name === '[]') node = node['items'];
+    else {
+      const properties = node['properties'];
+      const additional = node['additionalProperties'];
+      node = isJsonObject(properties) && isJsonObject(properties[name]) ? properties[name] : isJsonObject(additional) ? additional : undefined;
+    }
+  }
+  return isJsonObject(node) ? node : undefined;
+}
+
+/** The resource type a CRD serves (its served versions, columns, compiled schemas). */
+export function resourceTypeFromCrd(crd: KubeObject): ResourceType {
+  const spec = crdSpec(crd);
+  const served = spec.versions.filter((version) => version.served);
+  const storage = spec.versions.find((version) => version.storage) ?? spec.versions[0];
+  const schemas = new Map<string, VersionSchema | undefined>();
+  const columns = new Map<string, PrinterColumn[]>();
+  for (const version of spec.versions) {
+    const raw = version.schema?.openAPIV3Schema;
+    if (raw) {
+      const compiled = compileSchema(raw as JSONSchemaProps);
+      schemas.set(version.name, {
+        raw,
+        validate: (object) => compiled.validate(object),
+        prune: (object) => compiled.prune(object) as { object: KubeObject; unknownFields: string[] },
+        applyDefaults: (object) => compiled.applyDefaults(object) as KubeObject,
+      });
+    }
+    const printer = version.additionalPrinterColumns ?? [];
+    columns.set(version.name, printer.length === 0 ? [nameColumn, ageColumn] : [nameColumn, ...printer.map(jsonPathColumn)]);
+  }
+  const storageSchema = storage?.schema?.openAPIV3Schema;
+  const statusSubresource = spec.versions.some((version) => version.subresources?.status !== undefined);
+  return {
+    group: spec.group,
+    versions: served.map((version) => version.name).sort(compareKubeVersions),
+    storageVersion: storage?.name ?? 'v1',
+    plural: spec.names.plural,
+    singular: spec.names.singular ?? spec.names.kind.toLowerCase(),
+    kind: spec.names.kind,
+    listKind: spec.names.listKind ?? `${spec.names.kind}List`,
+    namespaced: spec.scope === 'Namespaced',
+    shortNames: spec.names.shortNames ?? [],
+    categories: spec.names.categories ?? [],
+    verbs: allVerbs,
+    statusSubresource,
+    tracksGeneration: true,
+    strategicMerge: false,
+    requiresResourceVersionOnUpdate: true,
+    columns: (version) => columns.get(version) ?? [nameColumn, ageColumn],
+    schemas,
+    crdName: crd.metadata.name ?? '',
+    mapFields: (path) => {
+      const node = schemaNode(storageSchema, path);
+      return node !== undefined && isJsonObject(node['additionalProperties']) && !isJsonObject(node['properties']);
+    },
+    listMapKeys: (path) => {
+      const node = schemaNode(storageSchema, path);
+      const listType = node?.['x-kubernetes-list-type'];
+      if (listType === 'map') {
+        const keys = node?.['x-kubernetes-list-map-keys'];
+        return Array.isArray(keys) ? (keys as string[]) : undefined;
+      }
+      if (listType === 'set') return [];
+      return undefined;
+    },
+  };
+}

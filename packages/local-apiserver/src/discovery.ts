@@ -1,0 +1,72 @@
+import type { JsonObject } from './kube-object.js';
+import { compareKubeVersions, groupVersion, type ResourceRegistry, type ResourceType } from './resource-type.js';
+
+/** Unaggregated discovery documents: /version, /api, /apis, /api/v1, /apis/<group>[/<version>]. */
+export const serverVersion = {
+  major: '1',
+  minor: '32',
+  gitVersion: 'v1.32.4',
+  gitCommit: '59526cd4867447956156ae3a602fcbac10a2c335',
+  gitTreeState: 'clean',
+  buildDate: '2025-04-22T16:02:27Z',
+  goVersion: 'go1.23.6',
+  compiler: 'gc',
+  platform: 'linux/amd64',
+} as const;
+
+export function apiVersions(serverAddress: string): JsonObject {
+  return {
+    kind: 'APIVersions',
+    versions: ['v1'],
+    serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
+  };
+}
+
+function groupDocument(name: string, versions: string[]): JsonObject {
+  const sorted = [...versions].sort(compareKubeVersions);
+  const entries = sorted.map((version) => ({ groupVersion: groupVersion(name, version), version }));
+  return { name, versions: entries, preferredVersion: entries[0] };
+}
+
+export function apiGroupList(registry: ResourceRegistry): JsonObject {
+  const groups = [...registry.groups()].filter(([name]) => name !== '');
+  return {
+    kind: 'APIGroupList',
+    apiVersion: 'v1',
+    groups: groups.map(([name, versions]) => groupDocument(name, versions)),
+  };
+}
+
+export function apiGroup(registry: ResourceRegistry, group: string): JsonObject | undefined {
+  const versions = registry.groups().get(group);
+  if (!versions || group === '') return undefined;
+  return { kind: 'APIGroup', apiVersion: 'v1', ...groupDocument(group, versions) };
+}
+
+function resourceEntries(type: ResourceType): JsonObject[] {
+  const main: JsonObject = {
+    name: type.plural,
+    singularName: type.singular,
+    namespaced: type.namespaced,
+    kind: type.kind,
+    verbs: [...type.verbs],
+  };
+  if (type.shortNames.length > 0) main['shortNames'] = [...type.shortNames];
+  if (type.categories.length > 0) main['categories'] = [...type.categories];
+  const entries = [main];
+  if (type.statusSubresource) {
+    entries.push({ name: `${type.plural}/status`, singularName: '', namespaced: type.namespaced, kind: type.kind, verbs: ['get', 'patch', 'update'] });
+  }
+  return entries;
+}
+
+export function apiResourceList(registry: ResourceRegistry, group: string, version: string): JsonObject | undefined {
+  const types = registry.inGroupVersion(group, version).sort((left, right) => left.plural.localeCompare(right.plural));
+  if (types.length === 0) return undefined;
+  return {
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    groupVersion: groupVersion(group, version),
+    resources: types.flatMap(resourceEntries),
+  };
+}

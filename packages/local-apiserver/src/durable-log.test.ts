@@ -1,0 +1,58 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DurableLog } from './durable-log.js';
+import type { KubeObject } from './kube-object.js';
+import { Store } from './store.js';
+
+const configMap = (name: string, value: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: { value } } as KubeObject);
+
+describe('DurableLog', () => {
+  const directories: string[] = [];
+  const temporary = () => {
+    const directory = mkdtempSync(join(tmpdir(), 'olm-durable-log-'));
+    directories.push(directory);
+    return directory;
+  };
+  afterEach(() => {
+    for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+  });
+
+  it('replays writes, compacts while running, and keeps the watch history', async () => {
+    const directory = temporary();
+    const first = new Store(100);
+    const log = await DurableLog.open(directory, first, { compactAfterRecords: 10 });
+    for (let index = 0; index < 30; index++) {
+      first.put('/configmaps', configMap(`c${index % 5}`, String(index)));
+      await first.durable();
+    }
+    first.remove('/configmaps', first.get('/configmaps', 'default', 'c0')!);
+    await log.close();
+    const lines = readFileSync(join(directory, 'store.jsonl'), 'utf8').trim().split('\n');
+    // Compacted at least once: far fewer lines than 31 appends plus their history.
+    expect(lines.filter((line) => line.startsWith('{"t":"meta"'))).toHaveLength(1);
+
+    const second = new Store(100);
+    const reopened = await DurableLog.open(directory, second);
+    expect(second.revision).toBe(31);
+    expect(second.list('/configmaps').map((object) => `${object.metadata.name}=${(object['data'] as { value: string }).value}@${object.metadata.resourceVersion}`)).toEqual([
+      'c1=26@27',
+      'c2=27@28',
+      'c3=28@29',
+      'c4=29@30',
+    ]);
+    expect(second.eventsSince(28)?.map((event) => `${event.type} ${event.object.metadata.name}`)).toEqual(['MODIFIED c3', 'MODIFIED c4', 'DELETED c0']);
+    await reopened.close();
+  });
+
+  it('acknowledges a write only once it is in the file', async () => {
+    const directory = temporary();
+    const store = new Store();
+    const log = await DurableLog.open(directory, store);
+    store.put('/configmaps', configMap('a', '1'));
+    await store.durable();
+    expect(readFileSync(join(directory, 'store.jsonl'), 'utf8')).toContain('"name":"a"');
+    await log.close();
+  });
+});

@@ -1,0 +1,155 @@
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { KubeObject } from './kube-object.js';
+import type { LogRecord, Store, StoreEvent, StorePersistence } from './store.js';
+
+/**
+ * The durable store: an append-only JSON-lines log in `<dataDir>/store.jsonl`.
+ * Every write is appended and fsynced before the request is acknowledged (writes arriving while a
+ * sync runs share the next one). On start the log is replayed and rewritten compactly: a header,
+ * the current objects, and the retained event history so that watches resume across restarts.
+ */
+type Line =
+  | { t: 'meta'; revision: number; compacted: number }
+  | { t: 'obj'; resource: string; object: KubeObject }
+  | { t: 'hist'; event: StoreEvent }
+  | LogRecord;
+
+const fileName = 'store.jsonl';
+
+export class DurableLog implements StorePersistence {
+  private handle: FileHandle | undefined;
+  private pending: LogRecord[] = [];
+  private flushing: Promise<void> | undefined;
+  private appendedSinceCompaction = 0;
+  private closed = false;
+
+  private constructor(
+    private readonly directory: string,
+    private readonly store: Store,
+    private readonly compactAfterRecords: number,
+  ) {}
+
+  /**
+   * Replays `<dataDir>/store.jsonl` into `store`, compacts it and attaches itself for new writes.
+   * The log is compacted again once more than `compactAfterRecords` (default: 20,000, or twice the
+   * number of objects if larger) records were appended.
+   */
+  static async open(directory: string, store: Store, options: { compactAfterRecords?: number } = {}): Promise<DurableLog> {
+    mkdirSync(directory, { recursive: true });
+    const log = new DurableLog(directory, store, options.compactAfterRecords ?? 20_000);
+    const path = join(directory, fileName);
+    if (existsSync(path)) log.replay(readFileSync(path, 'utf8'));
+    log.writeSnapshot();
+    log.handle = await open(path, 'a');
+    store.setPersistence(log);
+    return log;
+  }
+
+  private replay(text: string): void {
+    const history: StoreEvent[] = [];
+    const objects: { resource: string; object: KubeObject }[] = [];
+    let revision = 0;
+    let compacted = 0;
+    const lines = text.split('\n');
+    for (const raw of lines) {
+      if (raw.trim() === '') continue;
+      let line: Line;
+      try {
+        line = JSON.parse(raw) as Line;
+      } catch {
+        // A torn last line (crash mid-append) was never acknowledged: stop there.
+        break;
+      }
+      if (line.t === 'meta') {
+        revision = line.revision;
+        compacted = line.compacted;
+      } else if (line.t === 'obj') objects.push({ resource: line.resource, object: line.object });
+      else if (line.t === 'hist') history.push(line.event);
+      else {
+        if (objects.length > 0 || history.length > 0 || revision > 0) {
+          this.store.restore({ revision, compactedRevision: compacted, objects, history });
+          objects.length = 0;
+          history.length = 0;
+          revision = 0;
+        }
+        this.store.replay(line);
+      }
+    }
+    this.store.restore({ revision, compactedRevision: compacted, objects, history });
+  }
+
+  /** Rewrites the log as header + objects + history, atomically (temp file, fsync, rename). */
+  private writeSnapshot(): void {
+    const path = join(this.directory, fileName);
+    const temporary = `${path}.tmp`;
+    const fd = openSync(temporary, 'w');
+    try {
+      let chunk: string[] = [JSON.stringify({ t: 'meta', revision: this.store.revision, compacted: this.store.compactedRevision })];
+      const write = (line: string): void => {
+        chunk.push(line);
+        if (chunk.length >= 1000) {
+          writeSync(fd, `${chunk.join('\n')}\n`);
+          chunk = [];
+        }
+      };
+      for (const { resource, object } of this.store.allObjects()) write(JSON.stringify({ t: 'obj', resource, object }));
+      for (const event of this.store.history()) write(JSON.stringify({ t: 'hist', event }));
+      if (chunk.length > 0) writeSync(fd, `${chunk.join('\n')}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, path);
+    const directoryFd = openSync(this.directory, 'r');
+    try {
+      fsyncSync(directoryFd);
+    } finally {
+      closeSync(directoryFd);
+    }
+    this.appendedSinceCompaction = 0;
+  }
+
+  append(record: LogRecord): void {
+    if (this.closed) return;
+    this.pending.push(record);
+  }
+
+  flush(): Promise<void> {
+    if (this.flushing) return this.flushing.then(() => (this.pending.length > 0 ? this.flush() : undefined));
+    if (this.pending.length === 0 || !this.handle) return Promise.resolve();
+    this.flushing = this.flushOnce().finally(() => {
+      this.flushing = undefined;
+    });
+    return this.flushing;
+  }
+
+  private async flushOnce(): Promise<void> {
+    const handle = this.handle;
+    if (!handle) return;
+    const lines = this.pending;
+    this.pending = [];
+    await handle.write(`${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+    await handle.datasync();
+    this.appendedSinceCompaction += lines.length;
+    if (this.appendedSinceCompaction > Math.max(this.compactAfterRecords, 2 * this.store.count())) await this.compact();
+  }
+
+  private async compact(): Promise<void> {
+    await this.handle?.close();
+    // Everything pending was written above; the snapshot covers it.
+    const revision = this.store.revision;
+    this.writeSnapshot();
+    // Records appended meanwhile are already in the snapshot.
+    this.pending = this.pending.filter((record) => record.event.revision > revision);
+    this.handle = await open(join(this.directory, fileName), 'a');
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    this.closed = true;
+    await this.handle?.close();
+    this.handle = undefined;
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * Kubernetes `Status` errors. Every failed request is answered with one of these, with the
+ * reason, code and message wording of kube-apiserver so that clients branch on them as usual.
+ */
+export interface StatusCause {
+  readonly reason?: string;
+  readonly message?: string;
+  readonly field?: string;
+}
+
+export interface StatusDetails {
+  readonly name?: string;
+  readonly group?: string;
+  readonly kind?: string;
+  readonly uid?: string;
+  readonly causes?: readonly StatusCause[];
+  readonly retryAfterSeconds?: number;
+}
+
+export class ApiError extends Error {
+  readonly code: number;
+  readonly reason: string;
+  readonly details: StatusDetails | undefined;
+
+  constructor(code: number, reason: string, message: string, details?: StatusDetails) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.reason = reason;
+    this.details = details;
+  }
+
+  toStatus(): Record<string, unknown> {
+    return statusBody(this.code, this.reason, this.message, this.details);
+  }
+}
+
+export function statusBody(code: number, reason: string, message: string, details?: StatusDetails): Record<string, unknown> {
+  const body: Record<string, unknown> = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason };
+  if (details !== undefined) body['details'] = compactDetails(details);
+  body['code'] = code;
+  return body;
+}
+
+function compactDetails(details: StatusDetails): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(details)) {
+    if (value !== undefined && value !== '') out[key] = value;
+  }
+  return out;
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+/** What a resource is called in messages: `configmaps` or `widgets.example.com`. */
+export interface ResourceName {
+  readonly group: string;
+  readonly plural: string;
+}
+
+export function qualifiedResource(resource: ResourceName): string {
+  return resource.group === '' ? resource.plural : `${resource.plural}.${resource.group}`;
+}
+
+export function notFound(resource: ResourceName, name: string): ApiError {
+  return new ApiError(404, 'NotFound', `${qualifiedResource(resource)} "${name}" not found`, {
+    name,
+    group: resource.group,
+    kind: resource.plural,
+  });
+}
+
+export function pathNotFound(): ApiError {
+  return new ApiError(404, 'NotFound', 'the server could not find the requested resource', {});
+}
+
+export function alreadyExists(resource: ResourceName, name: string): ApiError {
+  return new ApiError(409, 'AlreadyExists', `${qualifiedResource(resource)} "${name}" already exists`, {
+    name,
+    group: resource.group,
+    kind: resource.plural,
+  });
+}
+
+export function conflict(resource: ResourceName, name: string, reason: string): ApiError {
+  return new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(resource)} "${name}": ${reason}`, {
+    name,
+    group: resource.group,
+    kind: resource.plural,
+  });
+}
+
+export const optimisticLockMessage =
+  'the object has been modified; please apply your changes to the latest version and try again';
+
+export function badRequest(message: string): ApiError {
+  return new ApiError(400, 'BadRequest', message);
+}
+
+export function forbidden(message: string, details?: StatusDetails): ApiError {
+  return new ApiError(403, 'Forbidden', message, details);
+}
+
+export function methodNotAllowed(message: string): ApiError {
+  return new ApiError(405, 'MethodNotAllowed', message);
+}
+
+export function unsupportedMediaType(message: string): ApiError {
+  return new ApiError(415, 'UnsupportedMediaType', message);
+}
+
+export function expired(message: string): ApiError {
+  return new ApiError(410, 'Expired', message);
+}
+
+export function internalError(message: string): ApiError {
+  return new ApiError(500, 'InternalError', `Internal error occurred: ${message}`, {
+    causes: [{ message }],
+  });
+}
+
+/**
+ * One field problem, shaped like a Kubernetes `field.Error`; `message` starts with the cause words:
+ * `Invalid value: "x": must be ...`, `Required value: ...`, `Forbidden: ...`.
+ */
+export interface FieldProblem {
+  readonly field: string;
+  /** Kubernetes `CauseType`: `FieldValueInvalid`, `FieldValueRequired`, `FieldValueForbidden`, ... */
+  readonly reason: string;
+  readonly message: string;
+}
+
+export function formatFieldProblem(problem: FieldProblem): string {
+  return problem.field === '' ? problem.message : `${problem.field}: ${problem.message}`;
+}
+
+/**
+ * 422 Invalid: `Widget.example.com "w1" is invalid: spec.size: Invalid value: ...`.
+ * `qualifiedKind` is `Kind` for the core group and `Kind.group` elsewhere.
+ */
+export function invalid(resource: ResourceName, qualifiedKind: string, name: string, problems: readonly FieldProblem[]): ApiError {
+  const rendered = problems.map(formatFieldProblem);
+  const summary = rendered.length === 1 ? rendered[0] : `[${rendered.join(', ')}]`;
+  return new ApiError(422, 'Invalid', `${qualifiedKind} "${name}" is invalid: ${summary}`, {
+    name,
+    group: resource.group,
+    kind: qualifiedKind.split('.')[0] ?? qualifiedKind,
+    causes: problems.map((problem) => ({ reason: problem.reason, message: problem.message, field: problem.field })),
+  });
+}

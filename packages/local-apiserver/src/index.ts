@@ -1,0 +1,13 @@
+export { startApiServer, type ApiServer, type ApiServerOptions } from './api-server.js';
+export { Cluster, type DeleteOptions, type FieldValidation, type ListOptions, type ListResult, type PatchType, type WriteOptions } from './cluster.js';
+export { ApiError, statusBody, type StatusCause, type StatusDetails } from './errors.js';
+export { failAnnotation } from './controllers/deployment-simulator.js';
+export { renderKubeconfig, type KubeconfigOptions } from './kubeconfig.js';
+export type { KubeObject, ObjectMeta, OwnerReference, ManagedFieldsEntry } from './kube-object.js';
+export { parseLabelSelector, type LabelSelector } from './label-selector.js';
+export { parseFieldSelector, type FieldSelector } from './field-selector.js';
+export { applyJsonPatch } from './json-patch.js';
+export { applyMergePatch } from './merge-patch.js';
+export { applyStrategicMergePatch } from './strategic-merge-patch.js';
+export type { ResourceType, PrinterColumn } from './resource-type.js';
+export { serverVersion } from './discovery.js';

@@ -1,0 +1,12 @@
+import { deepClone, isJsonObject } from './kube-object.js';
+
+/** RFC 7386 JSON Merge Patch (`application/merge-patch+json`): objects merge, null deletes, the rest replaces. */
+export function applyMergePatch(target: unknown, patch: unknown): unknown {
+  if (!isJsonObject(patch)) return deepClone(patch);
+  const result: Record<string, unknown> = isJsonObject(target) ? { ...target } : {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete result[key];
+    else result[key] = applyMergePatch(result[key], value);
+  }
+  return result;
+}

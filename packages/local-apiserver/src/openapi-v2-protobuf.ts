@@ -1,0 +1,109 @@
+import { stringify } from 'yaml';
+import { isJsonObject, type JsonObject } from './kube-object.js';
+
+/**
+ * `/openapi/v2` in protobuf (gnostic `openapi.v2.Document`), which kubectl up to 1.26 downloads before
+ * `apply` and `explain`. Only what kubectl reads is encoded: definitions with types, descriptions,
+ * properties, items, required, enums and `x-kubernetes-*` extensions.
+ */
+class Writer {
+  private readonly chunks: Buffer[] = [];
+
+  private varint(value: number): void {
+    const bytes: number[] = [];
+    let remaining = value;
+    while (remaining > 0x7f) {
+      bytes.push((remaining & 0x7f) | 0x80);
+      remaining = Math.floor(remaining / 128);
+    }
+    bytes.push(remaining);
+    this.chunks.push(Buffer.from(bytes));
+  }
+
+  private tag(field: number, wireType: number): void {
+    this.varint(field * 8 + wireType);
+  }
+
+  string(field: number, value: string | undefined): this {
+    if (value === undefined || value === '') return this;
+    const bytes = Buffer.from(value, 'utf8');
+    this.tag(field, 2);
+    this.varint(bytes.length);
+    this.chunks.push(bytes);
+    return this;
+  }
+
+  bytes(field: number, value: Buffer): this {
+    this.tag(field, 2);
+    this.varint(value.length);
+    this.chunks.push(value);
+    return this;
+  }
+
+  bool(field: number, value: boolean | undefined): this {
+    if (value !== true) return this;
+    this.tag(field, 0);
+    this.varint(1);
+    return this;
+  }
+
+  finish(): Buffer {
+    return Buffer.concat(this.chunks);
+  }
+}
+
+function message(build: (writer: Writer) => void): Buffer {
+  const writer = new Writer();
+  build(writer);
+  return writer.finish();
+}
+
+function anyYaml(value: unknown): Buffer {
+  return message((writer) => writer.string(2, stringify(value).trimEnd()));
+}
+
+/** v2 cannot express these; kube-apiserver drops them when publishing CRD schemas as v2. */
+function encodeSchema(schema: JsonObject): Buffer {
+  return message((writer) => {
+    const preserve = schema['x-kubernetes-preserve-unknown-fields'] === true;
+    const intOrString = schema['x-kubernetes-int-or-string'] === true;
+    writer.string(2, typeof schema['format'] === 'string' ? schema['format'] : undefined);
+    writer.string(4, typeof schema['description'] === 'string' ? schema['description'] : undefined);
+    if (Array.isArray(schema['required'])) for (const name of schema['required']) if (typeof name === 'string') writer.string(19, name);
+    if (Array.isArray(schema['enum'])) for (const value of schema['enum']) writer.bytes(20, anyYaml(value));
+    const additional = schema['additionalProperties'];
+    if (isJsonObject(additional) && !preserve) writer.bytes(21, message((item) => item.bytes(1, encodeSchema(additional))));
+    const type = schema['type'];
+    if (typeof type === 'string' && !intOrString && schema['nullable'] !== true) writer.bytes(22, message((item) => item.string(1, type)));
+    const items = schema['items'];
+    if (isJsonObject(items)) writer.bytes(23, message((item) => item.bytes(1, encodeSchema(items))));
+    const properties = schema['properties'];
+    if (isJsonObject(properties) && !preserve) {
+      writer.bytes(
+        25,
+        message((list) => {
+          for (const [name, value] of Object.entries(properties)) {
+            if (isJsonObject(value)) list.bytes(1, message((named) => named.string(1, name).bytes(2, encodeSchema(value))));
+          }
+        }),
+      );
+    }
+    for (const [name, value] of Object.entries(schema)) {
+      if (name.startsWith('x-kubernetes-')) writer.bytes(31, message((named) => named.string(1, name).bytes(2, anyYaml(value))));
+    }
+  });
+}
+
+export function encodeOpenApiV2(definitions: Record<string, JsonObject>, version: string): Buffer {
+  return message((document) => {
+    document.string(1, '2.0');
+    document.bytes(2, message((info) => info.string(1, 'Kubernetes').string(2, version)));
+    document.bytes(8, Buffer.alloc(0));
+    document.bytes(
+      9,
+      message((list) => {
+        for (const [name, schema] of Object.entries(definitions)) list.bytes(1, message((named) => named.string(1, name).bytes(2, encodeSchema(schema))));
+      }),
+    );
+  });
+}

@@ -1,0 +1,126 @@
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { CoreV1Api, KubeConfig, makeInformer, type V1ConfigMap } from '@kubernetes/client-node';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ApiServer } from '../src/index.js';
+import { call, eventually, installWidgetCrd, openWatch, startTestServer } from './helpers.js';
+
+const cms = '/api/v1/namespaces/default/configmaps';
+
+describe('durable storage with dataDir', () => {
+  const directories: string[] = [];
+  const servers: ApiServer[] = [];
+
+  const start = async (dataDir: string, watchWindow?: number) => {
+    const server = await startTestServer({ dataDir, ...(watchWindow !== undefined ? { watchWindow } : {}) });
+    servers.push(server);
+    return server;
+  };
+
+  const temporary = () => {
+    const directory = mkdtempSync(join(tmpdir(), 'olm-apiserver-data-'));
+    directories.push(directory);
+    return directory;
+  };
+
+  afterEach(async () => {
+    for (const server of servers.splice(0)) await server.stop();
+    for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+  });
+
+  it('keeps every acknowledged object across a restart and never moves resourceVersions backwards', async () => {
+    const dataDir = temporary();
+    const first = await start(dataDir);
+    await installWidgetCrd(first);
+    const acknowledged = await Promise.all(Array.from({ length: 30 }, (_, index) => call(first, 'POST', cms, { metadata: { name: `keep-${index}` }, data: { index: String(index) } })));
+    expect(acknowledged.every((response) => response.status === 201)).toBe(true);
+    await call(first, 'POST', '/apis/example.com/v1/namespaces/default/widgets', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'kept' }, spec: { size: 5 } });
+    await call(first, 'DELETE', `${cms}/keep-0`);
+    const revisionBefore = first.revision();
+    const kubeconfigPath = first.kubeconfigPath;
+    await first.stop();
+    expect(kubeconfigPath).toBe(join(dataDir, 'kubeconfig'));
+
+    const second = await start(dataDir);
+    expect(second.revision()).toBeGreaterThanOrEqual(revisionBefore);
+    const list = await call(second, 'GET', cms);
+    const names = list.body.items.map((item: any) => item.metadata.name);
+    expect(names.filter((name: string) => name.startsWith('keep-'))).toHaveLength(29);
+    expect(names).not.toContain('keep-0');
+    for (const response of acknowledged.slice(1)) {
+      const stored = list.body.items.find((item: any) => item.metadata.name === response.body.metadata.name);
+      expect(stored.metadata.resourceVersion).toBe(response.body.metadata.resourceVersion);
+      expect(stored.metadata.uid).toBe(response.body.metadata.uid);
+    }
+    // The CRD is served again at once and its objects are back.
+    const widget = await call(second, 'GET', '/apis/example.com/v1/namespaces/default/widgets/kept');
+    expect(widget.body.spec).toEqual({ size: 5, color: 'blue' });
+    const next = await call(second, 'POST', cms, { metadata: { name: 'after-restart' } });
+    expect(Number(next.body.metadata.resourceVersion)).toBeGreaterThan(revisionBefore);
+  });
+
+  it('resumes watches after a restart from a stored resourceVersion, or answers 410 when it was compacted', async () => {
+    const dataDir = temporary();
+    const first = await start(dataDir, 20);
+    const from = first.revision();
+    await call(first, 'POST', cms, { metadata: { name: 'w-a' } });
+    await call(first, 'POST', cms, { metadata: { name: 'w-b' } });
+    await first.stop();
+
+    const second = await start(dataDir, 20);
+    const watch = openWatch(second, `${cms}?watch=true&resourceVersion=${from}`);
+    await call(second, 'POST', cms, { metadata: { name: 'w-c' } });
+    const events = await watch.waitFor(3);
+    watch.stop();
+    expect(events.map((event) => `${event.type} ${event.object.metadata.name}`)).toEqual(['ADDED w-a', 'ADDED w-b', 'ADDED w-c']);
+
+    for (let index = 0; index < 30; index++) await call(second, 'POST', cms, { metadata: { generateName: 'fill-' } });
+    await second.stop();
+    const third = await start(dataDir, 20);
+    const expired = openWatch(third, `${cms}?watch=true&resourceVersion=${from}`);
+    await expired.done;
+    expect(expired.events[0]).toMatchObject({ type: 'ERROR', object: { code: 410, reason: 'Expired' } });
+  });
+
+  it('lets an informer restarted after the server comes back converge', async () => {
+    const dataDir = temporary();
+    const first = await start(dataDir);
+    const port = first.port;
+    const config = new KubeConfig();
+    config.loadFromString(first.kubeconfig);
+    const core = config.makeApiClient(CoreV1Api);
+    const informer = makeInformer<V1ConfigMap>(config, '/api/v1/namespaces/default/configmaps', () => core.listNamespacedConfigMap({ namespace: 'default' }));
+    const errors: unknown[] = [];
+    informer.on('error', (error) => errors.push(error));
+    await informer.start();
+    await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'before-restart' } } });
+    await eventually(() => expect(informer.list().map((item) => item.metadata?.name)).toEqual(['before-restart']));
+    await first.stop();
+    await eventually(() => expect(errors.length).toBeGreaterThan(0));
+
+    const second = await startTestServer({ dataDir, port });
+    servers.push(second);
+    await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'after-restart' } } });
+    await informer.start();
+    await eventually(() => expect(informer.list().map((item) => item.metadata?.name).sort()).toEqual(['after-restart', 'before-restart']));
+    await informer.stop();
+  });
+
+  it('ignores a torn last line, which was never acknowledged', async () => {
+    const dataDir = temporary();
+    const first = await start(dataDir);
+    await call(first, 'POST', cms, { metadata: { name: 'whole' } });
+    await first.stop();
+    appendFileSync(join(dataDir, 'store.jsonl'), '{"t":"put","event":{"revision":99');
+    const second = await start(dataDir);
+    expect((await call(second, 'GET', `${cms}/whole`)).status).toBe(200);
+    const created = await call(second, 'POST', cms, { metadata: { name: 'next' } });
+    expect(created.status).toBe(201);
+    await second.stop();
+    const lines = readFileSync(join(dataDir, 'store.jsonl'), 'utf8').trim().split('\n');
+    expect(() => lines.map((line) => JSON.parse(line))).not.toThrow();
+    const third = await start(dataDir);
+    await eventually(async () => expect((await call(third, 'GET', `${cms}/next`)).status).toBe(200));
+  });
+});

@@ -1,0 +1,78 @@
+import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import { startTestServer } from './helpers.js';
+
+describe('serving options', () => {
+  it('serves HTTPS with a self-signed certificate that the kubeconfig trusts', async () => {
+    const server = await startTestServer({ tls: true, token: 'secret-token' });
+    try {
+      expect(server.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      expect(server.kubeconfig).toContain('certificate-authority-data');
+      const config = new KubeConfig();
+      config.loadFromString(server.kubeconfig);
+      const list = await config.makeApiClient(CoreV1Api).listNamespace();
+      expect(list.items.length).toBe(4);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('requires the bearer token when one is configured', async () => {
+    const server = await startTestServer({ token: 'secret-token' });
+    try {
+      const anonymous = await fetch(`${server.url}/api/v1/namespaces`);
+      expect(anonymous.status).toBe(401);
+      expect(await anonymous.json()).toMatchObject({ kind: 'Status', reason: 'Unauthorized', code: 401 });
+      const authorized = await fetch(`${server.url}/api/v1/namespaces`, { headers: { Authorization: 'Bearer secret-token' } });
+      expect(authorized.status).toBe(200);
+      const config = new KubeConfig();
+      config.loadFromString(server.kubeconfig);
+      expect((await config.makeApiClient(CoreV1Api).listNamespace()).items.length).toBe(4);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('refuses clients on non-loopback addresses unless a token is configured', async () => {
+    const { networkInterfaces } = await import('node:os');
+    const external = Object.values(networkInterfaces())
+      .flat()
+      .find((address) => address !== undefined && address.family === 'IPv4' && !address.internal)?.address;
+    if (external === undefined) return; // no non-loopback interface to test from
+    const open = await startTestServer({ host: '0.0.0.0' });
+    const guarded = await startTestServer({ host: '0.0.0.0', token: 't0ken' });
+    try {
+      const refused = await fetch(`http://${external}:${open.port}/api/v1/namespaces`);
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toMatchObject({ kind: 'Status', reason: 'Forbidden', code: 403 });
+      expect((await fetch(`http://127.0.0.1:${open.port}/api/v1/namespaces`)).status).toBe(200);
+      const withToken = await fetch(`http://${external}:${guarded.port}/api/v1/namespaces`, { headers: { Authorization: 'Bearer t0ken' } });
+      expect(withToken.status).toBe(200);
+      expect((await fetch(`http://${external}:${guarded.port}/api/v1/namespaces`)).status).toBe(401);
+    } finally {
+      await open.stop();
+      await guarded.stop();
+    }
+  });
+
+  it('survives garbage on the wire', async () => {
+    const server = await startTestServer();
+    try {
+      const { connect } = await import('node:net');
+      const reply = await new Promise<string>((resolve) => {
+        let received = '';
+        const socket = connect(server.port, '127.0.0.1', () => socket.end('NOT HTTP AT ALL\r\n\r\n'));
+        socket.on('data', (chunk) => {
+          received += chunk.toString();
+        });
+        socket.on('close', () => resolve(received));
+        socket.on('error', () => resolve(received));
+      });
+      expect(reply).toMatch(/^HTTP\/1\.1 400 Bad Request/);
+      const health = await fetch(`${server.url}/readyz`);
+      expect(await health.text()).toBe('ok');
+    } finally {
+      await server.stop();
+    }
+  });
+});

@@ -1,0 +1,124 @@
+import type { ASTNode } from '@marcbachmann/cel-js';
+import { invalidRule, limitExceeded } from './errors.js';
+import type { CelLimits } from './limits.js';
+import { countUnboundedQuantifiers, findUnsafeRegexConstruct } from './regex-guard.js';
+
+/** Method-style macros that expand into a comprehension (a loop over the receiver). */
+const COMPREHENSION_MACROS = new Set(['all', 'exists', 'exists_one', 'map', 'filter']);
+
+export interface AstFacts {
+  /** How many comprehension macros the rule contains. */
+  readonly comprehensions: number;
+  /** The deepest nesting of comprehension macros inside each other's bodies. */
+  readonly comprehensionNesting: number;
+}
+
+/**
+ * Walks the parsed rule and rejects what would make evaluation unbounded: too many or too deeply
+ * nested comprehensions (each nesting level multiplies the iterations), `cel.bind` (not in
+ * upstream OLM's environment; chained binds double values), and, when `matches()` runs on
+ * JavaScript's backtracking engine (`guardRegex`), patterns that can backtrack badly (upstream's
+ * RE2 is linear).
+ */
+export function guardAst(
+  root: ASTNode,
+  rule: string,
+  limits: CelLimits,
+  options: { readonly guardRegex?: boolean } = {},
+): AstFacts {
+  const guardRegex = options.guardRegex ?? true;
+  let comprehensions = 0;
+  let comprehensionNesting = 0;
+
+  const visit = (node: ASTNode, nesting: number): void => {
+    switch (node.op) {
+      case 'value':
+      case 'id':
+        return;
+      case 'rcall': {
+        const [name, receiver, args] = node.args;
+        if (name === 'bind' && receiver.op === 'id' && receiver.args === 'cel') {
+          throw invalidRule(
+            `cel.bind is not supported in olm.constraint rules (upstream OLM does not enable it): ${rule}`,
+            rule,
+          );
+        }
+        if (name === 'matches' && guardRegex) guardMatches(args[0], rule, limits);
+        visit(receiver, nesting);
+        if (COMPREHENSION_MACROS.has(name) && (args.length === 2 || (name === 'map' && args.length === 3))) {
+          comprehensions += 1;
+          const depth = nesting + 1;
+          if (depth > comprehensionNesting) comprehensionNesting = depth;
+          if (comprehensions > limits.maxComprehensions) {
+            throw limitExceeded(
+              'maxComprehensions',
+              `cel rule uses more than ${limits.maxComprehensions} comprehensions (all, exists, exists_one, map, filter)`,
+              rule,
+            );
+          }
+          if (depth > limits.maxComprehensionNesting) {
+            throw limitExceeded(
+              'maxComprehensionNesting',
+              `cel rule nests comprehensions (all, exists, exists_one, map, filter) ${depth} deep, more than the maximum of ${limits.maxComprehensionNesting}`,
+              rule,
+            );
+          }
+          for (const arg of args) visit(arg, depth);
+          return;
+        }
+        for (const arg of args) visit(arg, nesting);
+        return;
+      }
+      case 'call': {
+        for (const arg of node.args[1]) visit(arg, nesting);
+        return;
+      }
+      case '.':
+      case '.?':
+        visit(node.args[0], nesting);
+        return;
+      case 'map':
+        for (const [key, value] of node.args) {
+          visit(key, nesting);
+          visit(value, nesting);
+        }
+        return;
+      case '!_':
+      case '-_':
+        visit(node.args, nesting);
+        return;
+      default:
+        // Lists, binary and ternary operators, indexes: their operands are AST nodes.
+        for (const operand of node.args as readonly ASTNode[]) visit(operand, nesting);
+    }
+  };
+
+  visit(root, 0);
+  return { comprehensions, comprehensionNesting };
+}
+
+/** `matches()` patterns must be literals we can vet; a computed pattern could be anything at evaluation. */
+function guardMatches(pattern: ASTNode | undefined, rule: string, limits: CelLimits): void {
+  if (pattern === undefined) return;
+  if (pattern.op !== 'value' || typeof pattern.args !== 'string') {
+    throw invalidRule(
+      `matches() in olm.constraint rules needs a string literal pattern, so it can be checked for catastrophic backtracking: ${rule}`,
+      rule,
+    );
+  }
+  const unsafe = findUnsafeRegexConstruct(pattern.args);
+  if (unsafe !== undefined) {
+    throw invalidRule(
+      `matches() pattern ${JSON.stringify(pattern.args)} ${unsafe}: JavaScript regular expressions backtrack (upstream's RE2 does not, and rejects backreferences and lookaround), so it could stall resolution; rewrite the pattern: ${rule}`,
+      rule,
+    );
+  }
+  const quantifiers = countUnboundedQuantifiers(pattern.args);
+  if (quantifiers > limits.maxRegexQuantifiers) {
+    throw limitExceeded(
+      'maxRegexQuantifiers',
+      `matches() pattern ${JSON.stringify(pattern.args)} has ${quantifiers} unbounded quantifiers (*, +, {n,}), more than the maximum of ${limits.maxRegexQuantifiers}`,
+      rule,
+    );
+  }
+}

@@ -1,0 +1,19 @@
+import { constraintEvaluators, definePlugin, type Plugin } from '@olm/core';
+import { type CelConstraintEvaluatorOptions, createCelConstraintEvaluator } from './cel-constraint-evaluator.js';
+
+export const CEL_PLUGIN_ID = 'plugin-cel';
+export const CEL_PLUGIN_VERSION = '0.1.0';
+
+/** A `plugin-cel` with non-default limits or an evaluation-error hook. */
+export function createCelPlugin(options: CelConstraintEvaluatorOptions = {}): Plugin {
+  return definePlugin({
+    id: CEL_PLUGIN_ID,
+    version: CEL_PLUGIN_VERSION,
+    register(context) {
+      context.provide(constraintEvaluators, createCelConstraintEvaluator(options));
+    },
+  });
+}
+
+/** Contributes the `cel` kind to `constraintEvaluators`, with the default limits. */
+export const celPlugin: Plugin = createCelPlugin();

@@ -1,0 +1,14 @@
+export { readInstallPermissions, readPolicyRule, type CsvInstallPermissions, type CsvPermission, type ObjectIdentity, type RuleScope } from './csv-input.js';
+export * from './csv-permissions.js';
+export * from './errors.js';
+export * from './generator.js';
+export { goJson, goStruct, type GoJsonValue, type GoStruct } from './go-json.js';
+export { fnv64aHex, sha224Base62, toBase62 } from './hash.js';
+export * from './labels.js';
+export * from './names.js';
+export * from './operator-group-cluster-roles.js';
+export * from './operator-group-permissions.js';
+export * from './permission-hash.js';
+export * from './plugin.js';
+export * from './provided-api-cluster-roles.js';
+export * from './provided-apis.js';

@@ -1,0 +1,2 @@
+export * from './logic-solver-backend.js';
+export * from './plugin.js';

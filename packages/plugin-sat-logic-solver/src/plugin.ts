@@ -1,0 +1,11 @@
+import { definePlugin, satBackend } from '@olm/core';
+import { createLogicSolverBackend } from './logic-solver-backend.js';
+
+/** Provides the `satBackend` extension point with logic-solver (MiniSat). Swap it for another SAT plugin freely. */
+export const satLogicSolverPlugin = definePlugin({
+  id: 'plugin-sat-logic-solver',
+  version: '0.1.0',
+  register(ctx) {
+    ctx.provide(satBackend, createLogicSolverBackend());
+  },
+});

@@ -1,0 +1,17 @@
+export * from './errors.js';
+export * from './declarative-config.js';
+export * from './load-declarative-config.js';
+export * from './property-types.js';
+export * from './catalog-problem.js';
+export * from './catalog.js';
+export * from './build-catalog.js';
+export * from './validate-catalog.js';
+export * from './validation-tree.js';
+export { validateImageReference } from './image-reference.js';
+export { dns1123LabelErrors, releaseError } from './convert-to-model.js';
+export * from './plugin.js';
+export * from './grpc/index.js';
+export * from './sources/index.js';
+export * from './graph.js';
+export * from './render.js';
+export * from './synthetic-catalog.js';

@@ -1,0 +1,21 @@
+import { catalogSourceTypes, definePlugin, propertyTypes } from '@olm/core';
+import { builtInPropertyTypes } from './property-types.js';
+import { loadCatalog } from './build-catalog.js';
+import { createCatalogSourceTypes } from './sources/index.js';
+
+/**
+ * The registry plugin: contributes the built-in `olm.*` property types and the catalog source
+ * types (`grpc`, `configmap`, `internal`, `fbc-directory`) to the kernel. The catalog library
+ * works without it; this only wires it.
+ */
+export const registryPlugin = definePlugin({
+  id: 'registry',
+  version: '0.1.0',
+  register(context) {
+    for (const propertyType of builtInPropertyTypes) context.provide(propertyTypes, propertyType);
+    // grpc, configmap/internal (no ConfigMap reader here: they report OLM_REGISTRY_SOURCE_UNAVAILABLE), fbc-directory.
+    for (const sourceType of createCatalogSourceTypes({ loadDirectory: (directory) => loadCatalog(directory) })) {
+      context.provide(catalogSourceTypes, sourceType);
+    }
+  },
+});

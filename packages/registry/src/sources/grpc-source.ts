@@ -1,0 +1,41 @@
+import type { CatalogSourceType } from '@olm/core';
+import { createRegistryClient } from '../grpc/client.js';
+import type { RegistryClientOptions } from '../grpc/client.js';
+import { loadCatalogFromRegistry } from '../grpc/catalog-from-registry.js';
+import type { LoadFromRegistryOptions } from '../grpc/catalog-from-registry.js';
+import { specInvalid } from './errors.js';
+
+export interface GrpcSourceTypeOptions {
+  readonly client?: RegistryClientOptions;
+  readonly load?: LoadFromRegistryOptions;
+}
+
+/**
+ * `sourceType: grpc`: a registry server at `spec.address` (`host:port`), ours or an upstream
+ * `opm serve`. Catalog images (`spec.image` without `address`) need a pod to run them, which this
+ * source type does not create: such a spec is rejected as invalid.
+ */
+export function createGrpcSourceType(options: GrpcSourceTypeOptions = {}): CatalogSourceType {
+  return {
+    sourceType: 'grpc',
+    async open(request) {
+      const address = request.spec.address;
+      if (typeof address !== 'string' || address.trim() === '') {
+        const image = typeof request.spec.image === 'string' ? ` (spec.image ${request.spec.image} needs a registry pod; serve it and set spec.address)` : '';
+        throw specInvalid(`CatalogSource ${request.namespace}/${request.name}: sourceType grpc needs spec.address${image}`, {
+          catalogSource: `${request.namespace}/${request.name}`,
+          field: 'spec.address',
+        });
+      }
+      const client = createRegistryClient(address.trim(), options.client);
+      return {
+        address: client.address,
+        load: () => loadCatalogFromRegistry(client, options.load),
+        state: () => client.state(),
+        async close() {
+          client.close();
+        },
+      };
+    },
+  };
+}

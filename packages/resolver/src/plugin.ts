@@ -1,0 +1,22 @@
+import { constraintEvaluators, definePlugin, satBackend, type ExtensionReader } from '@olm/core';
+import { builtInConstraintEvaluators } from './dependency-predicates.js';
+import { createResolver, type Resolver } from './resolver.js';
+
+/**
+ * Wires the resolver into the kernel: contributes the built-in `olm.constraint` kinds (gvk, package,
+ * all, any, not) and requires a SAT backend. Consumers build a resolver from the booted kernel with
+ * `resolverFromKernel(kernel)`; it uses whichever SAT backend and constraint evaluators were booted.
+ */
+export const resolverPlugin = definePlugin({
+  id: 'resolver',
+  version: '0.1.0',
+  requires: [satBackend],
+  register(ctx) {
+    for (const evaluator of builtInConstraintEvaluators) ctx.provide(constraintEvaluators, evaluator);
+  },
+});
+
+/** A resolver over the kernel's booted SAT backend and constraint evaluators. */
+export function resolverFromKernel(kernel: ExtensionReader): Resolver {
+  return createResolver({ satBackend: kernel.get(satBackend), constraintEvaluators: kernel.get(constraintEvaluators) });
+}

@@ -1,0 +1,3 @@
+export * from './semver-error.js';
+export * from './version.js';
+export * from './range.js';

@@ -1,0 +1,12 @@
+export type { FieldError, FieldErrorType, JSONSchemaProps } from './json-schema-props.js';
+export { type CheckStructuralOptions, checkStructural } from './check-structural.js';
+export { type CompiledSchema, compileSchema } from './compile-schema.js';
+export { objectMetaFields, type PruneResult, pruneObject } from './prune.js';
+export { defaultObject } from './defaults.js';
+export { formatFieldError, formatFieldErrors } from './format-field-errors.js';
+export { validateListTypes } from './list-types.js';
+export { validateEmbeddedResources } from './embedded-resources.js';
+export { SchemaError, type SchemaErrorCode, SchemaErrorCodes } from './errors.js';
+export { formatFieldPath, type PathSegment } from './field-path.js';
+export { type FormatCheck, kubernetesFormats } from './formats.js';
+export { toJsRegExp } from './regexp.js';
