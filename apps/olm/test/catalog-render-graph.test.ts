@@ -64,6 +64,17 @@ describe('olm catalog render and graph', () => {
     expect(dot.stdout).toContain('"myoperator/stable/myoperator.v0.1.2" -> "myoperator/stable/myoperator.v0.1.1" [label="replaces"];');
   });
 
+  it('prints the upgrade path with --from, one hop per resolution', async () => {
+    const run = await runCliCaptured(['catalog', 'graph', dir, '--package', 'myoperator', '--channel', 'stable', '--from', 'myoperator.v0.1.1']);
+    expect(run.code).toBe(0);
+    // v0.1.3's skipRange covers 0.1.1 and it is closest to the head: one hop.
+    expect(run.stdout).toBe('myoperator.v0.1.1 -> myoperator.v0.1.3 (skipRange)\n');
+    const atHead = await runCliCaptured(['catalog', 'graph', dir, '--package', 'myoperator', '--channel', 'stable', '--from', 'myoperator.v0.1.3']);
+    expect(atHead.stdout).toBe('no upgrade from myoperator.v0.1.3 in channel stable\n');
+    const noChannel = await runCliCaptured(['catalog', 'graph', dir, '--package', 'myoperator', '--from', 'myoperator.v0.1.1']);
+    expect(noChannel.code).toBe(2);
+  });
+
   it('exits 2 for unknown packages, channels, formats and unloadable catalogs', async () => {
     for (const args of [
       ['catalog', 'graph', dir, '--package', 'nope'],

@@ -1,4 +1,4 @@
-import { channelGraph, loadCatalog, renderDot, renderMermaid } from '@olm/registry';
+import { channelGraph, loadCatalog, renderDot, renderMermaid, upgradePath } from '@olm/registry';
 import type { Command } from 'commander';
 import { inputError, usageError } from '../cli-errors.js';
 import { commandGroup } from './command-group.js';
@@ -14,7 +14,8 @@ export function registerCatalogGraphCommand(program: Command): void {
     .requiredOption('--package <name>', 'the package to draw')
     .option('--channel <name>', 'only this channel (default: every channel of the package)')
     .option('-o, --output <format>', 'mermaid or dot', 'mermaid')
-    .action(async (dir: string, options: { package: string; channel?: string; output: string }) => {
+    .option('--from <bundle>', 'instead of drawing, print the upgrade path from this installed bundle (needs --channel)')
+    .action(async (dir: string, options: { package: string; channel?: string; output: string; from?: string }) => {
       if (!(outputFormats as readonly string[]).includes(options.output)) {
         throw usageError(`unknown output format "${options.output}" (use ${outputFormats.join(' or ')})`);
       }
@@ -26,6 +27,14 @@ export function registerCatalogGraphCommand(program: Command): void {
       const channels = options.channel === undefined ? [...catalogPackage.channels.values()] : [catalogPackage.channels.get(options.channel)];
       if (channels.some((channel) => channel === undefined)) {
         throw inputError(`channel "${options.channel ?? ''}" not found in package "${options.package}" (channels: ${[...catalogPackage.channels.keys()].join(', ')})`);
+      }
+      if (options.from !== undefined) {
+        if (options.channel === undefined) throw usageError('--from needs --channel: upgrades follow one channel');
+        const version = catalogPackage.bundles.get(options.from)?.version;
+        const hops = upgradePath(catalogPackage, options.channel, { name: options.from, ...(version === undefined ? {} : { version }) });
+        if (hops.length === 0) process.stdout.write(`no upgrade from ${options.from} in channel ${options.channel}\n`);
+        for (const hop of hops) process.stdout.write(`${hop.from} -> ${hop.to} (${hop.reason})\n`);
+        return;
       }
       const graphs = channels.flatMap((channel) => (channel === undefined ? [] : [channelGraph(catalogPackage, channel)]));
       process.stdout.write(options.output === 'dot' ? renderDot(graphs) : renderMermaid(graphs));

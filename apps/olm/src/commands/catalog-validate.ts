@@ -5,10 +5,6 @@ import { commandGroup } from './command-group.js';
 
 const outputFormats = ['text', 'json'] as const;
 
-/** Model errors are the ones opm prints as its `invalid index:` tree. */
-function isModelError(error: { message: string }, tree: string | undefined): boolean {
-  return tree !== undefined && tree.includes(error.message);
-}
 
 /** `olm catalog validate DIR [-o text|json]`: every `opm validate` rule; exit 0 valid, 1 invalid, 2 usage/IO. */
 export function registerCatalogValidateCommand(program: Command): void {
@@ -25,7 +21,7 @@ export function registerCatalogValidateCommand(program: Command): void {
       if (options.output === 'json') {
         // `passed` and `error.message` as opm's `-o json` (opm stops at the first conversion error,
         // or reports the whole model tree); `errors` lists every problem with its location and hint.
-        const firstError = report.errors.find((error) => !isModelError(error, report.tree));
+        const firstError = report.errors.find((error) => error.stage !== 'model');
         const upstreamMessage = firstError?.message ?? report.tree;
         const json = {
           passed: report.valid,

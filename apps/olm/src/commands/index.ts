@@ -5,8 +5,9 @@ import { registerCatalogGraphCommand } from './catalog-graph.js';
 import { registerCatalogRenderCommand } from './catalog-render.js';
 import { registerCatalogValidateCommand } from './catalog-validate.js';
 import { registerResolveCommand } from './resolve.js';
+import { registerRunCommand } from './run.js';
 import { registerUpCommand } from './up.js';
 import { registerVersionCommand } from './version.js';
 
 /** Every subcommand, one registrar per file. Add new commands here. */
-export const commandRegistrars: ReadonlyArray<(program: Command) => void> = [registerVersionCommand, registerUpCommand, registerResolveCommand, registerCatalogServeCommand, registerCatalogValidateCommand, registerCatalogRenderCommand, registerCatalogGraphCommand, registerCrdsCommand];
+export const commandRegistrars: ReadonlyArray<(program: Command) => void> = [registerVersionCommand, registerUpCommand, registerResolveCommand, registerCatalogServeCommand, registerCatalogValidateCommand, registerCatalogRenderCommand, registerCatalogGraphCommand, registerCrdsCommand, registerRunCommand];

@@ -4,7 +4,7 @@ import { formatOutcomeText, loadScenario, resolverFromKernel, resolveToOutcome }
 import type { Command } from 'commander';
 import { stringify as toYaml } from 'yaml';
 import { ExitCode, inputError, usageError } from '../cli-errors.js';
-import { plugins } from '../plugins.js';
+import { resolutionPlugins } from '../plugins.js';
 
 const formats = ['json', 'yaml', 'text'] as const;
 
@@ -31,7 +31,7 @@ export function registerResolveCommand(program: Command): void {
           }
         },
       });
-      const kernel = await boot({ plugins });
+      const kernel = await boot({ plugins: resolutionPlugins });
       try {
         const { outcome, resolution } = resolveToOutcome(resolverFromKernel(kernel), input);
         const document = options.stats && resolution ? { ...outcome, stats: resolution.stats } : outcome;

@@ -2,8 +2,9 @@ import { join, resolve } from 'node:path';
 import { boot, kubeClient, provision } from '@olm/core';
 import { startApiServer, type ApiServer } from '@olm/local-apiserver';
 import { Command, Option } from 'commander';
-import { usageError } from '../cli-errors.js';
-import { plugins } from '../plugins.js';
+import { parseMilliseconds, parsePort } from '../option-parsers.js';
+import { distributionPlugins } from '../plugins.js';
+import { untilStopped } from '../runtime/until-stopped.js';
 
 export interface UpOptions {
   readonly port: number;
@@ -14,34 +15,6 @@ export interface UpOptions {
   readonly exitAfterStart?: boolean;
   /** Stop after this many milliseconds (tests). */
   readonly runFor?: number;
-}
-
-function parsePort(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) > 65_535) throw usageError(`--port must be a number from 0 to 65535, got "${value}"`);
-  return Number(value);
-}
-
-function parseMilliseconds(value: string): number {
-  if (!/^\d+$/.test(value)) throw usageError(`--run-for must be a number of milliseconds, got "${value}"`);
-  return Number(value);
-}
-
-/** Resolves on SIGINT/SIGTERM, after `runFor` ms, or at once with `exitAfterStart`. */
-function untilStopped(options: UpOptions): Promise<string> {
-  if (options.exitAfterStart) return Promise.resolve('exit-after-start');
-  return new Promise((resolveStop) => {
-    const timer = options.runFor !== undefined ? setTimeout(() => finish('timeout'), options.runFor) : undefined;
-    const onInterrupt = () => finish('SIGINT');
-    const onTerminate = () => finish('SIGTERM');
-    function finish(reason: string): void {
-      if (timer) clearTimeout(timer);
-      process.off('SIGINT', onInterrupt);
-      process.off('SIGTERM', onTerminate);
-      resolveStop(reason);
-    }
-    process.on('SIGINT', onInterrupt);
-    process.on('SIGTERM', onTerminate);
-  });
 }
 
 /**
@@ -64,6 +37,8 @@ export async function runUp(options: UpOptions, out: (text: string) => void = (t
     out(`kubeconfig written to ${server.kubeconfigPath}\n`);
     out(`  export KUBECONFIG=${server.kubeconfigPath}\n`);
     out('  kubectl get namespaces\n');
+    // One local process: no other replica to elect a leader among.
+    const plugins = distributionPlugins({ namespace: 'olm', leaderElection: false });
     const kernel = await boot({ plugins, provide: [provision(kubeClient, { kubeconfig: server.kubeconfig })] });
     try {
       out(`booted ${kernel.plugins.length} plugin${kernel.plugins.length === 1 ? '' : 's'}:\n`);

@@ -1,0 +1,110 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { KubeConfig } from '@kubernetes/client-node';
+import { boot, kubeClient, logger as loggerPoint, metrics as metricsPoint, provision } from '@olm/core';
+import { Command, Option } from 'commander';
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import { inputError, usageError } from '../cli-errors.js';
+import { parseList, parseMilliseconds, parsePort } from '../option-parsers.js';
+import { distributionPlugins } from '../plugins.js';
+import { createLogger, logLevels, type LogLevel } from '../runtime/logger.js';
+import { startOperationsServer } from '../runtime/operations-server.js';
+import { untilStopped } from '../runtime/until-stopped.js';
+
+export interface RunOptions {
+  readonly kubeconfig?: string;
+  readonly context?: string;
+  readonly inCluster?: boolean;
+  readonly namespace: string;
+  readonly watchNamespaces: readonly string[];
+  readonly metricsPort: number;
+  readonly metricsHost: string;
+  readonly logLevel: LogLevel;
+  readonly leaderElection: boolean;
+  readonly exitAfterStart?: boolean;
+  readonly runFor?: number;
+}
+
+/** The kubeconfig text the controllers use: a file, the in-cluster service account, or $KUBECONFIG. */
+async function readKubeconfig(options: RunOptions): Promise<string> {
+  if (options.inCluster) {
+    const config = new KubeConfig();
+    try {
+      config.loadFromCluster();
+    } catch (error) {
+      throw inputError(`--in-cluster: cannot read the pod's service account: ${(error as Error).message}`, error);
+    }
+    return config.exportConfig();
+  }
+  const path = options.kubeconfig ?? process.env.KUBECONFIG;
+  if (!path) throw usageError('no cluster given: pass --kubeconfig FILE, set KUBECONFIG, or run in a pod with --in-cluster');
+  try {
+    return await readFile(resolve(path), 'utf8');
+  } catch (error) {
+    throw inputError(`cannot read kubeconfig ${path}: ${(error as Error).message}`, error);
+  }
+}
+
+/**
+ * `olm run`: this distribution's controllers against any cluster (a real one in production), with
+ * leader election, `/metrics`, `/healthz`, `/readyz` and JSON logs on stderr.
+ */
+export async function runControllers(options: RunOptions, out: (text: string) => void = (text) => process.stdout.write(text)): Promise<void> {
+  const kubeconfig = await readKubeconfig(options);
+  const log = createLogger({ level: options.logLevel });
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  let ready = false;
+  const operations = await startOperationsServer({
+    port: options.metricsPort,
+    host: options.metricsHost,
+    metrics: registry,
+    isReady: () => ready,
+  });
+  try {
+    const kernel = await boot({
+      plugins: distributionPlugins({
+        namespace: options.namespace,
+        watchNamespaces: options.watchNamespaces,
+        leaderElection: options.leaderElection,
+      }),
+      provide: [
+        provision(kubeClient, { kubeconfig, ...(options.context !== undefined ? { context: options.context } : {}) }),
+        provision(loggerPoint, log),
+        provision(metricsPoint, registry),
+      ],
+    });
+    ready = true;
+    log.info('controllers started', { plugins: kernel.plugins.map((plugin) => plugin.id), operations: operations.url });
+    out(`olm running: metrics, health and readiness on ${operations.url} (/metrics, /healthz, /readyz)\n`);
+    try {
+      const reason = await untilStopped(options);
+      log.info('stopping', { reason });
+    } finally {
+      ready = false;
+      await kernel.stop();
+    }
+  } finally {
+    await operations.stop();
+  }
+}
+
+export function registerRunCommand(program: Command): void {
+  program
+    .command('run')
+    .description('run the OLM controllers against a cluster (a real one in production)')
+    .option('--kubeconfig <file>', 'kubeconfig of the cluster (default: $KUBECONFIG)')
+    .option('--context <name>', 'kubeconfig context to use instead of the current one')
+    .option('--in-cluster', "use the pod's service account (when running inside the cluster)")
+    .option('-n, --namespace <namespace>', 'where OLM runs: its leader-election Lease and the global catalog namespace', 'olm')
+    .option('--watch-namespaces <list>', 'reconcile only these namespaces (comma separated; default all)', parseList, [])
+    .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz', parsePort, 8080)
+    .option('--metrics-host <host>', 'interface of /metrics, /healthz and /readyz', '0.0.0.0')
+    .addOption(new Option('--log-level <level>', 'least severe log level written').choices([...logLevels]).default('info'))
+    .option('--no-leader-election', 'reconcile without electing a leader (only for a single replica)')
+    .addOption(new Option('--exit-after-start', 'stop once everything started').hideHelp())
+    .addOption(new Option('--run-for <ms>', 'stop after this many milliseconds').argParser(parseMilliseconds).hideHelp())
+    .action(async (options: Omit<RunOptions, 'leaderElection'> & { leaderElection: boolean }) => {
+      await runControllers(options);
+    });
+}

@@ -1,0 +1,78 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startApiServer, type ApiServer } from '@olm/local-apiserver';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runControllers } from '../src/commands/run.js';
+import { runCliCaptured } from './run-cli.js';
+
+describe('olm run', () => {
+  let server: ApiServer;
+  let kubeconfigPath: string;
+
+  beforeAll(async () => {
+    server = await startApiServer({ port: 0 });
+    kubeconfigPath = join(await mkdtemp(join(tmpdir(), 'olm-run-')), 'kubeconfig');
+    await writeFile(kubeconfigPath, server.kubeconfig);
+    const response = await fetch(`${server.url}/api/v1/namespaces`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'olm' } }),
+    });
+    expect(response.status).toBe(201);
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('serves metrics and readiness while the controllers run, and holds the leader Lease', async () => {
+    let url: string | undefined;
+    const running = runControllers(
+      {
+        kubeconfig: kubeconfigPath,
+        namespace: 'olm',
+        watchNamespaces: [],
+        metricsPort: 0,
+        metricsHost: '127.0.0.1',
+        logLevel: 'silent',
+        leaderElection: true,
+        runFor: 60_000,
+      },
+      (text) => {
+        url ??= /on (http:\/\/\S+)/.exec(text)?.[1];
+      },
+    );
+    try {
+      await expect.poll(() => url, { timeout: 20_000 }).toBeDefined();
+      expect((await fetch(`${url}/readyz`)).status).toBe(200);
+      const metrics = await (await fetch(`${url}/metrics`)).text();
+      expect(metrics).toMatch(/^process_cpu_user_seconds_total /m);
+      await expect
+        .poll(async () => (await fetch(`${server.url}/apis/coordination.k8s.io/v1/namespaces/olm/leases/olm-controllers`)).status, {
+          timeout: 20_000,
+        })
+        .toBe(200);
+      await expect.poll(async () => (await (await fetch(`${url}/metrics`)).text()), { timeout: 20_000 }).toMatch(
+        /^leader_election_master_status\{name="olm-controllers"\} 1$/m,
+      );
+    } finally {
+      process.emit('SIGTERM');
+      await running;
+    }
+  });
+
+  it('explains a missing or unreadable kubeconfig and exits 2', async () => {
+    const previous = process.env.KUBECONFIG;
+    delete process.env.KUBECONFIG;
+    try {
+      const none = await runCliCaptured(['run', '--exit-after-start']);
+      expect(none.code).toBe(2);
+      expect(none.stderr).toContain('no cluster given: pass --kubeconfig FILE');
+      const missing = await runCliCaptured(['run', '--kubeconfig', '/nonexistent/kubeconfig', '--exit-after-start']);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toContain('cannot read kubeconfig /nonexistent/kubeconfig');
+    } finally {
+      if (previous !== undefined) process.env.KUBECONFIG = previous;
+    }
+  });
+});
