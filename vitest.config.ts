@@ -1,15 +1,18 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // Tests import sibling packages from source (the "@olm/source" export condition),
 // so a change in one package is seen by another's tests without a rebuild.
 const sourceConditions = ['@olm/source', 'node', 'import', 'module', 'default'];
 
+// Paths from the repository root, so `pnpm test` inside a package finds the projects too.
+const root = fileURLToPath(new URL('.', import.meta.url));
 const projectDirs = ['packages', 'apps'].flatMap((group) =>
-  existsSync(group)
-    ? readdirSync(group)
-        .map((name) => join(group, name))
+  existsSync(join(root, group))
+    ? readdirSync(join(root, group))
+        .map((name) => join(root, group, name))
         .filter((dir) => existsSync(join(dir, 'package.json')))
     : [],
 );
@@ -23,7 +26,7 @@ export default defineConfig({
     projects: projectDirs.map((dir) => ({
       extends: true,
       test: {
-        name: dir.split('/')[1],
+        name: dir.split('/').at(-1)!,
         root: dir,
         include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
       },

@@ -54,7 +54,7 @@ export interface ApiServer {
   readonly kubeconfigPath: string;
   /** The kubeconfig document (YAML). */
   readonly kubeconfig: string;
-  /** The API semantics, for in-process callers and tests. */
+  /** The API semantics, for in-process callers and tests. Returned objects are the stored ones: read-only. */
   readonly cluster: Cluster;
   /** The current resourceVersion (store revision). */
   revision(): number;

@@ -140,6 +140,28 @@ describe('API surface', () => {
     expect(mismatch.body.message).toBe('the namespace of the provided object does not match the namespace sent on the request');
   });
 
+  it('bumps generation once when deletion starts, and follows CRD version changes', async () => {
+    const widgets = '/apis/example.com/v1/namespaces/default/widgets';
+    await call(server, 'POST', widgets, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'gen', finalizers: ['example.com/hold'] }, spec: { size: 1 } });
+    const first = await call(server, 'DELETE', `${widgets}/gen`);
+    expect(first.body.metadata.generation).toBe(2);
+    const second = await call(server, 'DELETE', `${widgets}/gen`);
+    expect(second.body.metadata.generation).toBe(2);
+    expect(second.body.metadata.resourceVersion).toBe(first.body.metadata.resourceVersion);
+    await call(server, 'PATCH', `${widgets}/gen`, { metadata: { finalizers: null } }, { 'Content-Type': 'application/merge-patch+json' });
+
+    const crdPath = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com';
+    const crd = (await call(server, 'GET', crdPath)).body;
+    crd.spec.versions[1].served = false;
+    const updated = await call(server, 'PUT', crdPath, crd);
+    expect(updated.status).toBe(200);
+    expect(updated.body.metadata.generation).toBe(2);
+    expect((await call(server, 'GET', '/apis/example.com/v1alpha1/namespaces/default/widgets')).status).toBe(404);
+    expect((await call(server, 'GET', '/apis/example.com')).body.versions.map((entry: any) => entry.version)).toEqual(['v1']);
+    const unconditional = await call(server, 'PUT', crdPath, { ...updated.body, metadata: { ...updated.body.metadata, resourceVersion: undefined } });
+    expect(unconditional.status).toBe(422);
+  });
+
   it('deletes the objects of a deleted CRD, then stops serving it', async () => {
     const watch = openWatch(server, `/apis/example.com/v1/widgets?watch=true&resourceVersion=${server.revision()}`);
     await call(server, 'POST', '/apis/example.com/v1/namespaces/default/widgets', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'held', finalizers: ['example.com/hold'] }, spec: { size: 1 } });

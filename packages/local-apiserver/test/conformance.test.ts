@@ -390,11 +390,18 @@ describe('conformance with raw HTTP', () => {
         expect(list.body.items.map((pod: any) => pod.spec.containers[0].image)).toEqual(['web:2', 'web:2']);
       });
 
-      await call(workloads, 'DELETE', `${deployments}/web`);
+      // Foreground deletion cascades through the ReplicaSets to the Pods before the Deployment goes.
+      const deleting = await call(workloads, 'DELETE', `${deployments}/web`, { propagationPolicy: 'Foreground' });
+      expect(deleting.body.metadata.finalizers).toEqual(['foregroundDeletion']);
+      const watch = openWatch(workloads, `/apis/apps/v1/namespaces/default/deployments?watch=true&resourceVersion=${deleting.body.metadata.resourceVersion}`);
       await eventually(async () => {
         expect((await call(workloads, 'GET', '/api/v1/namespaces/default/pods')).body.items).toEqual([]);
         expect((await call(workloads, 'GET', '/apis/apps/v1/namespaces/default/replicasets')).body.items).toEqual([]);
+        expect((await call(workloads, 'GET', `${deployments}/web`)).status).toBe(404);
       });
+      await watch.waitFor(1);
+      watch.stop();
+      expect(watch.events.map((event) => event.type)).toContain('DELETED');
     } finally {
       await workloads.stop();
     }

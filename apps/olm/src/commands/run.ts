@@ -1,10 +1,7 @@
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
 import { boot, kubeClient, logger as loggerPoint, metrics as metricsPoint, provision } from '@olm/core';
 import { Command, Option } from 'commander';
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import { inputError, usageError } from '../cli-errors.js';
+import { readKubeconfig } from '../kubeconfig.js';
 import { parseList, parseMilliseconds, parsePort } from '../option-parsers.js';
 import { distributionPlugins } from '../plugins.js';
 import { createLogger, logLevels, type LogLevel } from '../runtime/logger.js';
@@ -23,26 +20,6 @@ export interface RunOptions {
   readonly leaderElection: boolean;
   readonly exitAfterStart?: boolean;
   readonly runFor?: number;
-}
-
-/** The kubeconfig text the controllers use: a file, the in-cluster service account, or $KUBECONFIG. */
-async function readKubeconfig(options: RunOptions): Promise<string> {
-  if (options.inCluster) {
-    const config = new KubeConfig();
-    try {
-      config.loadFromCluster();
-    } catch (error) {
-      throw inputError(`--in-cluster: cannot read the pod's service account: ${(error as Error).message}`, error);
-    }
-    return config.exportConfig();
-  }
-  const path = options.kubeconfig ?? process.env.KUBECONFIG;
-  if (!path) throw usageError('no cluster given: pass --kubeconfig FILE, set KUBECONFIG, or run in a pod with --in-cluster');
-  try {
-    return await readFile(resolve(path), 'utf8');
-  } catch (error) {
-    throw inputError(`cannot read kubeconfig ${path}: ${(error as Error).message}`, error);
-  }
 }
 
 /**

@@ -1,0 +1,77 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { crds } from '@olm/api';
+import { startApiServer, type ApiServer } from '@olm/local-apiserver';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCliCaptured } from './run-cli.js';
+
+async function post(server: ApiServer, path: string, body: unknown): Promise<void> {
+  const response = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (response.status !== 201) throw new Error(`POST ${path}: ${response.status} ${await response.text()}`);
+}
+
+describe('olm install and olm status (without controllers)', () => {
+  let server: ApiServer;
+  let kubeconfig: string;
+
+  beforeAll(async () => {
+    server = await startApiServer({ port: 0 });
+    kubeconfig = join(await mkdtemp(join(tmpdir(), 'olm-install-')), 'kubeconfig');
+    await writeFile(kubeconfig, server.kubeconfig);
+    for (const crd of crds) await post(server, '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
+    await post(server, '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'olm' } });
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('explains that a CatalogSource is needed', async () => {
+    const run = await runCliCaptured(['install', 'acme-backup', '--kubeconfig', kubeconfig, '-n', 'team-a', '--no-wait']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('no CatalogSource in team-a or olm');
+  });
+
+  it('creates the namespace, an OwnNamespace OperatorGroup and the Subscription, and status shows it', async () => {
+    await post(server, '/apis/operators.coreos.com/v1alpha1/namespaces/olm/catalogsources', {
+      apiVersion: 'operators.coreos.com/v1alpha1',
+      kind: 'CatalogSource',
+      metadata: { name: 'acme-examples', namespace: 'olm' },
+      spec: { sourceType: 'grpc', address: '127.0.0.1:1' },
+    });
+    const install = await runCliCaptured(['install', 'acme-backup', '--kubeconfig', kubeconfig, '-n', 'team-b', '-c', 'stable', '--approval', 'Manual', '--no-wait']);
+    expect(install.stderr).toBe('');
+    expect(install.code).toBe(0);
+    expect(install.stdout).toContain('operatorgroup team-b/team-b created (watching namespace team-b)');
+    expect(install.stdout).toContain('subscription team-b/acme-backup created (catalog olm/acme-examples, channel stable)');
+    const group = await (await fetch(`${server.url}/apis/operators.coreos.com/v1/namespaces/team-b/operatorgroups/team-b`)).json();
+    expect(group.spec.targetNamespaces).toEqual(['team-b']);
+    const subscription = await (await fetch(`${server.url}/apis/operators.coreos.com/v1alpha1/namespaces/team-b/subscriptions/acme-backup`)).json();
+    expect(subscription.spec).toMatchObject({
+      name: 'acme-backup',
+      source: 'acme-examples',
+      sourceNamespace: 'olm',
+      installPlanApproval: 'Manual',
+      channel: 'stable',
+    });
+
+    const again = await runCliCaptured(['install', 'acme-backup', '--kubeconfig', kubeconfig, '-n', 'team-b', '--no-wait']);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('subscription team-b/acme-backup already exists');
+
+    const status = await runCliCaptured(['status', '--kubeconfig', kubeconfig, '-n', 'team-b']);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/^NAMESPACE\s+SUBSCRIPTION\s+PACKAGE\s+CHANNEL\s+STATE\s+CSV\s+PHASE\s+REASON$/m);
+    expect(status.stdout).toMatch(/^team-b\s+acme-backup\s+acme-backup\s+stable$/m);
+  });
+
+  it('names an unknown --source and the ones it can see', async () => {
+    const run = await runCliCaptured(['install', 'x', '--kubeconfig', kubeconfig, '-n', 'team-c', '--source', 'nope', '--no-wait']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('CatalogSource nope not found in team-c or olm; visible: olm/acme-examples');
+  });
+});
