@@ -48,9 +48,9 @@ describe('olm install and olm status (without controllers)', () => {
     expect(install.code).toBe(0);
     expect(install.stdout).toContain('operatorgroup team-b/team-b created (watching namespace team-b)');
     expect(install.stdout).toContain('subscription team-b/acme-backup created (catalog olm/acme-examples, channel stable)');
-    const group = await (await fetch(`${server.url}/apis/operators.coreos.com/v1/namespaces/team-b/operatorgroups/team-b`)).json();
+    const group = (await (await fetch(`${server.url}/apis/operators.coreos.com/v1/namespaces/team-b/operatorgroups/team-b`)).json()) as { spec: { targetNamespaces: string[] } };
     expect(group.spec.targetNamespaces).toEqual(['team-b']);
-    const subscription = await (await fetch(`${server.url}/apis/operators.coreos.com/v1alpha1/namespaces/team-b/subscriptions/acme-backup`)).json();
+    const subscription = (await (await fetch(`${server.url}/apis/operators.coreos.com/v1alpha1/namespaces/team-b/subscriptions/acme-backup`)).json()) as { spec: Record<string, unknown> };
     expect(subscription.spec).toMatchObject({
       name: 'acme-backup',
       source: 'acme-examples',

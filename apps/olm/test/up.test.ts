@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../src/program.js';
 
@@ -39,12 +39,30 @@ describe('olm up', () => {
       const config = new KubeConfig();
       config.loadFromFile(kubeconfigPath);
       const namespaces = await config.makeApiClient(CoreV1Api).listNamespace();
-      expect(namespaces.items.map((namespace) => namespace.metadata?.name)).toContain('kube-system');
+      expect(namespaces.items.map((namespace) => namespace.metadata?.name)).toEqual(expect.arrayContaining(['kube-system', 'olm', 'operators']));
+      const custom = config.makeApiClient(CustomObjectsApi);
+      const catalogSource = (await custom.getNamespacedCustomObject({
+        group: 'operators.coreos.com',
+        version: 'v1alpha1',
+        namespace: 'olm',
+        plural: 'catalogsources',
+        name: 'olm-examples',
+      })) as { spec: { sourceType: string; address: string } };
+      expect(catalogSource.spec.sourceType).toBe('grpc');
+      expect(output.text).toContain(`CatalogSource olm/olm-examples: `);
+      expect(output.text).toContain(`on ${catalogSource.spec.address}`);
+      const groups = (await custom.listNamespacedCustomObject({
+        group: 'operators.coreos.com',
+        version: 'v1',
+        namespace: 'operators',
+        plural: 'operatorgroups',
+      })) as { items: Array<{ metadata: { name: string } }> };
+      expect(groups.items.map((group) => group.metadata.name)).toEqual(['global-operators']);
       process.emit('SIGINT');
       return running;
     });
     expect(result).toBe(0);
-    expect(text).toContain('kubectl get namespaces');
+    expect(text).toContain('kubectl get catalogsources -n olm');
     expect(text).toContain('received SIGINT, stopping');
     expect(text.trimEnd().endsWith('stopped')).toBe(true);
     expect(existsSync(join(dataDir, 'store.jsonl'))).toBe(true);

@@ -1,8 +1,11 @@
 import { join, resolve } from 'node:path';
+import { KubeClient } from '@olm/controller-runtime';
 import { boot, kubeClient, provision } from '@olm/core';
 import { startApiServer, type ApiServer } from '@olm/local-apiserver';
 import { Command, Option } from 'commander';
 import { parseMilliseconds, parsePort } from '../option-parsers.js';
+import { catalogSourceName, installOlmResources, serveCatalogs, type ServedCatalog } from '../local-olm.js';
+import { exampleCatalogDirectory } from '../paths.js';
 import { distributionPlugins } from '../plugins.js';
 import { untilStopped } from '../runtime/until-stopped.js';
 
@@ -11,19 +14,27 @@ export interface UpOptions {
   readonly host: string;
   readonly dataDir?: string;
   readonly kubeconfig?: string;
+  /** Catalog directories served besides the bundled example catalog. */
+  readonly catalogs?: readonly string[];
   /** Stop as soon as everything started (tests, smoke checks). */
   readonly exitAfterStart?: boolean;
   /** Stop after this many milliseconds (tests). */
   readonly runFor?: number;
 }
 
+/** The global catalog namespace `olm up` uses, as upstream's install does. */
+const olmNamespace = 'olm';
+
 /**
- * `olm up`: starts the embedded Kubernetes API server (in memory, or durable in --data-dir), writes its
- * kubeconfig, boots the kernel with this distribution's plugins against it, and runs until Ctrl-C.
+ * `olm up`: OLM on a local Kubernetes API server, end to end. Starts the server (in memory, or
+ * durable in --data-dir), installs OLM's CRDs and namespaces, serves the example catalog (and any
+ * --catalog directories) over gRPC with a CatalogSource each, boots this distribution's plugins
+ * (the controllers included) against it, writes a kubeconfig and runs until Ctrl-C.
  */
 export async function runUp(options: UpOptions, out: (text: string) => void = (text) => process.stdout.write(text)): Promise<void> {
   const dataDir = options.dataDir !== undefined ? resolve(options.dataDir) : undefined;
   const kubeconfigPath = resolve(options.kubeconfig ?? join(dataDir ?? '.olm', 'kubeconfig'));
+  out('starting the local Kubernetes API server...\n');
   const server: ApiServer = await startApiServer({
     port: options.port,
     host: options.host,
@@ -32,17 +43,33 @@ export async function runUp(options: UpOptions, out: (text: string) => void = (t
     simulateWorkloadPods: true,
     ...(dataDir !== undefined ? { dataDir } : {}),
   });
+  const client = new KubeClient({ kubeconfig: server.kubeconfig });
+  let catalogs: ServedCatalog[] = [];
   try {
-    out(`local Kubernetes API server listening on ${server.url} (${dataDir !== undefined ? `data in ${dataDir}` : 'in memory'})\n`);
-    out(`kubeconfig written to ${server.kubeconfigPath}\n`);
-    out(`  export KUBECONFIG=${server.kubeconfigPath}\n`);
-    out('  kubectl get namespaces\n');
+    out(`  listening on ${server.url} (${dataDir !== undefined ? `data in ${dataDir}` : 'in memory'})\n`);
+    out('installing OLM CRDs and namespaces...\n');
+    await installOlmResources(client, { namespace: olmNamespace });
+    out('serving catalogs...\n');
+    catalogs = await serveCatalogs(
+      client,
+      [
+        { name: 'olm-examples', directory: exampleCatalogDirectory },
+        ...(options.catalogs ?? []).map((directory) => ({ name: catalogSourceName(directory), directory })),
+      ],
+      olmNamespace,
+    );
+    for (const catalog of catalogs) out(`  CatalogSource ${olmNamespace}/${catalog.name}: ${catalog.directory} on ${catalog.address}\n`);
+    out('starting the controllers...\n');
     // One local process: no other replica to elect a leader among.
-    const plugins = distributionPlugins({ namespace: 'olm', leaderElection: false });
+    const plugins = distributionPlugins({ namespace: olmNamespace, leaderElection: false });
     const kernel = await boot({ plugins, provide: [provision(kubeClient, { kubeconfig: server.kubeconfig })] });
     try {
-      out(`booted ${kernel.plugins.length} plugin${kernel.plugins.length === 1 ? '' : 's'}:\n`);
-      for (const plugin of kernel.plugins) out(`  ${plugin.id} ${plugin.version}\n`);
+      out(`  booted ${kernel.plugins.map((plugin) => plugin.id).join(', ')}\n`);
+      out(`\nOLM is up. kubeconfig: ${server.kubeconfigPath}\n`);
+      out(`  export KUBECONFIG=${server.kubeconfigPath}\n`);
+      out(`  kubectl get catalogsources -n ${olmNamespace}\n`);
+      out('  pnpm -s olm install acme-backup        # subscribe; its dependency acme-database comes along\n');
+      out('  kubectl get subscriptions,installplans,csv -n operators\n');
       if (!options.exitAfterStart) out('running; press Ctrl-C to stop\n');
       const reason = await untilStopped(options);
       if (reason === 'SIGINT' || reason === 'SIGTERM') out(`received ${reason}, stopping\n`);
@@ -50,6 +77,8 @@ export async function runUp(options: UpOptions, out: (text: string) => void = (t
       await kernel.stop();
     }
   } finally {
+    await Promise.all(catalogs.map((catalog) => catalog.server.stop({ graceMs: 1000 })));
+    client.close();
     await server.stop();
   }
   out('stopped\n');
@@ -58,17 +87,19 @@ export async function runUp(options: UpOptions, out: (text: string) => void = (t
 export function registerUpCommand(program: Command): void {
   program
     .command('up')
-    .description('start OLM locally: a local Kubernetes API server plus the kernel with this distribution\'s plugins')
+    .description('start OLM locally: a local Kubernetes API server, OLM\'s CRDs, the example catalog and the controllers')
     .option('--port <port>', 'port of the local API server (0 picks a free one)', parsePort, 6443)
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--data-dir <dir>', 'keep cluster state durable in this directory (default: in memory)')
     .option('--kubeconfig <path>', 'where to write the kubeconfig (default: <data-dir or ./.olm>/kubeconfig)')
+    .option('--catalog <dir>', 'also serve this file-based catalog directory (repeatable)', (value: string, previous: string[]) => [...previous, value], [])
     .addOption(new Option('--exit-after-start', 'stop once everything started').hideHelp())
     .addOption(new Option('--run-for <ms>', 'stop after this many milliseconds').argParser(parseMilliseconds).hideHelp())
-    .action(async (options: { port: number; host: string; dataDir?: string; kubeconfig?: string; exitAfterStart?: boolean; runFor?: number }) => {
+    .action(async (options: { port: number; host: string; dataDir?: string; kubeconfig?: string; catalog: string[]; exitAfterStart?: boolean; runFor?: number }) => {
       await runUp({
         port: options.port,
         host: options.host,
+        catalogs: options.catalog,
         ...(options.dataDir !== undefined ? { dataDir: options.dataDir } : {}),
         ...(options.kubeconfig !== undefined ? { kubeconfig: options.kubeconfig } : {}),
         ...(options.exitAfterStart ? { exitAfterStart: true } : {}),

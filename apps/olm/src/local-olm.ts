@@ -1,0 +1,88 @@
+import { basename, resolve } from 'node:path';
+import { crds } from '@olm/api';
+import type { CachedObject } from '@olm/core';
+import { KubeClient } from '@olm/controller-runtime';
+import { loadCatalog, startRegistryServer, type RegistryServer } from '@olm/registry';
+
+type Json = CachedObject & Record<string, any>;
+const fieldManager = 'olm';
+
+/**
+ * What an OLM installation puts in a cluster before its controllers start, as upstream's install
+ * manifests do: the operators.coreos.com CRDs (waited on until Established), the `olm` namespace
+ * for OLM and global catalogs, and `operators` with a global OperatorGroup.
+ */
+export async function installOlmResources(client: KubeClient, options: { readonly namespace: string }): Promise<void> {
+  for (const crd of crds) await client.apply(crd as unknown as Json, { fieldManager, force: true });
+  for (const crd of crds) await waitForEstablished(client, crd.metadata.name);
+  for (const name of [options.namespace, 'operators']) {
+    await client.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } } as Json, { fieldManager, force: true });
+  }
+  const groups = await client.list({ apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup' }, { namespace: 'operators' });
+  if (groups.items.length === 0) {
+    await client.create({
+      apiVersion: 'operators.coreos.com/v1',
+      kind: 'OperatorGroup',
+      metadata: { name: 'global-operators', namespace: 'operators' },
+      spec: {},
+    } as Json);
+  }
+}
+
+async function waitForEstablished(client: KubeClient, name: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const crd = await client.find<Json>({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name });
+    const established = (crd?.status?.conditions as Array<{ type: string; status: string }> | undefined)?.some(
+      (condition) => condition.type === 'Established' && condition.status === 'True',
+    );
+    if (established) return;
+    if (Date.now() > deadline) throw new Error(`CustomResourceDefinition ${name} did not become Established within 30 s`);
+    await new Promise((done) => setTimeout(done, 50));
+  }
+}
+
+export interface ServedCatalog {
+  readonly name: string;
+  readonly directory: string;
+  readonly address: string;
+  readonly server: RegistryServer;
+}
+
+/** A CatalogSource name from a directory name: lower case, DNS-1123 friendly. */
+export function catalogSourceName(directory: string): string {
+  const name = basename(resolve(directory)).toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '');
+  return name || 'catalog';
+}
+
+/**
+ * Serves each catalog directory over gRPC on loopback (as `olm catalog serve` does) and points a
+ * `grpc` CatalogSource with that address at it, in the global catalog namespace.
+ */
+export async function serveCatalogs(
+  client: KubeClient,
+  catalogs: ReadonlyArray<{ readonly name: string; readonly directory: string }>,
+  namespace: string,
+): Promise<ServedCatalog[]> {
+  const served: ServedCatalog[] = [];
+  try {
+    for (const catalog of catalogs) {
+      const directory = resolve(catalog.directory);
+      const server = await startRegistryServer({ catalog: () => loadCatalog(directory), port: 0, host: '127.0.0.1' });
+      served.push({ name: catalog.name, directory, address: server.address, server });
+      await client.apply(
+        {
+          apiVersion: 'operators.coreos.com/v1alpha1',
+          kind: 'CatalogSource',
+          metadata: { name: catalog.name, namespace },
+          spec: { sourceType: 'grpc', address: server.address, displayName: `${catalog.name} (${directory})`, publisher: 'olm up' },
+        } as Json,
+        { fieldManager, force: true },
+      );
+    }
+  } catch (error) {
+    await Promise.all(served.map((catalog) => catalog.server.stop({ graceMs: 0 })));
+    throw error;
+  }
+  return served;
+}
