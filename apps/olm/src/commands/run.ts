@@ -1,11 +1,9 @@
-import { boot, kubeClient, logger as loggerPoint, metrics as metricsPoint, provision } from '@olm/core';
 import { Command, Option } from 'commander';
-import { collectDefaultMetrics, Registry } from 'prom-client';
 import { readKubeconfig } from '../kubeconfig.js';
 import { parseList, parseMilliseconds, parsePort } from '../option-parsers.js';
 import { distributionPlugins } from '../plugins.js';
-import { createLogger, logLevels, type LogLevel } from '../runtime/logger.js';
-import { startOperationsServer } from '../runtime/operations-server.js';
+import { startControllers } from '../runtime/controllers.js';
+import { logLevels, type LogLevel } from '../runtime/logger.js';
 import { untilStopped } from '../runtime/until-stopped.js';
 
 export interface RunOptions {
@@ -27,42 +25,23 @@ export interface RunOptions {
  * leader election, `/metrics`, `/healthz`, `/readyz` and JSON logs on stderr.
  */
 export async function runControllers(options: RunOptions, out: (text: string) => void = (text) => process.stdout.write(text)): Promise<void> {
-  const kubeconfig = await readKubeconfig(options);
-  const log = createLogger({ level: options.logLevel });
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-  let ready = false;
-  const operations = await startOperationsServer({
-    port: options.metricsPort,
-    host: options.metricsHost,
-    metrics: registry,
-    isReady: () => ready,
+  const controllers = await startControllers({
+    kubeconfig: await readKubeconfig(options),
+    ...(options.context !== undefined ? { context: options.context } : {}),
+    plugins: distributionPlugins({
+      namespace: options.namespace,
+      watchNamespaces: options.watchNamespaces,
+      leaderElection: options.leaderElection,
+    }),
+    metricsPort: options.metricsPort,
+    metricsHost: options.metricsHost,
+    logLevel: options.logLevel,
   });
   try {
-    const kernel = await boot({
-      plugins: distributionPlugins({
-        namespace: options.namespace,
-        watchNamespaces: options.watchNamespaces,
-        leaderElection: options.leaderElection,
-      }),
-      provide: [
-        provision(kubeClient, { kubeconfig, ...(options.context !== undefined ? { context: options.context } : {}) }),
-        provision(loggerPoint, log),
-        provision(metricsPoint, registry),
-      ],
-    });
-    ready = true;
-    log.info('controllers started', { plugins: kernel.plugins.map((plugin) => plugin.id), operations: operations.url });
-    out(`olm running: metrics, health and readiness on ${operations.url} (/metrics, /healthz, /readyz)\n`);
-    try {
-      const reason = await untilStopped(options);
-      log.info('stopping', { reason });
-    } finally {
-      ready = false;
-      await kernel.stop();
-    }
+    out(`olm running: metrics, health and readiness on ${controllers.operationsUrl} (/metrics, /healthz, /readyz)\n`);
+    await untilStopped(options);
   } finally {
-    await operations.stop();
+    await controllers.stop();
   }
 }
 

@@ -1,12 +1,13 @@
 import { join, resolve } from 'node:path';
 import { KubeClient } from '@olm/controller-runtime';
-import { boot, kubeClient, provision } from '@olm/core';
 import { startApiServer, type ApiServer } from '@olm/local-apiserver';
 import { Command, Option } from 'commander';
 import { parseMilliseconds, parsePort } from '../option-parsers.js';
 import { catalogSourceName, installOlmResources, serveCatalogs, type ServedCatalog } from '../local-olm.js';
 import { exampleCatalogDirectory } from '../paths.js';
 import { distributionPlugins } from '../plugins.js';
+import { startControllers } from '../runtime/controllers.js';
+import { logLevels, type LogLevel } from '../runtime/logger.js';
 import { untilStopped } from '../runtime/until-stopped.js';
 
 export interface UpOptions {
@@ -14,6 +15,9 @@ export interface UpOptions {
   readonly host: string;
   readonly dataDir?: string;
   readonly kubeconfig?: string;
+  /** Port of /metrics, /healthz and /readyz (0 picks a free one). */
+  readonly metricsPort?: number;
+  readonly logLevel?: LogLevel;
   /** Catalog directories served besides the bundled example catalog. */
   readonly catalogs?: readonly string[];
   /** Stop as soon as everything started (tests, smoke checks). */
@@ -61,10 +65,16 @@ export async function runUp(options: UpOptions, out: (text: string) => void = (t
     for (const catalog of catalogs) out(`  CatalogSource ${olmNamespace}/${catalog.name}: ${catalog.directory} on ${catalog.address}\n`);
     out('starting the controllers...\n');
     // One local process: no other replica to elect a leader among.
-    const plugins = distributionPlugins({ namespace: olmNamespace, leaderElection: false });
-    const kernel = await boot({ plugins, provide: [provision(kubeClient, { kubeconfig: server.kubeconfig })] });
+    const controllers = await startControllers({
+      kubeconfig: server.kubeconfig,
+      plugins: distributionPlugins({ namespace: olmNamespace, leaderElection: false }),
+      metricsPort: options.metricsPort ?? 0,
+      metricsHost: options.host,
+      logLevel: options.logLevel ?? 'warn',
+    });
     try {
-      out(`  booted ${kernel.plugins.map((plugin) => plugin.id).join(', ')}\n`);
+      out(`  booted ${controllers.kernel.plugins.map((plugin) => plugin.id).join(', ')}\n`);
+      out(`  metrics, health and readiness on ${controllers.operationsUrl} (/metrics, /healthz, /readyz)\n`);
       out(`\nOLM is up. kubeconfig: ${server.kubeconfigPath}\n`);
       out(`  export KUBECONFIG=${server.kubeconfigPath}\n`);
       out(`  kubectl get catalogsources -n ${olmNamespace}\n`);
@@ -74,7 +84,7 @@ export async function runUp(options: UpOptions, out: (text: string) => void = (t
       const reason = await untilStopped(options);
       if (reason === 'SIGINT' || reason === 'SIGTERM') out(`received ${reason}, stopping\n`);
     } finally {
-      await kernel.stop();
+      await controllers.stop();
     }
   } finally {
     await Promise.all(catalogs.map((catalog) => catalog.server.stop({ graceMs: 1000 })));
@@ -92,13 +102,17 @@ export function registerUpCommand(program: Command): void {
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--data-dir <dir>', 'keep cluster state durable in this directory (default: in memory)')
     .option('--kubeconfig <path>', 'where to write the kubeconfig (default: <data-dir or ./.olm>/kubeconfig)')
+    .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz (0 picks a free one)', parsePort, 0)
+    .addOption(new Option('--log-level <level>', 'least severe controller log level written to stderr').choices([...logLevels]).default('warn'))
     .option('--catalog <dir>', 'also serve this file-based catalog directory (repeatable)', (value: string, previous: string[]) => [...previous, value], [])
     .addOption(new Option('--exit-after-start', 'stop once everything started').hideHelp())
     .addOption(new Option('--run-for <ms>', 'stop after this many milliseconds').argParser(parseMilliseconds).hideHelp())
-    .action(async (options: { port: number; host: string; dataDir?: string; kubeconfig?: string; catalog: string[]; exitAfterStart?: boolean; runFor?: number }) => {
+    .action(async (options: { port: number; host: string; dataDir?: string; kubeconfig?: string; catalog: string[]; metricsPort: number; logLevel: LogLevel; exitAfterStart?: boolean; runFor?: number }) => {
       await runUp({
         port: options.port,
         host: options.host,
+        metricsPort: options.metricsPort,
+        logLevel: options.logLevel,
         catalogs: options.catalog,
         ...(options.dataDir !== undefined ? { dataDir: options.dataDir } : {}),
         ...(options.kubeconfig !== undefined ? { kubeconfig: options.kubeconfig } : {}),

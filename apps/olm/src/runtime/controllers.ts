@@ -1,0 +1,63 @@
+import { boot, kubeClient, logger as loggerPoint, metrics as metricsPoint, provision, type Kernel, type Plugin } from '@olm/core';
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import { createLogger, type LogLevel } from './logger.js';
+import { startOperationsServer } from './operations-server.js';
+
+export interface RunningControllers {
+  readonly kernel: Kernel;
+  /** Where `/metrics`, `/healthz` and `/readyz` answer. */
+  readonly operationsUrl: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Boots the given plugins against a cluster with the app's logger and metrics registry, and serves
+ * `/metrics`, `/healthz` and `/readyz` (ready once the kernel started, not ready while stopping).
+ */
+export async function startControllers(options: {
+  readonly kubeconfig: string;
+  readonly context?: string;
+  readonly plugins: readonly Plugin[];
+  readonly metricsPort: number;
+  readonly metricsHost: string;
+  readonly logLevel: LogLevel;
+}): Promise<RunningControllers> {
+  const log = createLogger({ level: options.logLevel });
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  let ready = false;
+  const operations = await startOperationsServer({
+    port: options.metricsPort,
+    host: options.metricsHost,
+    metrics: registry,
+    isReady: () => ready,
+  });
+  let kernel: Kernel;
+  try {
+    kernel = await boot({
+      plugins: options.plugins,
+      provide: [
+        provision(kubeClient, { kubeconfig: options.kubeconfig, ...(options.context !== undefined ? { context: options.context } : {}) }),
+        provision(loggerPoint, log),
+        provision(metricsPoint, registry),
+      ],
+    });
+  } catch (error) {
+    await operations.stop();
+    throw error;
+  }
+  ready = true;
+  log.info('controllers started', { plugins: kernel.plugins.map((plugin) => plugin.id), operations: operations.url });
+  return {
+    kernel,
+    operationsUrl: operations.url,
+    async stop() {
+      ready = false;
+      try {
+        await kernel.stop();
+      } finally {
+        await operations.stop();
+      }
+    },
+  };
+}
