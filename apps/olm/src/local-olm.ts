@@ -86,3 +86,70 @@ export async function serveCatalogs(
   }
   return served;
 }
+
+/** Changed on a CatalogSource when its directory changed, so the catalog controller refetches it. */
+export const catalogRevisionAnnotation = 'olm.local/catalog-revision';
+
+/** A cheap fingerprint of a directory tree: every file's path, size and modification time. */
+async function fingerprint(directory: string): Promise<string> {
+  const { readdir, stat } = await import('node:fs/promises');
+  const parts: string[] = [];
+  const walk = async (path: string): Promise<void> => {
+    for (const entry of (await readdir(path, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
+      const child = `${path}/${entry.name}`;
+      if (entry.isDirectory()) await walk(child);
+      else if (entry.isFile()) {
+        const info = await stat(child);
+        parts.push(`${child}:${info.size}:${info.mtimeMs}`);
+      }
+    }
+  };
+  await walk(directory);
+  return parts.join('\n');
+}
+
+/**
+ * Publishes catalog changes: when a served directory changes, its registry server reloads and its
+ * CatalogSource gets a new revision annotation. A directory that fails to load keeps serving the
+ * previous content, and the problem is reported.
+ */
+export function watchCatalogs(
+  client: KubeClient,
+  served: readonly ServedCatalog[],
+  namespace: string,
+  report: (text: string) => void,
+  intervalMs = 1000,
+): { stop(): void } {
+  const known = new Map<string, string>();
+  let revision = 0;
+  let busy = false;
+  const check = async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      for (const catalog of served) {
+        const current = await fingerprint(catalog.directory).catch(() => '');
+        const previous = known.get(catalog.name);
+        known.set(catalog.name, current);
+        if (previous === undefined || previous === current) continue;
+        try {
+          await catalog.server.reload();
+        } catch (error) {
+          report(`catalog ${catalog.directory} changed but does not load, still serving the previous content: ${(error as Error).message}\n`);
+          continue;
+        }
+        revision += 1;
+        await client.patch(
+          { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'CatalogSource', name: catalog.name, namespace },
+          { metadata: { annotations: { [catalogRevisionAnnotation]: `${Date.now()}-${revision}` } } },
+        );
+        report(`catalog ${catalog.directory} changed: CatalogSource ${namespace}/${catalog.name} reloaded\n`);
+      }
+    } finally {
+      busy = false;
+    }
+  };
+  void check();
+  const timer = setInterval(() => void check().catch((error: unknown) => report(`catalog watch failed: ${String(error)}\n`)), intervalMs);
+  return { stop: () => clearInterval(timer) };
+}

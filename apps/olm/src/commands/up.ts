@@ -3,7 +3,7 @@ import { KubeClient } from '@olm/controller-runtime';
 import { startApiServer, type ApiServer } from '@olm/local-apiserver';
 import { Command, Option } from 'commander';
 import { parseMilliseconds, parsePort } from '../option-parsers.js';
-import { catalogSourceName, installOlmResources, serveCatalogs, type ServedCatalog } from '../local-olm.js';
+import { catalogSourceName, installOlmResources, serveCatalogs, watchCatalogs, type ServedCatalog } from '../local-olm.js';
 import { exampleCatalogDirectory } from '../paths.js';
 import { distributionPlugins } from '../plugins.js';
 import { startControllers } from '../runtime/controllers.js';
@@ -49,6 +49,7 @@ export async function runUp(options: UpOptions, out: (text: string) => void = (t
   });
   const client = new KubeClient({ kubeconfig: server.kubeconfig });
   let catalogs: ServedCatalog[] = [];
+  let watcher: { stop(): void } | undefined;
   try {
     out(`  listening on ${server.url} (${dataDir !== undefined ? `data in ${dataDir}` : 'in memory'})\n`);
     out('installing OLM CRDs and namespaces...\n');
@@ -63,6 +64,7 @@ export async function runUp(options: UpOptions, out: (text: string) => void = (t
       olmNamespace,
     );
     for (const catalog of catalogs) out(`  CatalogSource ${olmNamespace}/${catalog.name}: ${catalog.directory} on ${catalog.address}\n`);
+    watcher = watchCatalogs(client, catalogs, olmNamespace, out);
     out('starting the controllers...\n');
     // One local process: no other replica to elect a leader among.
     const controllers = await startControllers({
@@ -87,6 +89,7 @@ export async function runUp(options: UpOptions, out: (text: string) => void = (t
       await controllers.stop();
     }
   } finally {
+    watcher?.stop();
     await Promise.all(catalogs.map((catalog) => catalog.server.stop({ graceMs: 1000 })));
     client.close();
     await server.stop();
