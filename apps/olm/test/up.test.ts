@@ -46,10 +46,10 @@ describe('olm up', () => {
         version: 'v1alpha1',
         namespace: 'olm',
         plural: 'catalogsources',
-        name: 'olm-examples',
+        name: 'acme-examples',
       })) as { spec: { sourceType: string; address: string } };
       expect(catalogSource.spec.sourceType).toBe('grpc');
-      expect(output.text).toContain(`CatalogSource olm/olm-examples: `);
+      expect(output.text).toContain(`CatalogSource olm/acme-examples: `);
       expect(output.text).toContain(`on ${catalogSource.spec.address}`);
       const groups = (await custom.listNamespacedCustomObject({
         group: 'operators.coreos.com',

@@ -124,7 +124,7 @@ export interface Resolver {
 export function createResolver(options: ResolverOptions): Resolver {
   const evaluators = evaluatorMap(options.constraintEvaluators);
   const compiler = new DependencyCompiler(evaluators);
-  return { resolve: (input) => new Resolution_(input, options.satBackend, compiler, options.systemConstraints).run() };
+  return { resolve: (input) => new NamespaceResolution(input, options.satBackend, compiler, options.systemConstraints).run() };
 }
 
 function evaluatorMap(given: ResolverOptions['constraintEvaluators']): ReadonlyMap<string, ConstraintEvaluator> {
@@ -139,7 +139,6 @@ interface CatalogInfo {
   readonly priority: number;
   readonly isExisting: boolean;
   readonly index: CatalogIndex;
-  readonly position: number;
 }
 
 /** A catalog entry placed in a catalog: what becomes a bundle variable. */
@@ -167,7 +166,8 @@ type Variable = BundleVariable | GenericVariable;
 
 const existingCatalogName = '@existing';
 
-class Resolution_ {
+/** One resolution of one namespace: builds the variables, solves, and describes the answer. */
+class NamespaceResolution {
   private readonly catalogs: CatalogInfo[];
   private readonly existing: CatalogInfo;
   private readonly entryCache = new Map<CatalogInfo, Map<CatalogEntryRecord, Entry>>();
@@ -184,13 +184,12 @@ class Resolution_ {
     private readonly compiler: DependencyCompiler,
     private readonly systemConstraints?: ResolverOptions['systemConstraints'],
   ) {
-    this.catalogs = input.catalogs.map((catalog, position) => ({
+    this.catalogs = input.catalogs.map((catalog) => ({
       ref: { name: catalog.name, namespace: catalog.namespace },
       key: `${catalog.name}/${catalog.namespace}`,
       priority: catalog.priority ?? 0,
       isExisting: false,
       index: indexCatalog(catalog.content),
-      position: position + 1,
     }));
     const seen = new Set<string>();
     for (const catalog of this.catalogs) {
@@ -256,7 +255,6 @@ class Resolution_ {
       priority: 0,
       isExisting: true,
       index,
-      position: 0,
     };
   }
 

@@ -408,20 +408,26 @@ function search(
       throw new OlmError(ResolverErrorCodes.invalidInput, 'internal error: the preference search found no consistent candidate');
     }
     const picksOf = (count: number) => batch.slice(0, count).flatMap((item) => (item.pick === undefined ? [] : [item.pick]));
+    // A model of the first `count` items proves every longer prefix whose further picks it also makes true.
+    const provenBy = (count: number) => {
+      let proven = count;
+      while (proven < batch.length && (batch[proven]!.pick === undefined || model.value(batch[proven]!.pick!))) proven++;
+      return proven;
+    };
     let consistent = batch.length;
     if (!isModelEnough) {
+      let low = provenBy(0);
       const outcome = solver.solve([...baseline, ...guesses, ...picksOf(batch.length)]);
       if (outcome.satisfiable) {
         model = outcome;
       } else {
-        let low = 0;
         let high = batch.length;
         while (high - low > 1) {
           const middle = (low + high) >> 1;
           const attempt = solver.solve([...baseline, ...guesses, ...picksOf(middle)]);
           if (attempt.satisfiable) {
-            low = middle;
             model = attempt;
+            low = Math.min(provenBy(middle), high - 1);
           } else {
             high = middle;
           }

@@ -58,7 +58,7 @@ export async function runUp(options: UpOptions, out: (text: string) => void = (t
     catalogs = await serveCatalogs(
       client,
       [
-        { name: 'olm-examples', directory: exampleCatalogDirectory },
+        { name: 'acme-examples', directory: exampleCatalogDirectory },
         ...(options.catalogs ?? []).map((directory) => ({ name: catalogSourceName(directory), directory })),
       ],
       olmNamespace,

@@ -1,0 +1,108 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+const kubectlBinary = process.env.KUBECTL ?? 'kubectl';
+
+/** Whether the end-to-end prerequisites exist: the built CLI and a kubectl. */
+export function e2eUnavailableReason(): string | undefined {
+  if (!existsSync(cli)) return `the CLI is not built (${cli}); run pnpm build first`;
+  const version = spawnSync(kubectlBinary, ['version', '--client'], { encoding: 'utf8' });
+  if (version.status !== 0) return `no kubectl (${kubectlBinary}); set KUBECTL or install kubernetes-client`;
+  return undefined;
+}
+
+export interface KubectlResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface OlmUp {
+  readonly dataDir: string;
+  readonly kubeconfig: string;
+  readonly metricsUrl: string;
+  /** Everything `olm up` printed so far. */
+  output(): string;
+  kubectl(args: readonly string[], input?: string): Promise<KubectlResult>;
+  /** kubectl that must succeed; returns stdout. */
+  kubectlOk(args: readonly string[], input?: string): Promise<string>;
+  /** Ctrl-C, and wait for a clean exit. */
+  stop(): Promise<number | null>;
+}
+
+/** Runs the built `olm up` (as a user would) on a free port and waits until it says OLM is up. */
+export async function startOlmUp(options: { readonly dataDir?: string; readonly catalogs?: readonly string[] } = {}): Promise<OlmUp> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'olm-e2e-'));
+  const cacheDir = mkdtempSync(join(tmpdir(), 'olm-e2e-kubecache-'));
+  const args = ['up', '--port', '0', '--metrics-port', '0', '--data-dir', dataDir, ...(options.catalogs ?? []).flatMap((dir) => ['--catalog', dir])];
+  const child: ChildProcess = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+  const deadline = Date.now() + 60_000;
+  while (!output.includes('OLM is up')) {
+    if (child.exitCode !== null) throw new Error(`olm up exited with ${child.exitCode}:\n${output}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`olm up did not start within 60 s:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const kubeconfig = /kubeconfig: (\S+)/.exec(output)![1]!;
+  const metricsUrl = /metrics, health and readiness on (\S+)/.exec(output)![1]!;
+
+  const kubectl = (kubectlArgs: readonly string[], input?: string) =>
+    new Promise<KubectlResult>((resolve) => {
+      const run = spawn(kubectlBinary, [...kubectlArgs], {
+        env: { ...process.env, KUBECONFIG: kubeconfig, KUBECACHEDIR: cacheDir },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      run.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      run.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      run.once('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+      run.stdin.end(input ?? '');
+    });
+
+  return {
+    dataDir,
+    kubeconfig,
+    metricsUrl,
+    output: () => output,
+    kubectl,
+    async kubectlOk(kubectlArgs, input) {
+      const result = await kubectl(kubectlArgs, input);
+      if (result.code !== 0) throw new Error(`kubectl ${kubectlArgs.join(' ')} failed (${result.code}): ${result.stderr}${result.stdout}`);
+      return result.stdout;
+    },
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGINT');
+      const code = await exited;
+      rmSync(cacheDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}
+
+/** Polls until `check` returns a value other than undefined, or fails with the last observation. */
+export async function eventually<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== undefined) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
