@@ -21,5 +21,5 @@ if ! command -v kubectl >/dev/null 2>&1; then
 fi
 
 export TURBO_TELEMETRY_DISABLED=1
-pnpm install --frozen-lockfile --reporter=silent
+pnpm install --frozen-lockfile --reporter=append-only
 pnpm -s turbo run build --output-logs=errors-only >&2

@@ -1,4 +1,6 @@
 import type { Plugin } from '@olm/core';
+import { createControllerCatalogPlugin } from '@olm/controller-catalog';
+import { createControllerCsvPlugin } from '@olm/controller-csv';
 import { createControllerRuntimePlugin } from '@olm/controller-runtime';
 import { celPlugin } from '@olm/plugin-cel';
 import { rbacPlugin } from '@olm/plugin-rbac';
@@ -33,6 +35,8 @@ export function distributionPlugins(options: DistributionOptions): Plugin[] {
       leaderElection: options.leaderElection ? { namespace: options.namespace, name: 'olm-controllers' } : false,
       ...(watchNamespace !== undefined ? { namespace: watchNamespace } : {}),
     }),
+    createControllerCsvPlugin(),
+    createControllerCatalogPlugin({ globalCatalogNamespace: options.namespace }),
   ];
 }
 

@@ -146,7 +146,7 @@ function listProblems(problems: readonly CatalogProblem[]): string {
 export async function loadCatalog(dir: string, options: LoadCatalogOptions = {}): Promise<Catalog> {
   const config = await loadDeclarativeConfig(dir);
   if (config.errors.length > 0) {
-    const problems = config.errors.map((problem): CatalogProblem => ({ ...problem, rule: 'load' }));
+    const problems = config.errors.map((problem): CatalogProblem => ({ ...problem, rule: 'load', stage: 'load' }));
     throw new OlmError(RegistryErrorCodes.load, `cannot load catalog ${dir}: ${problems.length} problem(s)\n${listProblems(problems)}`, {
       details: { problems },
     });

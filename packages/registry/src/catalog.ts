@@ -10,7 +10,7 @@ import type {
   RelatedImage,
 } from '@olm/core';
 import type { BlobPosition, Meta } from './declarative-config.js';
-import { synthesizeCsvJson } from './csv-json.js';
+import { bundleManifests } from './grpc/model-to-api.js';
 
 /** A deprecation notice attached to a package, channel or bundle (`olm.deprecations`). */
 export interface Deprecation {
@@ -112,14 +112,11 @@ export class Catalog implements CatalogContent {
    * property; undefined when neither exists.
    */
   csvJson(bundle: CatalogBundle): string | undefined {
-    const objects = (bundle as Partial<ModelBundle>).objects ?? [];
-    for (const json of objects) {
-      const object = JSON.parse(json) as { kind?: unknown };
-      if (object.kind === 'ClusterServiceVersion') return json;
-    }
     const catalogPackage = this.packages.get(bundle.package);
-    return synthesizeCsvJson(bundle, catalogPackage);
+    if (!catalogPackage) return undefined;
+    return bundleManifests(catalogPackage, bundle).csvJson || undefined;
   }
+
 }
 
 export type { ChannelEntry, RelatedImage };

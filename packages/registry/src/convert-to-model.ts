@@ -121,6 +121,7 @@ export function convertToModel(config: DeclarativeConfig, options: ConvertOption
     into.push({
       code: RegistryErrorCodes.invalid,
       rule,
+      stage: 'convert',
       message,
       ...(position === undefined ? {} : { file: position.file }),
       ...(position?.line === undefined ? {} : { line: position.line }),

@@ -278,14 +278,26 @@ async function loadFile(root: string, file: string): Promise<FileLoad> {
     out.errors.push(problem(`read ${file}: ${describeFsError(error)}`, file, 'make the file readable, or list it in an .indexignore file'));
     return out;
   }
-  const parsed = parseCatalogFile(bytes);
-  for (const { value, line, index } of parsed.values) {
-    loadBlob(value as Record<string, unknown>, { file, line, index }, out);
+  try {
+    const parsed = parseCatalogFile(bytes);
+    for (const { value, line, index } of parsed.values) {
+      loadBlob(value as Record<string, unknown>, { file, line, index }, out);
+    }
+    if (parsed.error !== undefined) {
+      out.errors.push(problem(parsed.error.message, file, `${parsed.error.hint}; or list the file in an .indexignore file if it is not part of the catalog`, parsed.error.line));
+    }
+    await readBundleObjects(root, file, out);
+  } catch (error) {
+    // A safety net: no input should get here, but one bad file must not stop the others loading.
+    return {
+      packages: [],
+      channels: [],
+      bundles: [],
+      deprecations: [],
+      others: [],
+      errors: [problem(`read ${file}: ${describeError(error)}`, file, 'this input hit an unexpected case in the loader; please report it with the file')],
+    };
   }
-  if (parsed.error !== undefined) {
-    out.errors.push(problem(parsed.error.message, file, `${parsed.error.hint}; or list the file in an .indexignore file if it is not part of the catalog`, parsed.error.line));
-  }
-  await readBundleObjects(root, file, out);
   return out;
 }
 

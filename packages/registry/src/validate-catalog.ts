@@ -33,7 +33,7 @@ export function formatProblems(problems: readonly CatalogProblem[]): string {
 export async function validateCatalog(dir: string, options: CatalogOptions = {}): Promise<ValidationReport> {
   const config = await loadDeclarativeConfig(dir);
   if (config.errors.length > 0) {
-    const errors = config.errors.map((problem): CatalogProblem => ({ ...problem, rule: 'load' }));
+    const errors = config.errors.map((problem): CatalogProblem => ({ ...problem, rule: 'load', stage: 'load' }));
     return { valid: false, errors, warnings: [], text: formatProblems(errors) };
   }
   const result = buildCatalog(config, options);

@@ -93,6 +93,7 @@ export function validateModel(model: DraftModel): ModelValidation {
     errors.push({
       code: RegistryErrorCodes.invalid,
       rule: item.rule,
+      stage: 'model',
       message: item.message,
       ...(position === undefined ? {} : { file: position.file }),
       ...(position?.line === undefined ? {} : { line: position.line }),

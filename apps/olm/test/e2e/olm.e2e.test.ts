@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogSourceName } from '../../src/local-olm.js';
+import { catalogRevisionAnnotation, catalogSourceName } from '../../src/local-olm.js';
 import { temporaryDirectory, writeCatalog } from './catalogs.js';
 import { e2eUnavailableReason, eventually, startOlmUp, type OlmUp } from './olm-up.js';
 
@@ -41,6 +41,11 @@ ${Object.entries(extra)
   .map(([key, value]) => `  ${key}: ${value}`)
   .join('\n')}
 `;
+
+async function catalogRevision(up: OlmUp, sourceName: string): Promise<string | undefined> {
+  const source = await getJson(up, ['catalogsource', sourceName, '-n', 'olm']);
+  return source?.metadata?.annotations?.[catalogRevisionAnnotation];
+}
 
 async function csvPhase(up: OlmUp, namespace: string, name: string): Promise<string | undefined> {
   return (await getJson(up, ['csv', name, '-n', namespace]))?.status?.phase as string | undefined;
@@ -137,6 +142,7 @@ describe.skipIf(unavailable !== undefined)('end to end: kubectl against olm up',
     expect([...seen].sort()).toEqual(['acme-database.v1.0.0', 'acme-database.v1.1.0', 'acme-database.v1.2.0']);
     expect(await csvPhase(up, 'upgrade', 'acme-database.v1.0.0')).toBeUndefined();
 
+    const revisionBefore = await catalogRevision(up, sourceName);
     writeCatalog(catalogDirectory, {
       'acme-database': {
         defaultChannel: 'stable',
@@ -150,6 +156,8 @@ describe.skipIf(unavailable !== undefined)('end to end: kubectl against olm up',
         },
       },
     });
+    // Subscribe once v2.0.0 is published, or the first hop may come from the older catalog.
+    await eventually('the republished catalog', async () => ((await catalogRevision(up, sourceName)) !== revisionBefore ? true : undefined), 30_000);
     await up.kubectlOk(
       ['apply', '-f', '-'],
       operatorGroup('jump', ['jump']) +

@@ -1,0 +1,140 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import { OlmError, type CatalogSourceType, type Logger, type RbacGenerator, type Reconciler } from '@olm/core';
+import { EventRecorder, KubeClient, silentLogger } from '@olm/controller-runtime';
+import { createConfigMapSourceType } from '@olm/registry';
+import type { Resolver } from '@olm/resolver';
+import type { Registry } from 'prom-client';
+import { createCatalogMetrics, type CatalogMetrics } from './catalog-metrics.js';
+import { CatalogSourceConnections } from './catalog-source-connections.js';
+import { createCatalogSourceReconciler } from './catalog-source-reconciler.js';
+import type { CatalogControllerContext, StepAppliedEvent } from './controller-context.js';
+import { defaultInstallPlanRetryTimeoutMs } from './install-plan-rules.js';
+import { createInstallPlanReconciler } from './install-plan-reconciler.js';
+import { Kinds } from './kinds.js';
+import { createNamespaceResolutionReconciler } from './namespace-resolution.js';
+
+/** A value, or a function giving it once it exists (a plugin learns its dependencies on start). */
+export type Provided<T> = T | (() => T);
+
+export interface CatalogControllerOptions {
+  /** The client the controllers write with; or `kubeconfig` to build one. */
+  readonly client?: Provided<KubeClient>;
+  readonly kubeconfig?: string | KubeConfig;
+  readonly resolver: Provided<Resolver>;
+  readonly rbacGenerator: Provided<RbacGenerator>;
+  /** Catalog source types by `spec.sourceType` (the kernel's `catalogSourceTypes` point). */
+  readonly catalogSourceTypes: Provided<ReadonlyMap<string, CatalogSourceType> | Iterable<CatalogSourceType>>;
+  /** Upstream's `--namespace`: catalogs here are visible to every namespace. Default `olm`. */
+  readonly globalCatalogNamespace?: string;
+  /** Upstream's `--install-plan-retry-timeout`. Default 1 minute. */
+  readonly installPlanRetryTimeoutMs?: number;
+  /** How long catalog content is reused before it is fetched again. Default 30 minutes (upstream's snapshot TTL). */
+  readonly catalogCacheTtlMs?: number;
+  /** How often a healthy catalog source is probed. Default 30 s. */
+  readonly catalogHealthCheckIntervalMs?: number;
+  /** How soon an unhealthy catalog source is probed again. Default 5 s. */
+  readonly catalogUnhealthyRetryMs?: number;
+  /** How often an Installing InstallPlan is looked at again. Default 5 s (upstream). */
+  readonly installingRequeueMs?: number;
+  /** A prom-client registry for the catalog operator's metrics, or metrics made with `createCatalogMetrics`. */
+  readonly metrics?: Provided<Registry | CatalogMetrics | undefined>;
+  readonly logger?: Logger;
+  /** The clock (tests). */
+  readonly clock?: () => Date;
+  /** Called after each InstallPlan step is applied. */
+  readonly onStepApplied?: (event: StepAppliedEvent) => void | Promise<void>;
+}
+
+export interface CatalogController {
+  /** `catalogsource`, `namespace-resolution`, `installplan`: add them to a manager. */
+  readonly reconcilers: readonly Reconciler[];
+  readonly metrics?: CatalogMetrics;
+  /** Closes catalog connections. */
+  close(): Promise<void>;
+}
+
+const provided = <T>(value: Provided<T>): (() => T) => (typeof value === 'function' ? (value as () => T) : () => value);
+
+/**
+ * The Catalog Operator as three reconcilers over one shared state (catalog connections and their
+ * cached content): CatalogSources, namespace resolution (triggered by Subscriptions,
+ * CatalogSources, OperatorGroups, CSVs and InstallPlans) and InstallPlans.
+ */
+export function createCatalogController(options: CatalogControllerOptions): CatalogController {
+  let ownClient: KubeClient | undefined;
+  const client =
+    options.client !== undefined
+      ? provided(options.client)
+      : () => {
+          if (options.kubeconfig === undefined) throw new OlmError('OLM_CATALOG_INVALID_OPTIONS', 'createCatalogController needs a client or a kubeconfig');
+          ownClient ??= new KubeClient({ kubeconfig: options.kubeconfig });
+          return ownClient;
+        };
+  const sourceTypesInput = provided(options.catalogSourceTypes);
+  const sourceTypes = () => {
+    const given = sourceTypesInput();
+    return given instanceof Map ? (given as ReadonlyMap<string, CatalogSourceType>) : new Map([...(given as Iterable<CatalogSourceType>)].map((type) => [type.sourceType, type]));
+  };
+  let metricsResolved = false;
+  let metricsValue: CatalogMetrics | undefined;
+  const metricsInput = options.metrics === undefined ? () => undefined : provided(options.metrics);
+  const getMetrics = (): CatalogMetrics | undefined => {
+    if (metricsResolved) return metricsValue;
+    let given: Registry | CatalogMetrics | undefined;
+    try {
+      given = metricsInput();
+    } catch {
+      return undefined; // not available yet (a plugin before start)
+    }
+    metricsResolved = true;
+    metricsValue = given === undefined ? undefined : 'catalogSourceCount' in given ? given : createCatalogMetrics(given);
+    return metricsValue;
+  };
+  const logger = options.logger ?? silentLogger;
+  const now = options.clock ?? (() => new Date());
+  // ConfigMap catalogs read their ConfigMap from the cluster when the booted source type cannot.
+  const fetchConfigMap = async ({ namespace, name }: { namespace: string; name: string }) =>
+    ((await client().get({ ...Kinds.configMap, namespace, name })) as { data?: Record<string, string> }).data ?? {};
+  const connections = new CatalogSourceConnections({
+    sourceTypes,
+    fallbackSourceTypes: new Map(
+      (['configmap', 'internal'] as const).map((sourceType) => [sourceType, createConfigMapSourceType({ sourceType, fetchConfigMap })]),
+    ),
+    ttlMs: options.catalogCacheTtlMs ?? 30 * 60_000,
+    now: () => now().getTime(),
+    logger,
+    onSnapshot: (key) => getMetrics()?.catalogSourceSnapshots.inc({ namespace: key.namespace, name: key.name }),
+  });
+  let events: EventRecorder | undefined;
+  const context: CatalogControllerContext = {
+    client,
+    resolver: provided(options.resolver),
+    rbacGenerator: provided(options.rbacGenerator),
+    sourceTypes,
+    events: () => (events ??= new EventRecorder({ client: client(), component: 'catalog-operator', logger })),
+    connections,
+    get metrics() {
+      return getMetrics();
+    },
+    logger,
+    globalCatalogNamespace: options.globalCatalogNamespace ?? 'olm',
+    installPlanRetryTimeoutMs: options.installPlanRetryTimeoutMs ?? defaultInstallPlanRetryTimeoutMs,
+    installingRequeueMs: options.installingRequeueMs ?? 5_000,
+    healthCheckIntervalMs: options.catalogHealthCheckIntervalMs ?? 30_000,
+    unhealthyRetryMs: options.catalogUnhealthyRetryMs ?? 5_000,
+    fieldManager: 'catalog-operator',
+    now,
+    subscriptionNamespaces: new Set(),
+    ...(options.onStepApplied ? { onStepApplied: options.onStepApplied } : {}),
+  };
+  return {
+    reconcilers: [createCatalogSourceReconciler(context), createNamespaceResolutionReconciler(context), createInstallPlanReconciler(context)],
+    get metrics() {
+      return getMetrics();
+    },
+    async close() {
+      await connections.close();
+      ownClient?.close();
+    },
+  };
+}

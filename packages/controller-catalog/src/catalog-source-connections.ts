@@ -1,0 +1,219 @@
+import {
+  describeError,
+  hasErrorCode,
+  type CatalogConnection,
+  type CatalogContent,
+  type CatalogSourceType,
+  type ConnectionState,
+  type Logger,
+} from '@olm/core';
+import { createRegistryClient, type RegistryClient } from '@olm/registry';
+
+export interface CatalogSourceKey {
+  readonly namespace: string;
+  readonly name: string;
+}
+
+interface SourceEntry {
+  connection?: CatalogConnection;
+  /** What the connection was opened with; a change reopens it and drops the cached content. */
+  fingerprint?: string;
+  sourceType?: string;
+  content?: CatalogContent;
+  loadedAt?: number;
+  loading?: Promise<CatalogContent>;
+  lastState?: ConnectionState;
+  healthClient?: RegistryClient;
+  /** The CatalogSource's metadata revision the cached content belongs to. */
+  revision?: string;
+}
+
+/**
+ * What, besides the spec, marks a CatalogSource as changed: generation, labels and annotations.
+ * A change may mean new content at the same address (a republished catalog), so cached content is dropped.
+ */
+export function catalogSourceRevision(source: { metadata?: { generation?: number; labels?: unknown; annotations?: unknown } }): string {
+  return JSON.stringify([source.metadata?.generation ?? null, source.metadata?.labels ?? null, source.metadata?.annotations ?? null]);
+}
+
+export interface CatalogSourceConnectionsOptions {
+  /** The source types by `spec.sourceType` (the kernel's `catalogSourceTypes` point). */
+  readonly sourceTypes: () => ReadonlyMap<string, CatalogSourceType>;
+  /**
+   * Used when a source type reports it cannot work in this process (`OLM_REGISTRY_SOURCE_UNAVAILABLE`,
+   * e.g. the registry plugin's `configmap` type, which has no ConfigMap reader).
+   */
+  readonly fallbackSourceTypes?: ReadonlyMap<string, CatalogSourceType>;
+  /** How long loaded content is used before it is fetched again. */
+  readonly ttlMs: number;
+  /** Deadline of a health probe of a gRPC registry. */
+  readonly probeTimeoutMs?: number;
+  readonly now: () => number;
+  readonly logger: Logger;
+  /** Called after each successful content load (the `catalog_source_snapshots_total` counter). */
+  readonly onSnapshot?: (key: CatalogSourceKey) => void;
+}
+
+const keyOf = (key: CatalogSourceKey) => `${key.namespace}/${key.name}`;
+
+/**
+ * Open catalogs by CatalogSource: one connection each, reopened when the spec changes; content
+ * cached for a TTL (concurrent loads shared); health probed through the registry's health service
+ * for gRPC sources, or by the connection's own state otherwise.
+ */
+export class CatalogSourceConnections {
+  private readonly entries = new Map<string, SourceEntry>();
+
+  constructor(private readonly options: CatalogSourceConnectionsOptions) {}
+
+  /** Opens (or reuses) the connection for a source. Throws what the source type throws. */
+  async connect(key: CatalogSourceKey, sourceType: string, spec: Readonly<Record<string, unknown>>): Promise<CatalogConnection> {
+    const entry = this.entry(key);
+    const fingerprint = JSON.stringify([sourceType, spec]);
+    if (entry.connection && entry.fingerprint === fingerprint) return entry.connection;
+    await this.drop(entry);
+    entry.fingerprint = fingerprint;
+    const request = { namespace: key.namespace, name: key.name, spec };
+    const type = this.options.sourceTypes().get(sourceType);
+    let connection: CatalogConnection;
+    try {
+      if (!type) throw new Error(`unknown sourcetype: ${sourceType}`);
+      connection = await type.open(request);
+    } catch (error) {
+      const fallback = this.options.fallbackSourceTypes?.get(sourceType);
+      if (!fallback || !hasErrorCode(error, 'OLM_REGISTRY_SOURCE_UNAVAILABLE')) {
+        entry.fingerprint = undefined;
+        throw error;
+      }
+      connection = await fallback.open(request);
+    }
+    entry.connection = connection;
+    entry.sourceType = sourceType;
+    return connection;
+  }
+
+  isConnected(key: CatalogSourceKey): boolean {
+    return this.entries.get(keyOf(key))?.connection !== undefined;
+  }
+
+  hasContent(key: CatalogSourceKey): boolean {
+    return this.entries.get(keyOf(key))?.content !== undefined;
+  }
+
+  /** The content loaded last, without loading (undefined before the first load). */
+  cachedContent(key: CatalogSourceKey): CatalogContent | undefined {
+    return this.entries.get(keyOf(key))?.content;
+  }
+
+  /** Forgets the cached content, so the next read loads it again. */
+  invalidate(key: CatalogSourceKey): void {
+    const entry = this.entries.get(keyOf(key));
+    if (entry) entry.loadedAt = undefined;
+  }
+
+  /**
+   * The catalog content: cached within the TTL and while the source's `revision` (when given) is
+   * unchanged, else loaded again. When a reload fails and older
+   * content exists, the older content is used (a registry restarting does not stop resolution).
+   */
+  async content(key: CatalogSourceKey, revision?: string): Promise<CatalogContent> {
+    const entry = this.entries.get(keyOf(key));
+    const connection = entry?.connection;
+    if (!entry || !connection) throw new Error(`no registry client established for catalogsource ${key.namespace}/${key.name}`);
+    if (revision !== undefined && entry.revision !== revision) {
+      if (entry.revision !== undefined) entry.loadedAt = undefined;
+      entry.revision = revision;
+    }
+    if (entry.content && entry.loadedAt !== undefined && this.options.now() - entry.loadedAt < this.options.ttlMs) return entry.content;
+    entry.loading ??= (async () => {
+      try {
+        const content = await connection.load();
+        if (entry.connection === connection) {
+          entry.content = content;
+          entry.loadedAt = this.options.now();
+        }
+        this.options.onSnapshot?.(key);
+        return content;
+      } finally {
+        entry.loading = undefined;
+      }
+    })();
+    try {
+      return await entry.loading;
+    } catch (error) {
+      if (entry.content) {
+        this.options.logger.warn('catalog reload failed; using the content loaded before', { catalogSource: keyOf(key), error: describeError(error) });
+        return entry.content;
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * The connection's health: gRPC registries are asked through the
+   * gRPC health service; other sources report the state of their last load (loading once if never).
+   * Recovering from an unhealthy state drops the cached content, since the registry may have changed.
+   */
+  async probe(key: CatalogSourceKey): Promise<ConnectionState> {
+    const entry = this.entries.get(keyOf(key));
+    const connection = entry?.connection;
+    if (!entry || !connection) return 'SHUTDOWN';
+    let state: ConnectionState;
+    if (entry.sourceType === 'grpc' && connection.address) {
+      entry.healthClient ??= createRegistryClient(connection.address, { deadlineMs: this.options.probeTimeoutMs ?? 5_000 });
+      try {
+        state = (await entry.healthClient.checkHealth()) === 'SERVING' ? 'READY' : 'TRANSIENT_FAILURE';
+      } catch {
+        state = 'TRANSIENT_FAILURE';
+      }
+      if (state === 'READY' && !entry.content) {
+        // Load the first snapshot now, so a catalog that cannot be read shows up in its status.
+        try {
+          await this.content(key);
+        } catch {
+          state = 'TRANSIENT_FAILURE';
+        }
+      }
+    } else {
+      if (!entry.content) await this.content(key).catch(() => undefined);
+      state = connection.state();
+    }
+    if (state === 'READY' && entry.lastState !== undefined && entry.lastState !== 'READY') this.invalidate(key);
+    entry.lastState = state;
+    return state;
+  }
+
+  async remove(key: CatalogSourceKey): Promise<void> {
+    const entry = this.entries.get(keyOf(key));
+    if (!entry) return;
+    this.entries.delete(keyOf(key));
+    await this.drop(entry);
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.entries.values()];
+    this.entries.clear();
+    await Promise.all(all.map((entry) => this.drop(entry)));
+  }
+
+  private entry(key: CatalogSourceKey): SourceEntry {
+    let entry = this.entries.get(keyOf(key));
+    if (!entry) {
+      entry = {};
+      this.entries.set(keyOf(key), entry);
+    }
+    return entry;
+  }
+
+  private async drop(entry: SourceEntry): Promise<void> {
+    const connection = entry.connection;
+    entry.connection = undefined;
+    entry.fingerprint = undefined;
+    entry.content = undefined;
+    entry.loadedAt = undefined;
+    entry.lastState = undefined;
+    entry.healthClient?.close();
+    entry.healthClient = undefined;
+    await connection?.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,149 @@
+import { describeError, type ConnectionState, type Reconciler } from '@olm/core';
+import { isNotFound, updateStatus } from '@olm/controller-runtime';
+import { registryPoll, registryServiceName, specInvalidReason } from './catalog-source-spec.js';
+import type { CatalogControllerContext } from './controller-context.js';
+import { asString, Kinds, timestamp, type AnyObject } from './kinds.js';
+
+const builtInSourceTypes = new Set(['grpc', 'configmap', 'internal']);
+
+/** The status fields this reconciler owns. */
+interface CatalogSourceStatusView {
+  reason?: string;
+  message?: string;
+  connectionState?: { address?: string; lastObservedState: string; lastConnect?: string };
+  registryService?: { protocol: string; serviceName: string; serviceNamespace: string; port: string; createdAt: string };
+  configMapReference?: { name: string; namespace: string; uid?: string; resourceVersion?: string; lastUpdateTime: string };
+  latestImageRegistryPoll?: string;
+  [field: string]: unknown;
+}
+
+/**
+ * CatalogSource: validate the spec, reach the catalog through its source type (a gRPC `address`, a
+ * registry Service for an image, a ConfigMap), probe its health and record it in the status. An
+ * unreachable catalog is a status, never an error of the reconciler.
+ */
+export function createCatalogSourceReconciler(context: CatalogControllerContext): Reconciler {
+  return {
+    name: 'catalogsource',
+    for: Kinds.catalogSource,
+    async reconcile({ namespace = '', name }, { cache }) {
+      const key = { namespace, name };
+      const source = cache.get(Kinds.catalogSource, name, namespace) as AnyObject | undefined;
+      if (!source) {
+        await context.connections.remove(key);
+        context.metrics?.catalogSourceReady.remove({ namespace, name });
+        context.metrics?.catalogSourceCount.set(cache.list(Kinds.catalogSource).length);
+        return;
+      }
+      context.metrics?.catalogSourceCount.set(cache.list(Kinds.catalogSource).length);
+      const spec = (source.spec ?? {}) as Record<string, unknown>;
+      const previous = (source.status ?? {}) as CatalogSourceStatusView;
+      const now = context.now();
+      const next: CatalogSourceStatusView = { ...previous };
+      delete next.reason;
+      delete next.message;
+
+      // 1. validate
+      const extraTypes = [...context.sourceTypes().keys()].filter((type) => !builtInSourceTypes.has(type));
+      const invalid = specInvalidReason(spec, extraTypes);
+      if (invalid) {
+        await context.connections.remove(key);
+        await writeStatus(context, source, { ...next, reason: 'SpecInvalidError', message: invalid });
+        context.metrics?.catalogSourceReady.set({ namespace, name }, 0);
+        return;
+      }
+
+      // 2. where the registry is: the address, a registry Service for an image, or a ConfigMap
+      const sourceType = asString(spec.sourceType);
+      let connectSpec: Record<string, unknown> = spec;
+      if (sourceType === 'grpc' && !asString(spec.address) && asString(spec.image)) {
+        const serviceName = registryServiceName(name);
+        next.registryService = {
+          protocol: 'grpc',
+          serviceName,
+          serviceNamespace: namespace,
+          port: '50051',
+          createdAt: previous.registryService?.createdAt ?? timestamp(now),
+        };
+        connectSpec = { ...spec, address: `${serviceName}.${namespace}.svc:50051` };
+      }
+      if (sourceType === 'configmap' || sourceType === 'internal') {
+        const configMapName = asString(spec.configMap);
+        let configMap: AnyObject | undefined;
+        try {
+          configMap = await context.client().get({ ...Kinds.configMap, namespace, name: configMapName });
+        } catch (error) {
+          const message = isNotFound(error)
+            ? `unable to get configmap ${namespace}/${configMapName}: not found`
+            : `unable to get configmap ${namespace}/${configMapName}: ${describeError(error)}`;
+          await writeStatus(context, source, { ...next, reason: 'ConfigMapError', message, connectionState: connectionState(previous, 'TRANSIENT_FAILURE', undefined, now) });
+          context.metrics?.catalogSourceReady.set({ namespace, name }, 0);
+          return { requeueAfter: context.unhealthyRetryMs };
+        }
+        const resourceVersion = configMap.metadata?.resourceVersion;
+        if (previous.configMapReference?.resourceVersion !== resourceVersion) context.connections.invalidate(key);
+        next.configMapReference =
+          previous.configMapReference?.resourceVersion === resourceVersion && previous.configMapReference?.uid === configMap.metadata?.uid
+            ? previous.configMapReference
+            : { name: configMapName, namespace, uid: configMap.metadata?.uid, resourceVersion, lastUpdateTime: timestamp(now) };
+      }
+
+      // 3. poll interval (grpc with image only)
+      const poll = registryPoll(spec);
+      if (poll.invalidIntervalMessage) {
+        next.reason = 'InvalidIntervalError';
+        next.message = poll.invalidIntervalMessage;
+      }
+      if (poll.intervalMs !== undefined) {
+        const last = previous.latestImageRegistryPoll ? Date.parse(previous.latestImageRegistryPoll) : undefined;
+        if (last === undefined || now.getTime() - last >= poll.intervalMs) {
+          context.connections.invalidate(key);
+          next.latestImageRegistryPoll = timestamp(now);
+        }
+      }
+
+      // 4. connect and check health
+      let state: ConnectionState;
+      let address = asString(connectSpec.address) || undefined;
+      try {
+        const connection = await context.connections.connect(key, sourceType, connectSpec);
+        address = connection.address ?? address;
+        state = await context.connections.probe(key);
+      } catch (error) {
+        next.reason = 'RegistryServerError';
+        next.message = describeError(error);
+        state = 'TRANSIENT_FAILURE';
+      }
+      next.connectionState = connectionState(previous, state, address, now);
+      await writeStatus(context, source, next);
+      context.metrics?.catalogSourceReady.set({ namespace, name }, state === 'READY' ? 1 : 0);
+
+      const healthy = state === 'READY';
+      const recheck = healthy ? context.healthCheckIntervalMs : context.unhealthyRetryMs;
+      return { requeueAfter: poll.intervalMs !== undefined ? Math.min(recheck, poll.intervalMs) : recheck };
+    },
+  };
+}
+
+function connectionState(previous: CatalogSourceStatusView, state: ConnectionState, address: string | undefined, now: Date) {
+  const before = previous.connectionState;
+  const unchanged = before?.lastObservedState === state && before.address === address;
+  return {
+    ...(address ? { address } : {}),
+    lastObservedState: state,
+    lastConnect: unchanged && before?.lastConnect ? before.lastConnect : timestamp(now),
+  };
+}
+
+async function writeStatus(context: CatalogControllerContext, source: AnyObject, status: CatalogSourceStatusView): Promise<void> {
+  if (JSON.stringify(source.status ?? {}) === JSON.stringify(status)) return;
+  await updateStatus<AnyObject>(
+    context.client(),
+    { ...Kinds.catalogSource, namespace: source.metadata?.namespace ?? '', name: source.metadata?.name ?? '' },
+    (latest) => {
+      latest.status = { ...(latest.status ?? {}), ...status };
+      for (const field of ['reason', 'message'] as const) if (status[field] === undefined) delete latest.status[field];
+    },
+    { fieldManager: context.fieldManager },
+  );
+}

@@ -1,0 +1,39 @@
+import type { CatalogSourceType, Logger, RbacGenerator } from '@olm/core';
+import type { EventRecorder, KubeClient } from '@olm/controller-runtime';
+import type { Resolver } from '@olm/resolver';
+import type { CatalogMetrics } from './catalog-metrics.js';
+import type { CatalogSourceConnections } from './catalog-source-connections.js';
+
+/** Reported after each InstallPlan step is applied (observability and tests). */
+export interface StepAppliedEvent {
+  readonly namespace: string;
+  readonly installPlan: string;
+  readonly index: number;
+  readonly kind: string;
+  readonly name: string;
+  readonly status: string;
+  readonly signal: AbortSignal;
+}
+
+/** What the three reconcilers share. Dependencies are functions so a plugin can supply them on start. */
+export interface CatalogControllerContext {
+  readonly client: () => KubeClient;
+  readonly resolver: () => Resolver;
+  readonly rbacGenerator: () => RbacGenerator;
+  readonly sourceTypes: () => ReadonlyMap<string, CatalogSourceType>;
+  readonly events: () => EventRecorder;
+  readonly connections: CatalogSourceConnections;
+  readonly metrics?: CatalogMetrics;
+  readonly logger: Logger;
+  readonly globalCatalogNamespace: string;
+  readonly installPlanRetryTimeoutMs: number;
+  /** How often an Installing plan is looked at again. */
+  readonly installingRequeueMs: number;
+  readonly healthCheckIntervalMs: number;
+  readonly unhealthyRetryMs: number;
+  readonly fieldManager: string;
+  readonly now: () => Date;
+  /** Namespaces that hold Subscriptions, learnt from watch events (a global catalog's change resolves them all). */
+  readonly subscriptionNamespaces: Set<string>;
+  readonly onStepApplied?: (event: StepAppliedEvent) => void | Promise<void>;
+}

@@ -1,0 +1,230 @@
+import { describeError, OlmError } from '@olm/core';
+import { apiStatusCode, isAlreadyExists, isNotFound, setOwnerLabels, setOwnerReference, type KubeClient, type OwnerObject } from '@olm/controller-runtime';
+import type { Step } from './bundle-steps.js';
+import type { CatalogControllerContext } from './controller-context.js';
+import { checkCrdUpgrade, type CrdView, type CustomResource } from './crd-upgrade-safety.js';
+import { Kinds, nameOf, type AnyObject } from './kinds.js';
+
+/** Kinds an InstallPlan may create besides CSVs, CRDs and Subscriptions (upstream's supported bundle resources). */
+export const supportedStepKinds: ReadonlySet<string> = new Set([
+  'Secret',
+  'BundleSecret',
+  'ClusterRole',
+  'ClusterRoleBinding',
+  'ConfigMap',
+  'ServiceAccount',
+  'Service',
+  'Role',
+  'RoleBinding',
+  'PrometheusRule',
+  'ServiceMonitor',
+  'PodDisruptionBudget',
+  'PriorityClass',
+  'VerticalPodAutoscaler',
+  'ConsoleYAMLSample',
+  'ConsoleQuickStart',
+  'ConsoleCLIDownload',
+  'ConsoleLink',
+  'NetworkPolicy',
+]);
+
+export interface ExecutionResult {
+  readonly steps: Step[];
+  /** The first error; later steps were not tried. */
+  readonly error?: { readonly message: string; readonly forbidden: boolean };
+  readonly waitingForApi: boolean;
+  /** Stopped because the manager is shutting down; the steps so far are recorded. */
+  readonly aborted: boolean;
+}
+
+class StepFailure extends Error {
+  constructor(
+    message: string,
+    readonly stepStatus?: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Applies the plan's steps in order, idempotently: steps already Present or Created are skipped,
+ * creating something that exists counts as done, and a CRD that exists goes through the upgrade
+ * safety check before it is replaced. Stops at the first error.
+ */
+export async function executePlan(context: CatalogControllerContext, plan: AnyObject, input: readonly Step[], signal: AbortSignal): Promise<ExecutionResult> {
+  const client = context.client();
+  const namespace = plan.metadata?.namespace ?? '';
+  const steps = input.map((step) => ({ ...step }));
+  const owners = new Map<string, OwnerObject>();
+  for (let index = 0; index < steps.length; index += 1) {
+    if (signal.aborted) return { steps, waitingForApi: true, aborted: true };
+    const step = steps[index]!;
+    if (step.status === 'Present' || step.status === 'Created') continue;
+    if (step.status === 'WaitingForApi') {
+      if (await crdEstablished(client, step.resource.name)) steps[index] = { ...step, status: 'Created' };
+      continue;
+    }
+    let status: string;
+    try {
+      status = await applyStep(context, client, plan, step, owners);
+    } catch (error) {
+      if (error instanceof StepFailure && error.stepStatus) steps[index] = { ...step, status: error.stepStatus };
+      return { steps, error: { message: describeError(error), forbidden: apiStatusCode(error) === 403 }, waitingForApi: false, aborted: false };
+    }
+    steps[index] = { ...step, status };
+    await context.onStepApplied?.({ namespace, installPlan: nameOf(plan), index, kind: step.resource.kind, name: step.resource.name, status, signal });
+  }
+  // CRDs created in this pass are usually established by now: look once more before waiting a requeue.
+  for (let index = 0; index < steps.length; index += 1) {
+    const step = steps[index]!;
+    if (step.status === 'WaitingForApi' && (await crdEstablished(client, step.resource.name))) steps[index] = { ...step, status: 'Created' };
+  }
+  return { steps, waitingForApi: steps.some((step) => step.status === 'WaitingForApi'), aborted: false };
+}
+
+async function applyStep(context: CatalogControllerContext, client: KubeClient, plan: AnyObject, step: Step, owners: Map<string, OwnerObject>): Promise<string> {
+  const namespace = plan.metadata?.namespace ?? '';
+  let manifest: AnyObject;
+  try {
+    manifest = JSON.parse(step.resource.manifest) as AnyObject;
+  } catch {
+    throw new StepFailure('the InstallPlan contains invalid data', 'UnsupportedResource');
+  }
+  const metadata = { ...(manifest.metadata ?? {}) };
+  delete metadata.resourceVersion;
+  delete metadata.uid;
+  delete metadata.creationTimestamp;
+  const kind = step.resource.kind;
+
+  switch (kind) {
+    case 'ClusterServiceVersion':
+      return createOrPresent(client, { ...manifest, metadata: { ...metadata, namespace } }, 'Created');
+    case 'Subscription':
+      return createOrPresent(
+        client,
+        { ...manifest, metadata: { ...metadata, namespace, annotations: { ...metadata.annotations, 'olm.generated-by': nameOf(plan) } } },
+        'Created',
+      );
+    case 'CustomResourceDefinition':
+      return applyCrd(context, client, plan, { ...manifest, metadata: { ...metadata } });
+    default:
+      break;
+  }
+
+  if (!supportedStepKinds.has(kind)) throw new StepFailure('the InstallPlan contains invalid data', 'UnsupportedResource');
+  const object: AnyObject = {
+    ...manifest,
+    kind: kind === 'BundleSecret' ? 'Secret' : kind,
+    metadata: { ...metadata, labels: { ...metadata.labels, 'olm.managed': 'true' } },
+  };
+  const resource = await client.resourceFor({ apiVersion: object.apiVersion ?? '', kind: object.kind ?? '' });
+  const owner = await csvOwner(client, namespace, step.resolving, owners);
+  if (resource.namespaced) {
+    object.metadata!.namespace = namespace;
+    setOwnerReference(object, owner, { controller: false, blockOwnerDeletion: false });
+  } else {
+    delete object.metadata!.namespace;
+    setOwnerLabels(object, owner);
+  }
+  try {
+    await client.create(object, { fieldManager: context.fieldManager });
+    return 'Created';
+  } catch (error) {
+    if (!isAlreadyExists(error)) throw error;
+  }
+  // Present already: bring it to what the bundle says, keeping what others added to its metadata.
+  const existing = await client.get<AnyObject>({ apiVersion: object.apiVersion!, kind: object.kind!, name: nameOf(object), ...(resource.namespaced ? { namespace } : {}) });
+  const merged: AnyObject = {
+    ...existing,
+    ...object,
+    metadata: {
+      ...existing.metadata,
+      labels: { ...existing.metadata?.labels, ...object.metadata?.labels },
+      annotations: { ...existing.metadata?.annotations, ...object.metadata?.annotations },
+      ownerReferences: [
+        ...(existing.metadata?.ownerReferences ?? []).filter((reference) => !object.metadata?.ownerReferences?.some((added) => added.uid === reference.uid)),
+        ...(object.metadata?.ownerReferences ?? []),
+      ],
+    },
+  };
+  if (object.kind === 'ServiceAccount') {
+    for (const field of ['secrets', 'imagePullSecrets']) if (object[field] === undefined && existing[field] !== undefined) merged[field] = existing[field];
+  }
+  if (JSON.stringify(merged) !== JSON.stringify(existing)) await client.replace(merged, { fieldManager: context.fieldManager });
+  return 'Present';
+}
+
+async function createOrPresent(client: KubeClient, object: AnyObject, created: string): Promise<string> {
+  try {
+    await client.create(object);
+    return created;
+  } catch (error) {
+    if (isAlreadyExists(error)) return 'Present';
+    throw error;
+  }
+}
+
+async function csvOwner(client: KubeClient, namespace: string, name: string, owners: Map<string, OwnerObject>): Promise<OwnerObject> {
+  const known = owners.get(name);
+  if (known) return known;
+  const csv = await client.find<AnyObject>({ ...Kinds.clusterServiceVersion, namespace, name });
+  if (!csv?.metadata?.uid) throw new Error(`clusterserviceversion ${namespace}/${name} not found: cannot own the objects it needs`);
+  const owner: OwnerObject = { apiVersion: Kinds.clusterServiceVersion.apiVersion, kind: Kinds.clusterServiceVersion.kind, metadata: { name, namespace, uid: csv.metadata.uid } };
+  owners.set(name, owner);
+  return owner;
+}
+
+/** Create → WaitingForApi; exists → the upgrade safety check, then replace → Present. */
+async function applyCrd(context: CatalogControllerContext, client: KubeClient, plan: AnyObject, crd: AnyObject): Promise<string> {
+  try {
+    await client.create(crd, { fieldManager: context.fieldManager });
+    return 'WaitingForApi';
+  } catch (error) {
+    if (!isAlreadyExists(error)) throw error;
+  }
+  const existing = await client.get<AnyObject>({ ...Kinds.customResourceDefinition, name: nameOf(crd) });
+  const newCrd = crd as unknown as CrdView;
+  const verdict = await checkCrdUpgrade(existing as unknown as CrdView, newCrd, (version) =>
+    listAll(client, { apiVersion: `${newCrd.spec.group}/${version}`, kind: newCrd.spec.names.kind }),
+  );
+  for (const warning of verdict.warnings) {
+    context.metrics?.installPlanWarnings.inc();
+    void context.events().warning(plan, 'CRDValidation', warning);
+  }
+  if (verdict.error) throw new OlmError('OLM_CATALOG_CRD_UPGRADE_REFUSED', verdict.error);
+  const updated: AnyObject = {
+    ...crd,
+    metadata: {
+      ...existing.metadata,
+      labels: { ...existing.metadata?.labels, ...(crd.metadata?.labels ?? {}) },
+      annotations: { ...existing.metadata?.annotations, ...(crd.metadata?.annotations ?? {}) },
+    },
+    status: existing.status,
+  };
+  await client.replace(updated, { fieldManager: context.fieldManager });
+  return 'Present';
+}
+
+async function listAll(client: KubeClient, kind: { apiVersion: string; kind: string }): Promise<CustomResource[]> {
+  const items: CustomResource[] = [];
+  let next: string | undefined;
+  do {
+    let page;
+    try {
+      page = await client.list(kind, { limit: 500, ...(next ? { continue: next } : {}) });
+    } catch (error) {
+      if (isNotFound(error) || (error as { code?: string }).code === 'OLM_RUNTIME_UNKNOWN_KIND') return items;
+      throw error;
+    }
+    items.push(...(page.items as CustomResource[]));
+    next = page.continue;
+  } while (next);
+  return items;
+}
+
+async function crdEstablished(client: KubeClient, name: string): Promise<boolean> {
+  const crd = await client.find<AnyObject>({ ...Kinds.customResourceDefinition, name });
+  const conditions = ((crd?.status as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? []);
+  const isTrue = (type: string) => conditions.some((condition) => condition.type === type && condition.status === 'True');
+  return isTrue('Established') && isTrue('NamesAccepted');
+}

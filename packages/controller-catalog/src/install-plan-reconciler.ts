@@ -1,0 +1,80 @@
+import type { Reconciler } from '@olm/core';
+import { updateStatus } from '@olm/controller-runtime';
+import type { Step } from './bundle-steps.js';
+import type { CatalogControllerContext } from './controller-context.js';
+import { executePlan } from './install-plan-executor.js';
+import { nextInstallPlanState, type ExecutionOutcome, type InstallPlanCondition, type InstallPlanState } from './install-plan-rules.js';
+import { Kinds, type AnyObject } from './kinds.js';
+
+interface InstallPlanStatusFields {
+  phase?: string;
+  message?: string;
+  startTime?: string;
+  conditions?: InstallPlanCondition[];
+  plan?: Step[];
+  [field: string]: unknown;
+}
+
+/**
+ * InstallPlan (upstream's `syncInstallPlans`): wait for approval, execute the steps, retry errors
+ * within the retry timeout, then Complete or Failed (both terminal).
+ */
+export function createInstallPlanReconciler(context: CatalogControllerContext): Reconciler {
+  return {
+    name: 'installplan',
+    for: Kinds.installPlan,
+    maxConcurrentReconciles: 2,
+    async reconcile({ namespace = '', name }, { cache, signal }) {
+      if (!cache.get(Kinds.installPlan, name, namespace)) return;
+      const client = context.client();
+      // Read live: the cache may not have our own last status write yet.
+      const plan = await client.find<AnyObject>({ ...Kinds.installPlan, namespace, name });
+      if (!plan) return;
+      const status = (plan.status ?? {}) as InstallPlanStatusFields;
+      // The resolution that created the plan writes its steps; until then there is nothing to do.
+      if (!status.plan?.length) return;
+      if (status.phase === 'Complete' || status.phase === 'Failed') return;
+
+      const now = context.now();
+      let state: InstallPlanState = {
+        phase: status.phase ?? '',
+        approved: (plan.spec as { approved?: boolean } | undefined)?.approved === true,
+        ...(status.startTime ? { startTime: status.startTime } : {}),
+        ...(status.message ? { message: status.message } : {}),
+        ...(status.conditions ? { conditions: status.conditions } : {}),
+      };
+      let steps = status.plan;
+      if (state.phase === 'RequiresApproval') state = nextInstallPlanState(state, undefined, now, context.installPlanRetryTimeoutMs);
+      if (state.phase === 'Installing') {
+        state = nextInstallPlanState(state, undefined, now, context.installPlanRetryTimeoutMs); // sets startTime
+        const result = await executePlan(context, plan, steps, signal);
+        steps = result.steps;
+        if (!result.aborted) {
+          const outcome: ExecutionOutcome = result.error
+            ? { kind: 'error', message: result.error.message, forbidden: result.error.forbidden }
+            : { kind: 'done', waitingForApi: result.waitingForApi };
+          state = nextInstallPlanState(state, outcome, now, context.installPlanRetryTimeoutMs);
+          if (state.phase === 'Failed') void context.events().warning(plan, 'InstallPlanFailed', state.message ?? '');
+        }
+      }
+
+      const next: InstallPlanStatusFields = { ...status, phase: state.phase, plan: steps };
+      if (state.startTime) next.startTime = state.startTime;
+      if (state.conditions) next.conditions = [...state.conditions];
+      if (state.message) next.message = state.message;
+      else delete next.message;
+      if (JSON.stringify(next) !== JSON.stringify(status)) {
+        await updateStatus<AnyObject>(
+          client,
+          { ...Kinds.installPlan, namespace, name },
+          (latest) => {
+            latest.status = next;
+          },
+          { fieldManager: context.fieldManager },
+        );
+      }
+      if (state.phase === 'Installing') return { requeueAfter: context.installingRequeueMs };
+      return undefined;
+    },
+  };
+}

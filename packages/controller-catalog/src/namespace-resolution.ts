@@ -1,0 +1,458 @@
+import { describeError, hasErrorCode, type CachedObject, type ObjectReader, type Property, type Reconciler } from '@olm/core';
+import { updateStatus } from '@olm/controller-runtime';
+import type { InstalledOperator, Resolution, ResolverCatalog, ResolverSubscription } from '@olm/resolver';
+import { bundleManifests } from './bundle-manifests.js';
+import { propertiesAnnotation, stepsFromBundle, subscriptionStep, type Step } from './bundle-steps.js';
+import { specInvalidReason } from './catalog-source-spec.js';
+import { catalogSourceRevision } from './catalog-source-connections.js';
+import type { CatalogControllerContext } from './controller-context.js';
+import { deprecationConditions } from './deprecation-conditions.js';
+import { installPlanApproval, installPlansToCollect, nextInstallPlanGeneration, orderSteps } from './install-plan-rules.js';
+import { asString, Kinds, nameOf, timestamp, type AnyObject } from './kinds.js';
+import {
+  removeConditions,
+  setCondition,
+  updateCatalogHealth,
+  updateCsvState,
+  updateInstallPlanConditions,
+  type CatalogHealth,
+  type InstallPlanStatusView,
+  type SubscriptionStatus,
+} from './subscription-status.js';
+
+const generatedByAnnotation = 'olm.generated-by';
+const excludeGlobalAnnotation = 'olm.operatorframework.io/exclude-global-namespace-resolution';
+
+interface SubscriptionObject extends AnyObject {
+  spec?: {
+    name?: string;
+    channel?: string;
+    source?: string;
+    sourceNamespace?: string;
+    startingCSV?: string;
+    installPlanApproval?: string;
+    [field: string]: unknown;
+  };
+  status?: SubscriptionStatus & Record<string, unknown>;
+}
+
+/** A Subscription being synced: the object as read and the status it should get. */
+interface Working {
+  readonly object: SubscriptionObject;
+  status: SubscriptionStatus;
+}
+
+/**
+ * Namespace resolution (upstream's `syncResolvingNamespace`), one namespace per request:
+ * collect old InstallPlans, refresh each Subscription's InstallPlan/CSV/catalog state, resolve the
+ * namespace, and when some Subscription's `currentCSV` changes write an InstallPlan with the steps
+ * of every new or upgraded bundle.
+ */
+export function createNamespaceResolutionReconciler(context: CatalogControllerContext): Reconciler {
+  const toNamespace = (object: CachedObject) => (object.metadata?.namespace ? [{ name: object.metadata.namespace }] : []);
+  return {
+    name: 'namespace-resolution',
+    for: Kinds.namespace,
+    // Namespaces are independent (one key never runs twice at once); upstream runs two workers too.
+    maxConcurrentReconciles: 2,
+    watches: [
+      {
+        ...Kinds.subscription,
+        map: (object) => {
+          if (object.metadata?.namespace) context.subscriptionNamespaces.add(object.metadata.namespace);
+          return toNamespace(object);
+        },
+      },
+      {
+        ...Kinds.catalogSource,
+        map: (object) =>
+          object.metadata?.namespace === context.globalCatalogNamespace
+            ? [...context.subscriptionNamespaces].map((name) => ({ name }))
+            : toNamespace(object),
+      },
+      { ...Kinds.operatorGroup, map: toNamespace },
+      { ...Kinds.clusterServiceVersion, map: toNamespace },
+      { ...Kinds.installPlan, map: toNamespace },
+    ],
+    async reconcile({ name: namespace }, { cache }) {
+      context.metrics?.subscriptionCount.set(cache.list(Kinds.subscription).length);
+      context.metrics?.installPlanCount.set(cache.list(Kinds.installPlan).length);
+      if (cache.list(Kinds.subscription, { namespace }).length === 0) return;
+      return syncNamespace(context, cache, namespace);
+    },
+  };
+}
+
+async function syncNamespace(context: CatalogControllerContext, cache: ObjectReader, namespace: string) {
+  const client = context.client();
+  const now = context.now();
+
+  // 1. collect old InstallPlans
+  let plans = (await client.list<AnyObject>(Kinds.installPlan, { namespace })).items;
+  const collect = installPlansToCollect(
+    plans.map((plan) => ({
+      name: nameOf(plan),
+      generation: Number((plan.spec as { generation?: number } | undefined)?.generation ?? 0),
+      creationTimestamp: asString(plan.metadata?.creationTimestamp),
+    })),
+  );
+  for (const plan of collect) {
+    await client.delete({ ...Kinds.installPlan, namespace, name: plan.name }).catch(() => undefined);
+  }
+  const collected = new Set(collect.map((plan) => plan.name));
+  plans = plans.filter((plan) => !collected.has(nameOf(plan)));
+
+  const subscriptions = (await client.list<SubscriptionObject>(Kinds.subscription, { namespace })).items;
+  if (subscriptions.length === 0) return;
+  const csvs = (await client.list<AnyObject>(Kinds.clusterServiceVersion, { namespace })).items;
+  const operatorGroups = (await client.list<AnyObject>(Kinds.operatorGroup, { namespace })).items;
+  const failForward = operatorGroups.length === 1 && (operatorGroups[0]!.spec as { upgradeStrategy?: { name?: string } } | undefined)?.upgradeStrategy?.name === 'UnsafeFailForward';
+  const catalogNamespaces = visibleCatalogNamespaces(context, namespace, operatorGroups);
+  const sources = catalogNamespaces.flatMap((catalogNamespace) => cache.list(Kinds.catalogSource, { namespace: catalogNamespace }) as AnyObject[]);
+
+  // 2. refresh every Subscription's state from its InstallPlan, its CSV and the catalogs' health
+  const health = catalogHealth(sources, now);
+  const working: Working[] = subscriptions.map((object) => ({ object, status: object.status ?? {} }));
+  let stateChanged = false;
+  for (const sub of working) {
+    const before = sub.status;
+    sub.status = adoptGeneratingInstallPlan(sub.object, sub.status, plans, now);
+    const ref = sub.status.installPlanRef;
+    let plan: AnyObject | undefined;
+    if (ref) {
+      plan = plans.find((candidate) => nameOf(candidate) === ref.name);
+      sub.status = updateInstallPlanConditions(sub.status, plan?.status as InstallPlanStatusView | undefined, now).status;
+    }
+    const currentCsvExists = csvs.some((csv) => nameOf(csv) === sub.status.currentCSV);
+    sub.status = updateCsvState(sub.status, currentCsvExists, now, {
+      failForward,
+      installPlanFailed: (plan?.status as { phase?: string } | undefined)?.phase === 'Failed',
+    }).status;
+    if (before.state !== sub.status.state || before.installPlanRef?.name !== sub.status.installPlanRef?.name || before.currentCSV !== sub.status.currentCSV) {
+      stateChanged = true;
+    }
+    sub.status = updateCatalogHealth({ spec: { source: asString(sub.object.spec?.source), sourceNamespace: asString(sub.object.spec?.sourceNamespace) }, status: sub.status }, health, now).status;
+    sub.status = deprecationConditions(sub.object, sub.status, sources, context, now);
+    context.metrics?.subscriptionSync.inc({
+      name: nameOf(sub.object),
+      installed: asString(sub.status.installedCSV),
+      channel: asString(sub.object.spec?.channel),
+      package: asString(sub.object.spec?.name),
+      approval: asString(sub.object.spec?.installPlanApproval),
+    });
+  }
+  await writeSubscriptions(context, working);
+  // A changed state is acted on by the next pass, which the status write itself triggers.
+  if (stateChanged) return;
+  if (working.every((sub) => sub.status.installPlanRef && sub.status.state === 'UpgradePending')) return;
+
+  // 3. resolve
+  let resolution: Resolution;
+  let catalogs: ResolverCatalog[];
+  const started = performance.now();
+  try {
+    if (operatorGroups.length !== 1) throw new Error(`expected 1 OperatorGroup in the namespace, found ${operatorGroups.length}`);
+    catalogs = await loadCatalogs(context, sources, subscriptions);
+    resolution = context.resolver().resolve({
+      namespace,
+      failForward,
+      catalogs,
+      installed: installedOperators(csvs),
+      subscriptions: subscriptions.map(resolverSubscription),
+    });
+    context.metrics?.resolutionDuration.observe({ outcome: 'succeeded' }, (performance.now() - started) / 1000);
+  } catch (error) {
+    context.metrics?.resolutionDuration.observe({ outcome: 'failed' }, (performance.now() - started) / 1000);
+    return failResolution(context, working, error, now);
+  }
+
+  // 4. steps for every new or changed operator
+  let steps: Step[];
+  let updated: Map<string, string>;
+  try {
+    ({ steps, updated } = planSteps(context, namespace, resolution, catalogs, subscriptions, csvs));
+  } catch (error) {
+    return failResolution(context, working, error, now);
+  }
+
+  // 5. an InstallPlan when some Subscription's currentCSV changes
+  if (updated.size > 0 && steps.length > 0) {
+    const { reference, generation } = await ensureInstallPlan(context, namespace, subscriptions, plans, orderSteps(steps));
+    for (const sub of working) {
+      const currentCSV = updated.get(nameOf(sub.object));
+      if (currentCSV === undefined) continue;
+      sub.status = {
+        ...sub.status,
+        currentCSV,
+        installPlanRef: reference,
+        installplan: { apiVersion: reference.apiVersion, kind: reference.kind, name: reference.name, uuid: reference.uid },
+        installPlanGeneration: generation,
+        state: 'UpgradePending',
+        lastUpdated: timestamp(now),
+      };
+    }
+  }
+  for (const sub of working) {
+    sub.status = removeConditions(sub.status, ['ResolutionFailed', 'BundleUnpacking', 'BundleUnpackFailed'], now).status;
+  }
+  await writeSubscriptions(context, working);
+}
+
+function visibleCatalogNamespaces(context: CatalogControllerContext, namespace: string, operatorGroups: readonly AnyObject[]): string[] {
+  const excluded = operatorGroups.length === 1 && operatorGroups[0]!.metadata?.annotations?.[excludeGlobalAnnotation] === 'true';
+  return excluded || namespace === context.globalCatalogNamespace ? [namespace] : [namespace, context.globalCatalogNamespace];
+}
+
+/** Health of every catalog the namespace sees, sorted by namespace and name (as upstream lists them). */
+function catalogHealth(sources: readonly AnyObject[], now: Date): CatalogHealth[] {
+  return [...sources]
+    .sort((a, b) => `${a.metadata?.namespace}/${nameOf(a)}`.localeCompare(`${b.metadata?.namespace}/${nameOf(b)}`))
+    .map((source) => {
+      const status = (source.status ?? {}) as { reason?: string; connectionState?: { lastObservedState?: string } };
+      return {
+        catalogSourceRef: {
+          apiVersion: Kinds.catalogSource.apiVersion,
+          kind: Kinds.catalogSource.kind,
+          name: nameOf(source),
+          namespace: source.metadata?.namespace ?? '',
+          uid: source.metadata?.uid,
+        },
+        lastUpdated: timestamp(now),
+        healthy: status.reason !== 'SpecInvalidError' && status.connectionState?.lastObservedState === 'READY',
+      };
+    });
+}
+
+/** A Subscription an InstallPlan created (annotation `olm.generated-by`) takes that plan as its own. */
+function adoptGeneratingInstallPlan(sub: SubscriptionObject, status: SubscriptionStatus, plans: readonly AnyObject[], now: Date): SubscriptionStatus {
+  if (status.installPlanRef || status.installplan) return status;
+  const planName = sub.metadata?.annotations?.[generatedByAnnotation];
+  const plan = planName ? plans.find((candidate) => nameOf(candidate) === planName) : undefined;
+  if (!plan) return status;
+  const reference = referenceOf(plan);
+  return {
+    ...status,
+    installPlanRef: reference,
+    installplan: { apiVersion: reference.apiVersion, kind: reference.kind, name: reference.name, uuid: reference.uid },
+    installPlanGeneration: Number((plan.spec as { generation?: number } | undefined)?.generation ?? 0),
+    state: 'UpgradePending',
+    currentCSV: asString(sub.spec?.startingCSV),
+    lastUpdated: timestamp(now),
+  };
+}
+
+function referenceOf(plan: AnyObject) {
+  return {
+    apiVersion: Kinds.installPlan.apiVersion,
+    kind: Kinds.installPlan.kind,
+    name: nameOf(plan),
+    namespace: plan.metadata?.namespace ?? '',
+    uid: plan.metadata?.uid ?? '',
+    resourceVersion: plan.metadata?.resourceVersion ?? '',
+  };
+}
+
+/**
+ * The content of each visible catalog. A catalog that cannot be read fails resolution when a
+ * Subscription of this namespace targets it; otherwise it is left out, so one broken catalog does
+ * not stop unrelated namespaces.
+ */
+async function loadCatalogs(context: CatalogControllerContext, sources: readonly AnyObject[], subscriptions: readonly SubscriptionObject[]): Promise<ResolverCatalog[]> {
+  const catalogs: ResolverCatalog[] = [];
+  for (const source of sources) {
+    const key = { namespace: source.metadata?.namespace ?? '', name: nameOf(source) };
+    if (specInvalidReason((source.spec ?? {}) as Record<string, unknown>, context.sourceTypes().keys())) continue;
+    const targeted = subscriptions.some((sub) => sub.spec?.source === key.name && sub.spec?.sourceNamespace === key.namespace);
+    try {
+      const content = await context.connections.content(key, catalogSourceRevision(source));
+      catalogs.push({ ...key, priority: Number((source.spec as { priority?: number } | undefined)?.priority ?? 0), content });
+    } catch (error) {
+      if (targeted) throw new Error(`error using catalogsource ${key.namespace}/${key.name}: ${describeError(error)}`);
+      context.logger.warn('catalog left out of resolution', { catalogSource: `${key.namespace}/${key.name}`, error: describeError(error) });
+    }
+  }
+  return catalogs;
+}
+
+/** Installed, non-copied CSVs: the `@existing` catalog. */
+function installedOperators(csvs: readonly AnyObject[]): InstalledOperator[] {
+  return csvs
+    .filter((csv) => !csv.metadata?.labels?.['olm.copiedFrom'] && (csv.status as { reason?: string } | undefined)?.reason !== 'Copied')
+    .map((csv) => {
+      const spec = (csv.spec ?? {}) as {
+        version?: string;
+        replaces?: string;
+        customresourcedefinitions?: { owned?: Array<{ name?: string; version?: string; kind?: string }>; required?: Array<{ name?: string; version?: string; kind?: string }> };
+      };
+      const apis = (list: Array<{ name?: string; version?: string; kind?: string }> | undefined) =>
+        (list ?? []).map((crd) => ({ group: (crd.name ?? '').split('.').slice(1).join('.'), version: crd.version ?? '', kind: crd.kind ?? '' }));
+      return {
+        name: nameOf(csv),
+        ...(propertiesFromAnnotation(csv) ? { properties: propertiesFromAnnotation(csv)! } : {}),
+        providedApis: apis(spec.customresourcedefinitions?.owned),
+        requiredApis: apis(spec.customresourcedefinitions?.required),
+        ...(spec.version ? { version: spec.version } : {}),
+        ...(spec.replaces ? { replaces: spec.replaces } : {}),
+        ...((csv.status as { phase?: string } | undefined)?.phase ? { phase: (csv.status as { phase: string }).phase } : {}),
+      };
+    });
+}
+
+function propertiesFromAnnotation(csv: AnyObject): Property[] | undefined {
+  const text = csv.metadata?.annotations?.[propertiesAnnotation];
+  if (!text) return undefined;
+  try {
+    const parsed = JSON.parse(text) as { properties?: Property[] };
+    return Array.isArray(parsed.properties) ? parsed.properties : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function resolverSubscription(sub: SubscriptionObject): ResolverSubscription {
+  return {
+    name: nameOf(sub),
+    package: asString(sub.spec?.name),
+    channel: asString(sub.spec?.channel),
+    source: asString(sub.spec?.source),
+    sourceNamespace: asString(sub.spec?.sourceNamespace),
+    ...(sub.spec?.startingCSV ? { startingCSV: sub.spec.startingCSV } : {}),
+    ...(sub.status?.installedCSV ? { installedCSV: sub.status.installedCSV } : {}),
+  };
+}
+
+/** Upstream's step resolver: steps for bundles whose Subscriptions do not have them yet, and the new currentCSVs. */
+function planSteps(
+  context: CatalogControllerContext,
+  namespace: string,
+  resolution: Resolution,
+  catalogs: readonly ResolverCatalog[],
+  subscriptions: readonly SubscriptionObject[],
+  csvs: readonly AnyObject[],
+): { steps: Step[]; updated: Map<string, string> } {
+  const steps: Step[] = [];
+  const updated = new Map<string, string>();
+  for (const operator of resolution.operators) {
+    if (operator.existing) continue;
+    const matching = subscriptions.filter(
+      (sub) =>
+        sub.spec?.name === operator.package &&
+        (!sub.spec?.channel || sub.spec.channel === operator.channel) &&
+        (!sub.spec?.source || (sub.spec.source === operator.catalog.name && sub.spec.sourceNamespace === operator.catalog.namespace)),
+    );
+    const csvExists = csvs.some((csv) => nameOf(csv) === operator.name);
+    if (matching.length > 0 && csvExists && matching.every((sub) => sub.status?.currentCSV === operator.name)) continue;
+    const catalog = catalogs.find((candidate) => candidate.name === operator.catalog.name && candidate.namespace === operator.catalog.namespace);
+    const bundle = catalog?.content.packages.get(operator.package)?.bundles.get(operator.name);
+    if (!bundle) throw new Error(`bundle ${operator.name} not found in catalogsource ${operator.catalog.namespace}/${operator.catalog.name}`);
+    steps.push(
+      ...stepsFromBundle({
+        bundleName: operator.name,
+        properties: bundle.properties,
+        manifests: bundleManifests(bundle),
+        namespace,
+        replaces: operator.replaces ?? '',
+        catalog: operator.catalog,
+        rbac: context.rbacGenerator(),
+      }),
+    );
+    if (matching.length === 0) {
+      steps.push(subscriptionStep(namespace, { package: operator.package, channel: operator.channel, catalog: operator.catalog, startingCSV: operator.name }));
+    }
+    for (const sub of matching) if (sub.status?.currentCSV !== operator.name) updated.set(nameOf(sub), operator.name);
+  }
+  return { steps, updated };
+}
+
+/**
+ * The InstallPlan of this resolution: an existing plan of the next generation for the same CSVs is
+ * reused (a restart between creating it and updating the Subscriptions), else a new one is created
+ * and its status (phase, plan, catalog sources) written through the status subresource.
+ */
+async function ensureInstallPlan(
+  context: CatalogControllerContext,
+  namespace: string,
+  subscriptions: readonly SubscriptionObject[],
+  plans: readonly AnyObject[],
+  steps: readonly Step[],
+) {
+  const client = context.client();
+  const csvNames = steps.filter((step) => step.resource.kind === 'ClusterServiceVersion').map((step) => step.resource.name);
+  const approval = installPlanApproval(subscriptions.map((sub) => sub.spec?.installPlanApproval));
+  const subscriptionGenerations = subscriptions.map((sub) => sub.status?.installPlanGeneration);
+  const planGeneration = (plan: AnyObject) => Number((plan.spec as { generation?: number } | undefined)?.generation ?? 0);
+  const reusableGeneration = nextInstallPlanGeneration(subscriptionGenerations, []);
+  let plan = plans.find(
+    (candidate) =>
+      planGeneration(candidate) === reusableGeneration &&
+      JSON.stringify((candidate.spec as { clusterServiceVersionNames?: string[] } | undefined)?.clusterServiceVersionNames ?? []) === JSON.stringify(csvNames),
+  );
+  if (!plan) {
+    const generation = nextInstallPlanGeneration(subscriptionGenerations, plans.map(planGeneration));
+    plan = await client.create<AnyObject>({
+      apiVersion: Kinds.installPlan.apiVersion,
+      kind: Kinds.installPlan.kind,
+      metadata: {
+        generateName: 'install-',
+        namespace,
+        ownerReferences: subscriptions.map((sub) => ({
+          apiVersion: Kinds.subscription.apiVersion,
+          kind: Kinds.subscription.kind,
+          name: nameOf(sub),
+          uid: sub.metadata?.uid ?? '',
+          controller: false,
+          blockOwnerDeletion: false,
+        })),
+      },
+      spec: { clusterServiceVersionNames: csvNames, approval, approved: approval === 'Automatic', generation },
+    });
+  }
+  if (!((plan.status as { plan?: unknown[] } | undefined)?.plan?.length)) {
+    const catalogSources = [...new Set(steps.map((step) => step.resource.sourceName))];
+    plan = await updateStatus<AnyObject>(
+      client,
+      { ...Kinds.installPlan, namespace, name: nameOf(plan) },
+      (latest) => {
+        if ((latest.status as { plan?: unknown[] } | undefined)?.plan?.length) return false;
+        latest.status = { phase: approval === 'Manual' ? 'RequiresApproval' : 'Installing', plan: steps, catalogSources };
+        return true;
+      },
+      { fieldManager: context.fieldManager },
+    );
+  }
+  return { reference: referenceOf(plan), generation: planGeneration(plan) };
+}
+
+async function failResolution(context: CatalogControllerContext, working: Working[], error: unknown, now: Date) {
+  const unsatisfiable = hasErrorCode(error, 'OLM_RESOLVER_UNSATISFIABLE');
+  for (const sub of working) {
+    sub.status = setCondition(
+      sub.status,
+      { type: 'ResolutionFailed', status: 'True', reason: unsatisfiable ? 'ConstraintsNotSatisfiable' : 'ErrorPreventedResolution', message: describeError(error) },
+      now,
+    ).status;
+  }
+  await writeSubscriptions(context, working);
+  for (const sub of working) {
+    void context.events().warning(sub.object, 'ResolutionFailed', describeError(error));
+  }
+  // Unsatisfiable constraints change only when the inputs do (and then a watch event brings us back).
+  if (!unsatisfiable) throw error;
+}
+
+async function writeSubscriptions(context: CatalogControllerContext, working: Working[]): Promise<void> {
+  const client = context.client();
+  for (const sub of working) {
+    if (JSON.stringify(sub.object.status ?? {}) === JSON.stringify(sub.status)) continue;
+    const stored = await updateStatus<SubscriptionObject>(
+      client,
+      { ...Kinds.subscription, namespace: sub.object.metadata?.namespace ?? '', name: nameOf(sub.object) },
+      (latest) => {
+        latest.status = sub.status as SubscriptionObject['status'];
+      },
+      { fieldManager: context.fieldManager },
+    );
+    (sub as { object: SubscriptionObject }).object = stored;
+    sub.status = stored.status ?? {};
+  }
+}

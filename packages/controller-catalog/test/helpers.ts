@@ -1,0 +1,130 @@
+import { fileURLToPath } from 'node:url';
+import { crds } from '@olm/api';
+import type { CachedObject } from '@olm/core';
+import { createManager, isAlreadyExists, KubeClient, type Manager } from '@olm/controller-runtime';
+import { startApiServer } from '@olm/local-apiserver';
+import { createCelConstraintEvaluator } from '@olm/plugin-cel';
+import { createRbacGenerator } from '@olm/plugin-rbac';
+import { createLogicSolverBackend } from '@olm/plugin-sat-logic-solver';
+import { createCatalogSourceTypes, loadCatalog, startRegistryServer, type RegistryServer } from '@olm/registry';
+import { builtInConstraintEvaluators, createResolver } from '@olm/resolver';
+import { createCatalogController, type CatalogController, type CatalogControllerOptions } from '../src/index.js';
+import { Kinds, type AnyObject } from '../src/kinds.js';
+
+export const exampleCatalogDir = fileURLToPath(new URL('../../../examples/catalog', import.meta.url));
+
+export type TestServer = Awaited<ReturnType<typeof startApiServer>>;
+
+/** A local API server with the OLM CRDs installed and the global catalog namespace `olm`. */
+export async function startCluster(): Promise<{ server: TestServer; client: KubeClient; stop(): Promise<void> }> {
+  const server = await startApiServer({ port: 0 });
+  const client = new KubeClient({ kubeconfig: server.kubeconfig, requestTimeoutMs: 10_000 });
+  for (const crd of crds) await client.create(crd as unknown as CachedObject);
+  await createNamespace(client, 'olm');
+  return {
+    server,
+    client,
+    async stop() {
+      client.close();
+      await server.stop();
+    },
+  };
+}
+
+export async function startRegistry(port = 0): Promise<RegistryServer> {
+  return startRegistryServer({ catalog: await loadCatalog(exampleCatalogDir), port });
+}
+
+export async function createNamespace(client: KubeClient, name: string): Promise<void> {
+  try {
+    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  } catch (error) {
+    if (!isAlreadyExists(error)) throw error;
+  }
+}
+
+/** A namespace with an OwnNamespace OperatorGroup. */
+export async function createOperatorNamespace(client: KubeClient, name: string, annotations?: Record<string, string>): Promise<void> {
+  await createNamespace(client, name);
+  await client.create({
+    ...Kinds.operatorGroup,
+    metadata: { name, namespace: name, ...(annotations ? { annotations } : {}) },
+    spec: { targetNamespaces: [name] },
+  });
+}
+
+export function grpcCatalogSource(namespace: string, name: string, address: string): AnyObject {
+  return { ...Kinds.catalogSource, metadata: { name, namespace }, spec: { sourceType: 'grpc', address } };
+}
+
+export function subscription(namespace: string, name: string, spec: Record<string, unknown>): AnyObject {
+  return {
+    ...Kinds.subscription,
+    metadata: { name, namespace },
+    spec: { source: 'acme-examples', sourceNamespace: 'olm', channel: 'stable', installPlanApproval: 'Automatic', ...spec, name: spec.name ?? name },
+  };
+}
+
+export function controllerOptions(client: KubeClient, overrides: Partial<CatalogControllerOptions> = {}): CatalogControllerOptions {
+  return {
+    client,
+    resolver: createResolver({
+      satBackend: createLogicSolverBackend(),
+      constraintEvaluators: [...builtInConstraintEvaluators, createCelConstraintEvaluator()],
+    }),
+    rbacGenerator: createRbacGenerator(),
+    catalogSourceTypes: createCatalogSourceTypes({ loadDirectory: (directory) => loadCatalog(directory) }),
+    installPlanRetryTimeoutMs: 1_000,
+    installingRequeueMs: 200,
+    catalogHealthCheckIntervalMs: 300,
+    catalogUnhealthyRetryMs: 200,
+    ...overrides,
+  };
+}
+
+/** The catalog controller's reconcilers in a manager of their own. */
+export async function startController(server: TestServer, client: KubeClient, overrides: Partial<CatalogControllerOptions> = {}): Promise<{ manager: Manager; controller: CatalogController; stop(): Promise<void> }> {
+  const controller = createCatalogController(controllerOptions(client, overrides));
+  const manager = createManager({ kubeconfig: server.kubeconfig, gracefulShutdownTimeoutMs: 2_000 });
+  for (const reconciler of controller.reconcilers) manager.add(reconciler);
+  await manager.start();
+  return {
+    manager,
+    controller,
+    async stop() {
+      await manager.stop();
+      await controller.close();
+    },
+  };
+}
+
+export async function eventually<T>(probe: () => T | Promise<T>, options: { timeoutMs?: number; message?: string } = {}): Promise<Exclude<T, false | null | undefined | 0 | ''>> {
+  const deadline = Date.now() + (options.timeoutMs ?? 15_000);
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined && value !== null && value !== false) return value as Exclude<T, false | null | undefined | 0 | ''>;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) throw new Error(`${options.message ?? 'condition'} not met in time${last ? `: ${String(last)}` : ''}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function get(client: KubeClient, kind: { apiVersion: string; kind: string }, namespace: string | undefined, name: string): Promise<AnyObject | undefined> {
+  return client.find<AnyObject>({ ...kind, name, ...(namespace ? { namespace } : {}) });
+}
+
+export async function list(client: KubeClient, kind: { apiVersion: string; kind: string }, namespace?: string): Promise<AnyObject[]> {
+  return (await client.list<AnyObject>(kind, namespace ? { namespace } : {})).items;
+}
+
+export function condition(object: AnyObject | undefined, type: string): { type: string; status: string; reason?: string; message?: string } | undefined {
+  return ((object?.status as { conditions?: Array<{ type: string; status: string; reason?: string; message?: string }> } | undefined)?.conditions ?? []).find(
+    (entry) => entry.type === type,
+  );
+}

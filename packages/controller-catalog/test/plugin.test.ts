@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { boot, kubeClient, metrics, provision, type Kernel } from '@olm/core';
+import { createControllerRuntimePlugin, type KubeClient } from '@olm/controller-runtime';
+import { celPlugin } from '@olm/plugin-cel';
+import { rbacPlugin } from '@olm/plugin-rbac';
+import { satLogicSolverPlugin } from '@olm/plugin-sat-logic-solver';
+import { registryPlugin, type RegistryServer } from '@olm/registry';
+import { resolverPlugin } from '@olm/resolver';
+import { Registry } from 'prom-client';
+import { createControllerCatalogPlugin } from '../src/index.js';
+import { Kinds, type AnyObject } from '../src/kinds.js';
+import { createOperatorNamespace, eventually, get, grpcCatalogSource, startCluster, startRegistry, subscription } from './helpers.js';
+
+let cluster: Awaited<ReturnType<typeof startCluster>>;
+let client: KubeClient;
+let registry: RegistryServer;
+let kernel: Kernel;
+const metricsRegistry = new Registry();
+
+beforeAll(async () => {
+  cluster = await startCluster();
+  client = cluster.client;
+  registry = await startRegistry();
+  await client.create(grpcCatalogSource('olm', 'acme-examples', registry.address));
+  kernel = await boot({
+    plugins: [
+      createControllerRuntimePlugin({ leaderElection: false }),
+      createControllerCatalogPlugin({ installingRequeueMs: 200, catalogHealthCheckIntervalMs: 500, catalogUnhealthyRetryMs: 200 }),
+      registryPlugin,
+      resolverPlugin,
+      satLogicSolverPlugin,
+      celPlugin,
+      rbacPlugin,
+    ],
+    provide: [provision(kubeClient, { kubeconfig: cluster.server.kubeconfig }), provision(metrics, metricsRegistry)],
+  });
+});
+afterAll(async () => {
+  await kernel?.stop();
+  await registry?.stop();
+  await cluster?.stop();
+});
+
+describe('controllerCatalogPlugin booted with the other plugins', () => {
+  it('installs a subscription through the kernel-provided resolver, RBAC generator and source types, and exports upstream metrics', async () => {
+    await createOperatorNamespace(client, 'kernel');
+    await client.create(subscription('kernel', 'acme-monitoring', {}));
+    const plan = await eventually(async () => {
+      const plans = (await client.list<AnyObject>(Kinds.installPlan, { namespace: 'kernel' })).items;
+      return (plans[0]?.status as { phase?: string } | undefined)?.phase === 'Complete' && plans[0];
+    }, { timeoutMs: 20_000 });
+    // acme-monitoring needs acme-database in >=1.1.0 <2.0.0 that passes a CEL constraint
+    expect([...(plan.spec as { clusterServiceVersionNames: string[] }).clusterServiceVersionNames].sort()).toEqual(['acme-database.v1.2.0', 'acme-monitoring.v0.1.0']);
+
+    const text = await metricsRegistry.metrics();
+    expect(text).toContain('catalogsource_ready{namespace="olm",name="acme-examples"} 1');
+    expect(text).toMatch(/catalog_source_snapshots_total\{namespace="olm",name="acme-examples"\} [1-9]/);
+    expect(text).toMatch(/olm_resolution_duration_seconds_count\{outcome="succeeded"\} [1-9]/);
+    expect(text).toContain('subscription_sync_total{name="acme-monitoring"');
+    expect(text).toMatch(/catalog_source_count \d/);
+    expect(text).toContain('install_plan_count');
+    expect(text).toContain('subscription_count');
+  });
+
+  it('reads configmap catalogs from the cluster', async () => {
+    const csv = {
+      apiVersion: 'operators.coreos.com/v1alpha1',
+      kind: 'ClusterServiceVersion',
+      metadata: { name: 'cm-operator.v1.0.0' },
+      spec: { version: '1.0.0', displayName: 'CM operator', install: { strategy: 'deployment', spec: { deployments: [] } } },
+    };
+    await createOperatorNamespace(client, 'cm');
+    await client.create({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'cm-catalog', namespace: 'cm' },
+      data: {
+        customResourceDefinitions: '[]',
+        clusterServiceVersions: JSON.stringify([csv]),
+        packages: JSON.stringify([{ packageName: 'cm-operator', channels: [{ name: 'stable', currentCSV: 'cm-operator.v1.0.0' }], defaultChannel: 'stable' }]),
+      },
+    });
+    await client.create({ ...Kinds.catalogSource, metadata: { name: 'cm-catalog', namespace: 'cm' }, spec: { sourceType: 'configmap', configMap: 'cm-catalog' } });
+    const source = await eventually(async () => {
+      const found = await get(client, Kinds.catalogSource, 'cm', 'cm-catalog');
+      return (found?.status as { connectionState?: { lastObservedState?: string } } | undefined)?.connectionState?.lastObservedState === 'READY' && found;
+    });
+    expect(source.status).toMatchObject({ configMapReference: { name: 'cm-catalog', namespace: 'cm' } });
+    await client.create(subscription('cm', 'cm-operator', { source: 'cm-catalog', sourceNamespace: 'cm' }));
+    const plan = await eventually(async () => (await client.list<AnyObject>(Kinds.installPlan, { namespace: 'cm' })).items[0]);
+    expect((plan.spec as { clusterServiceVersionNames: string[] }).clusterServiceVersionNames).toEqual(['cm-operator.v1.0.0']);
+  });
+});

@@ -1,0 +1,115 @@
+import type { InstallStrategy, Logger, RbacGenerator, Reconciler } from '@olm/core';
+import { OlmError } from '@olm/core';
+import { EventRecorder, KubeClient } from '@olm/controller-runtime';
+import type { Registry } from 'prom-client';
+import { createCsvReconciler } from './csv-reconciler.js';
+import { createDeploymentInstallStrategy, type StrategyContext } from './deployment-install.js';
+import { Kinds } from './kinds.js';
+import { createCsvMetrics, type CsvMetrics } from './metrics.js';
+import { createOperatorGroupReconciler } from './operator-group-reconciler.js';
+import type { Shared } from './shared.js';
+
+type Lazy<T> = T | (() => T);
+const resolve = <T>(value: Lazy<T>): T => (typeof value === 'function' ? (value as () => T)() : value);
+
+export interface CsvControllerOptions {
+  /** The client the reconcilers write with (or a function returning it, for plugins that connect in onStart). */
+  readonly client?: Lazy<KubeClient>;
+  /** Used to build a client when `client` is not given. */
+  readonly kubeconfig?: string;
+  readonly rbacGenerator: Lazy<RbacGenerator>;
+  /** Install strategies by name; default: only the `deployment` strategy of this package. */
+  readonly installStrategies?: Lazy<ReadonlyMap<string, InstallStrategy>>;
+  /** A prom-client registry for csv_count, csv_succeeded, csv_abnormal, csv_upgrade_count; none: no metrics. */
+  readonly metrics?: Lazy<Registry | undefined>;
+  readonly logger?: Lazy<Logger | undefined>;
+  readonly clock?: () => Date;
+  /** How long a CSV may stay Installing and unhealthy before `Failed/InstallCheckFailed "install timeout"`. Default 5 min. */
+  readonly installTimeoutMs?: number;
+  /** Requeue of a CSV whose requirements are not met. Default 30 s. */
+  readonly requeueAfterMs?: number;
+  /** Re-check of an installing CSV's health. Default 5 s (Deployment changes also trigger a check). */
+  readonly healthPollMs?: number;
+  /** Copy CSVs into their OperatorGroup's target namespaces (§2.7). Default true. */
+  readonly copiedCsvs?: boolean;
+  /** Do not copy CSVs of AllNamespaces operators (OLMConfig `disableCopiedCSVs`). Default false. */
+  readonly disableCopiedCsvsForAllNamespaces?: boolean;
+  /** `source.component` of the Events. Default `olm-operator`. */
+  readonly eventComponent?: string;
+}
+
+export interface CsvController {
+  /** The ClusterServiceVersion and OperatorGroup reconcilers, for `manager.add` or the `reconcilers` point. */
+  readonly reconcilers: readonly Reconciler[];
+  readonly csvReconciler: Reconciler;
+  readonly operatorGroupReconciler: Reconciler;
+  /** The `deployment` install strategy this controller uses (unless `installStrategies` replaces it). */
+  readonly deploymentStrategy: InstallStrategy<unknown, StrategyContext>;
+  /** The metrics, once a registry was given and a reconcile ran. */
+  readonly metrics: CsvMetrics | undefined;
+  /** Closes the client the controller built itself (none when `client` was given). */
+  close(): void;
+}
+
+/** The OLM operator's reconcilers, as a library: add them to a controller-runtime `Manager`. */
+export function createCsvController(options: CsvControllerOptions): CsvController {
+  let ownClient: KubeClient | undefined;
+  const client = (): KubeClient => {
+    if (options.client) return resolve(options.client);
+    if (options.kubeconfig === undefined) throw new OlmError('OLM_CSV_NO_CLIENT', 'createCsvController needs a client or a kubeconfig');
+    return (ownClient ??= new KubeClient({ kubeconfig: options.kubeconfig }));
+  };
+  const deploymentStrategy = createDeploymentInstallStrategy(client);
+  const defaultStrategies = new Map<string, InstallStrategy>([['deployment', deploymentStrategy as InstallStrategy]]);
+  let recorder: EventRecorder | undefined;
+  let metrics: CsvMetrics | undefined;
+  let metricsResolved = false;
+  let serverVersion: Promise<string | undefined> | undefined;
+  const shared: Shared = {
+    client,
+    rbac: () => resolve(options.rbacGenerator),
+    strategies: () => (options.installStrategies ? resolve(options.installStrategies) : defaultStrategies),
+    recorder: () => (recorder ??= new EventRecorder({ client: client(), component: options.eventComponent ?? 'olm-operator', logger: resolve(options.logger) })),
+    metrics: () => {
+      if (!metricsResolved) {
+        const registry = options.metrics ? resolve(options.metrics) : undefined;
+        metrics = registry ? createCsvMetrics(registry) : undefined;
+        metricsResolved = true;
+      }
+      return metrics;
+    },
+    logger: () => (options.logger ? resolve(options.logger) : undefined),
+    now: options.clock ?? (() => new Date()),
+    serverVersion: () => {
+      serverVersion ??= client()
+        .request({ method: 'GET', path: '/version' })
+        .then((body) => (body as { gitVersion?: string }).gitVersion)
+        .catch(() => {
+          serverVersion = undefined; // ask again next time
+          return undefined;
+        });
+      return serverVersion;
+    },
+    cache: undefined,
+    installTimeoutMs: options.installTimeoutMs ?? 5 * 60_000,
+    requeueAfterMs: options.requeueAfterMs ?? 30_000,
+    healthPollMs: options.healthPollMs ?? 5_000,
+    copiedCsvsEnabled: options.copiedCsvs ?? true,
+    disableCopiedCsvsForAllNamespaces: options.disableCopiedCsvsForAllNamespaces ?? false,
+  };
+  const csvReconciler = createCsvReconciler(shared);
+  const operatorGroupReconciler = createOperatorGroupReconciler(shared);
+  return {
+    reconcilers: [csvReconciler, operatorGroupReconciler],
+    csvReconciler,
+    operatorGroupReconciler,
+    deploymentStrategy,
+    get metrics() {
+      return shared.metrics();
+    },
+    close() {
+      ownClient?.close();
+      ownClient = undefined;
+    },
+  };
+}

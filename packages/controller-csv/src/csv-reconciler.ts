@@ -1,0 +1,666 @@
+import type { ClusterServiceVersionStatus, RequirementStatus } from '@olm/api';
+import { Annotations, CSVCleanupFinalizer, CSVMessages, CSVPhases, CSVReasons, CSVUncopiableReasons, Labels } from '@olm/api';
+import type { CachedObject, InstallStatus, InstallStrategy, ReconcileContext, ReconcileRequest, ReconcileResult, Reconciler } from '@olm/core';
+import { describeError } from '@olm/core';
+import { isNotFound, updateObject, updateStatus } from '@olm/controller-runtime';
+import { reconcileApiIntersection, type GroupApiView } from './api-intersection.js';
+import { isSamePhase, setCsvPhase, type CsvStatus } from './csv-status.js';
+import { ownedDeploymentSelector, type StrategyContext } from './deployment-install.js';
+import type { SubscriptionConfig } from './deployment-strategy.js';
+import { toInstallModeSet, unsupportedTargetsReason } from './install-modes.js';
+import { fnv64aHex, Kinds } from './kinds.js';
+import { formatProvidedApis, parseProvidedApis } from './provided-apis.js';
+import { checkRequirements } from './requirements.js';
+import { csvProvidedApis, csvReference, isCopied, ogReference, upsert, type Csv, type Og, type Shared } from './shared.js';
+import { formatTargetNamespaces } from './target-namespaces.js';
+
+type Step = ReconcileResult | 'continue';
+const proceed = 'continue' as const;
+const done: ReconcileResult = {};
+
+const recoverableGroupReasons: readonly string[] = [
+  CSVReasons.NoTargetNamespaces,
+  CSVReasons.NoOperatorGroup,
+  CSVReasons.TooManyOperatorGroups,
+  CSVReasons.UnsupportedOperatorGroup,
+];
+
+/** The ClusterServiceVersion reconciler: pre-checks, then one phase transition per sync, as upstream. */
+export function createCsvReconciler(shared: Shared): Reconciler {
+  return {
+    name: 'csv',
+    for: Kinds.csv,
+    owns: [Kinds.deployment],
+    watches: [
+      { ...Kinds.operatorGroup, map: (og) => csvsForOperatorGroup(shared, og) },
+      { ...Kinds.crd, map: (crd) => csvsUsingCrd(shared, crd.metadata?.name ?? '') },
+      { ...Kinds.serviceAccount, map: (account) => csvsInNamespace(shared, account.metadata?.namespace ?? '') },
+      { ...Kinds.csv, map: (csv) => relatedCsvs(shared, csv as Csv) },
+      // Cached for the copies of AllNamespaces operators; the OperatorGroup reconciler reacts to namespace changes.
+      { ...Kinds.namespace, map: () => [] },
+    ],
+    async reconcile(request, context) {
+      shared.cache = context.cache;
+      return reconcileCsv(shared, request, context);
+    },
+  };
+}
+
+// ---- mappers -------------------------------------------------------------------------------
+
+function csvsInNamespace(shared: Shared, namespace: string): ReconcileRequest[] {
+  if (!shared.cache) return [];
+  return shared.cache.list(Kinds.csv, { namespace }).map((csv) => ({ namespace, name: csv.metadata?.name ?? '' }));
+}
+
+function csvsForOperatorGroup(shared: Shared, og: CachedObject): ReconcileRequest[] {
+  if (!shared.cache) return [];
+  const namespace = og.metadata?.namespace ?? '';
+  const requests = csvsInNamespace(shared, namespace);
+  const groupApis = parseProvidedApis(og.metadata?.annotations?.[Annotations.providedAPIs]);
+  if (groupApis.size > 0) {
+    for (const csv of shared.cache.list(Kinds.csv) as Csv[]) {
+      if (csv.metadata.namespace === namespace || isCopied(csv)) continue;
+      if ([...csvProvidedApis(csv)].some((api) => groupApis.has(api))) requests.push({ namespace: csv.metadata.namespace, name: csv.metadata.name });
+    }
+  }
+  return requests;
+}
+
+function csvsUsingCrd(shared: Shared, crdName: string): ReconcileRequest[] {
+  if (!shared.cache) return [];
+  return (shared.cache.list(Kinds.csv) as Csv[])
+    .filter((csv) => {
+      const crds = csv.spec?.customresourcedefinitions;
+      return [...(crds?.owned ?? []), ...(crds?.required ?? [])].some((crd) => crd.name === crdName);
+    })
+    .map((csv) => ({ namespace: csv.metadata.namespace, name: csv.metadata.name }));
+}
+
+/** The CSV it replaces, the CSVs replacing it, and its copies' source. */
+function relatedCsvs(shared: Shared, csv: Csv): ReconcileRequest[] {
+  const namespace = csv.metadata.namespace;
+  const requests: ReconcileRequest[] = [];
+  if (csv.spec?.replaces) requests.push({ namespace, name: csv.spec.replaces });
+  if (shared.cache) {
+    const owned = new Set((csv.spec?.customresourcedefinitions?.owned ?? []).map((crd) => crd.name));
+    for (const other of shared.cache.list(Kinds.csv, { namespace }) as Csv[]) {
+      if (other.metadata.name === csv.metadata.name) continue;
+      const sharesCrd = (other.spec?.customresourcedefinitions?.owned ?? []).some((crd) => owned.has(crd.name));
+      // Replacers wait on this CSV; owners of the same CRDs may be in (or out of) an owner conflict with it.
+      if (other.spec?.replaces === csv.metadata.name || sharesCrd) requests.push({ namespace, name: other.metadata.name });
+    }
+  }
+  const source = csv.metadata.labels?.[Labels.copiedFrom];
+  if (source) requests.push({ namespace: source, name: csv.metadata.name });
+  return requests;
+}
+
+// ---- the sync ------------------------------------------------------------------------------
+
+async function reconcileCsv(shared: Shared, request: ReconcileRequest, context: ReconcileContext): Promise<ReconcileResult | void> {
+  const namespace = request.namespace ?? '';
+  const cached = context.cache.get(Kinds.csv, request.name, namespace) as Csv | undefined;
+  shared.metrics()?.setCount(context.cache.list(Kinds.csv).filter((csv) => !isCopied(csv)).length);
+  if (!cached) {
+    shared.metrics()?.forget(namespace, request.name);
+    return;
+  }
+  if (isCopied(cached)) return reconcileCopy(shared, cached, context);
+  if (cached.metadata.deletionTimestamp) return finalize(shared, cached);
+  // Each status write brings another reconcile, which records the state written.
+  shared.metrics()?.observe({
+    namespace,
+    name: request.name,
+    version: cached.spec?.version ?? '',
+    phase: cached.status?.phase ?? '',
+    reason: cached.status?.reason ?? '',
+  });
+  const csv = await ensureFinalizer(shared, cached);
+  const checked = await preChecks(shared, csv, context);
+  let result: ReconcileResult | void = undefined;
+  if (checked === proceed) result = await transitionPhase(shared, csv, context);
+  else result = checked;
+  const latest = (context.cache.get(Kinds.csv, request.name, namespace) as Csv | undefined) ?? csv;
+  await syncCopies(shared, latest, context).catch((error: unknown) =>
+    context.logger.warn('could not sync copied CSVs', { error: describeError(error) }),
+  );
+  return result;
+}
+
+async function ensureFinalizer(shared: Shared, csv: Csv): Promise<Csv> {
+  if (csv.metadata.finalizers?.includes(CSVCleanupFinalizer)) return csv;
+  return updateObject<Csv>(shared.client(), csvReference(csv), (live) => {
+    if (live.metadata.finalizers?.includes(CSVCleanupFinalizer)) return false;
+    live.metadata.finalizers = [...(live.metadata.finalizers ?? []), CSVCleanupFinalizer];
+  });
+}
+
+/** On deletion: remove the CSV's copies, then the finalizer. */
+async function finalize(shared: Shared, csv: Csv): Promise<void> {
+  shared.metrics()?.forget(csv.metadata.namespace, csv.metadata.name);
+  const client = shared.client();
+  for (const copy of copiesOf(shared, csv)) {
+    await client.delete(csvReference(copy)).catch((error: unknown) => {
+      if (!isNotFound(error)) throw error;
+    });
+  }
+  if (!csv.metadata.finalizers?.includes(CSVCleanupFinalizer)) return;
+  try {
+    await updateObject<Csv>(client, csvReference(csv), (live) => {
+      if (!live.metadata.finalizers?.includes(CSVCleanupFinalizer)) return false;
+      live.metadata.finalizers = live.metadata.finalizers.filter((finalizer) => finalizer !== CSVCleanupFinalizer);
+    });
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
+}
+
+/** Moves the CSV's status (upstream's SetPhaseWithEventIfChanged), unless another writer moved it first. */
+async function setPhase(
+  shared: Shared,
+  csv: Csv,
+  phase: string,
+  reason: string,
+  message: string,
+  requirementStatus?: RequirementStatus[],
+): Promise<boolean> {
+  const status = (csv.status ?? {}) as CsvStatus;
+  const requirementsChanged =
+    requirementStatus !== undefined && JSON.stringify(requirementStatus) !== JSON.stringify(csv.status?.requirementStatus ?? []);
+  if (isSamePhase(status, phase, reason, message) && !requirementsChanged) return false;
+  const fromPhase = status.phase ?? '';
+  let written = false;
+  await updateStatus<Csv>(shared.client(), csvReference(csv), (live) => {
+    if ((live.status?.phase ?? '') !== fromPhase) return false;
+    const next = setCsvPhase((live.status ?? {}) as CsvStatus, phase, reason, message, shared.now()) as ClusterServiceVersionStatus;
+    if (requirementStatus !== undefined) next.requirementStatus = requirementStatus;
+    live.status = next;
+    written = true;
+  });
+  if (written && !isSamePhase(status, phase, reason, message)) {
+    void shared.recorder().event(csv, phase === CSVPhases.Failed ? 'Warning' : 'Normal', reason, message);
+  }
+  return written;
+}
+
+const fail = (shared: Shared, csv: Csv, reason: string, message: string) => setPhase(shared, csv, CSVPhases.Failed, reason, message);
+
+// ---- pre-checks (upstream transitionCSVState, before the phase switch) ---------------------
+
+async function preChecks(shared: Shared, csv: Csv, context: ReconcileContext): Promise<Step> {
+  if (csv.status?.reason === CSVReasons.ComponentFailedNoRetry) return done;
+  for (const crd of csv.spec?.customresourcedefinitions?.owned ?? []) {
+    if (!crd.name.includes('.')) {
+      context.logger.warn('owned CRD name is not <plural>.<group>; not syncing', { crd: crd.name });
+      return done;
+    }
+  }
+  const labelled = await ensureApiLabels(shared, csv);
+  if (labelled) return done;
+
+  const groups = context.cache.list(Kinds.operatorGroup, { namespace: csv.metadata.namespace }) as Og[];
+  if (groups.length === 0) {
+    await fail(shared, csv, CSVReasons.NoOperatorGroup, CSVMessages.noOperatorGroup);
+    return done;
+  }
+  if (groups.length > 1) {
+    await fail(shared, csv, CSVReasons.TooManyOperatorGroups, CSVMessages.tooManyOperatorGroups);
+    return done;
+  }
+  const og = groups[0]!;
+  const targets = og.status?.namespaces;
+  if (targets) {
+    const wanted = {
+      [Annotations.operatorGroup]: og.metadata.name,
+      [Annotations.operatorNamespace]: og.metadata.namespace,
+      [Annotations.targetNamespaces]: formatTargetNamespaces(targets),
+    };
+    const annotations = csv.metadata.annotations ?? {};
+    if (Object.entries(wanted).some(([key, value]) => annotations[key] !== value)) {
+      await updateObject<Csv>(shared.client(), csvReference(csv), (live) => {
+        live.metadata.annotations = { ...(live.metadata.annotations ?? {}), ...wanted };
+      });
+      if (targets.length === 0) await fail(shared, csv, CSVReasons.NoTargetNamespaces, CSVMessages.noTargetNamespacesMatched);
+      return done;
+    }
+    // Not upstream, which fails only when it writes the annotations: an empty target list is written as
+    // "", which would read back as AllNamespaces on the next sync. It stays a failure while it is empty.
+    if (targets.length === 0) {
+      await fail(shared, csv, CSVReasons.NoTargetNamespaces, CSVMessages.noTargetNamespacesMatched);
+      return done;
+    }
+  }
+
+  let modes;
+  try {
+    modes = toInstallModeSet(csv.spec?.installModes);
+  } catch (error) {
+    await fail(shared, csv, CSVReasons.InvalidInstallModes, describeError(error));
+    return done;
+  }
+  const annotation = csv.metadata.annotations?.[Annotations.targetNamespaces];
+  if (annotation === undefined) {
+    await fail(shared, csv, CSVReasons.NoTargetNamespaces, CSVMessages.missingTargetNamespacesAnnotation);
+    return done;
+  }
+  const unsupported = unsupportedTargetsReason(modes, csv.metadata.namespace, annotation.split(','));
+  if (unsupported) {
+    await fail(shared, csv, CSVReasons.UnsupportedOperatorGroup, unsupported);
+    return done;
+  }
+  return providedApiCheck(shared, csv, og, context);
+}
+
+/** `olm.api.<fnv64a(Kind.version.group)>: provided` on the CSV for each API it provides. */
+async function ensureApiLabels(shared: Shared, csv: Csv): Promise<boolean> {
+  const wanted = new Map([...csvProvidedApis(csv)].map((api) => [`${Labels.apiPrefix}${fnv64aHex(api)}`, 'provided']));
+  const labels = csv.metadata.labels ?? {};
+  const stale = Object.keys(labels).filter((key) => key.startsWith(Labels.apiPrefix) && !wanted.has(key));
+  const missing = [...wanted].filter(([key, value]) => labels[key] !== value);
+  if (stale.length === 0 && missing.length === 0) return false;
+  await updateObject<Csv>(shared.client(), csvReference(csv), (live) => {
+    const next = { ...(live.metadata.labels ?? {}) };
+    for (const key of Object.keys(next)) if (key.startsWith(Labels.apiPrefix) && !wanted.has(key)) delete next[key];
+    for (const [key, value] of wanted) next[key] = value;
+    live.metadata.labels = next;
+  });
+  return true;
+}
+
+function groupView(og: Og): GroupApiView {
+  return {
+    namespace: og.metadata.namespace,
+    name: og.metadata.name,
+    targetNamespaces: og.status?.namespaces ?? [],
+    providedApis: parseProvidedApis(og.metadata.annotations?.[Annotations.providedAPIs]),
+    staticProvidedApis: og.spec?.staticProvidedAPIs === true,
+  };
+}
+
+/** §2.4: add to or remove from the group's `olm.providedAPIs`, or fail on a conflict. */
+async function providedApiCheck(shared: Shared, csv: Csv, og: Og, context: ReconcileContext): Promise<Step> {
+  const provided = csvProvidedApis(csv);
+  const group = groupView(og);
+  const others = (context.cache.list(Kinds.operatorGroup) as Og[]).map(groupView);
+  const result = reconcileApiIntersection(group, others, provided);
+  if (result === 'NoAPIConflict') return proceed;
+  if (group.staticProvidedApis && (result === 'AddAPIs' || result === 'RemoveAPIs')) {
+    await deleteDeployments(shared, csv);
+    await fail(shared, csv, CSVReasons.CannotModifyStaticOperatorGroupProvidedAPIs, CSVMessages.staticProvidedAPIsCannotChange);
+    return done;
+  }
+  if (result === 'APIConflict') {
+    await deleteDeployments(shared, csv);
+    await fail(shared, csv, CSVReasons.InterOperatorGroupOwnerConflict, CSVMessages.intersectingGroupsProvideSameAPIs);
+    return done;
+  }
+  await updateObject<Og>(shared.client(), ogReference(og), (live) => {
+    const current = parseProvidedApis(live.metadata.annotations?.[Annotations.providedAPIs]);
+    const next = result === 'AddAPIs' ? new Set([...current, ...provided]) : new Set([...current].filter((api) => !provided.has(api)));
+    const value = formatProvidedApis(next);
+    const annotations = { ...(live.metadata.annotations ?? {}) };
+    if (value === '') delete annotations[Annotations.providedAPIs];
+    else annotations[Annotations.providedAPIs] = value;
+    if (JSON.stringify(annotations) === JSON.stringify(live.metadata.annotations ?? {})) return false;
+    live.metadata.annotations = annotations;
+  });
+  // The group's update requeues this CSV.
+  return done;
+}
+
+async function deleteDeployments(shared: Shared, csv: Csv): Promise<void> {
+  const client = shared.client();
+  const owned = await client.list(Kinds.deployment, { namespace: csv.metadata.namespace, labelSelector: ownedDeploymentSelector(csv) });
+  for (const deployment of owned.items) {
+    await client.delete({ ...Kinds.deployment, namespace: csv.metadata.namespace, name: deployment.metadata?.name ?? '' }).catch((error: unknown) => {
+      if (!isNotFound(error)) throw error;
+    });
+  }
+}
+
+// ---- the phase switch ----------------------------------------------------------------------
+
+async function transitionPhase(shared: Shared, csv: Csv, context: ReconcileContext): Promise<ReconcileResult | void> {
+  const phase = csv.status?.phase ?? CSVPhases.None;
+  switch (phase) {
+    case CSVPhases.None:
+      await setPhase(shared, csv, CSVPhases.Pending, CSVReasons.RequirementsUnknown, CSVMessages.requirementsNotYetChecked);
+      return;
+    case CSVPhases.Pending:
+      return pending(shared, csv, context);
+    case CSVPhases.InstallReady:
+      return installReady(shared, csv, context);
+    case CSVPhases.Installing:
+      return installing(shared, csv, context);
+    case CSVPhases.Succeeded:
+      return succeeded(shared, csv, context);
+    case CSVPhases.Failed:
+      return failed(shared, csv, context);
+    case CSVPhases.Replacing:
+      return replacing(shared, csv, context);
+    case CSVPhases.Deleting:
+      await shared.client().delete(csvReference(csv)).catch((error: unknown) => {
+        if (!isNotFound(error)) throw error;
+      });
+      return;
+    default:
+      return;
+  }
+}
+
+function strategyFor(shared: Shared, csv: Csv): InstallStrategy | undefined {
+  return shared.strategies().get(csv.spec?.install?.strategy ?? '');
+}
+
+async function invalidStrategy(shared: Shared, csv: Csv): Promise<void> {
+  await fail(shared, csv, CSVReasons.InvalidStrategy, CSVMessages.installStrategyInvalid('unrecognized install strategy'));
+}
+
+async function pending(shared: Shared, csv: Csv, context: ReconcileContext): Promise<ReconcileResult | void> {
+  if (!strategyFor(shared, csv)) return invalidStrategy(shared, csv);
+  const requirements = checkRequirements(csv, context.cache, await shared.serverVersion());
+  if (!requirements.met) {
+    await setPhase(shared, csv, CSVPhases.Pending, CSVReasons.RequirementsNotMet, CSVMessages.requirementsNotFound, requirements.statuses);
+    return { requeueAfter: shared.requeueAfterMs };
+  }
+  if (crdOwnerConflict(csv, context)) {
+    await fail(shared, csv, CSVReasons.OwnerConflict, 'conflicting CRD owner in namespace');
+    return;
+  }
+  const previous = replacedCsv(csv, context);
+  if (previous && previous.status?.phase !== CSVPhases.Replacing) {
+    // Wait for the replaced CSV to be marked Replacing; its change requeues this one.
+    if (JSON.stringify(csv.status?.requirementStatus ?? []) !== JSON.stringify(requirements.statuses)) {
+      const status = csv.status ?? {};
+      await setPhase(shared, csv, status.phase ?? CSVPhases.Pending, status.reason ?? '', status.message ?? '', requirements.statuses);
+    }
+    return;
+  }
+  await setPhase(shared, csv, CSVPhases.InstallReady, CSVReasons.RequirementsMet, CSVMessages.allRequirementsFound, requirements.statuses);
+}
+
+async function strategyContext(shared: Shared, csv: Csv, context: ReconcileContext): Promise<StrategyContext> {
+  return { cache: context.cache, config: await subscriptionConfig(shared, csv) };
+}
+
+/** The `spec.config` of the Subscription that installed this CSV, if any. */
+async function subscriptionConfig(shared: Shared, csv: Csv): Promise<SubscriptionConfig | undefined> {
+  try {
+    const list = await shared.client().list(Kinds.subscription, { namespace: csv.metadata.namespace });
+    const subscription = list.items.find((item) => {
+      const status = (item as { status?: { installedCSV?: string; currentCSV?: string } }).status;
+      return status?.installedCSV === csv.metadata.name || status?.currentCSV === csv.metadata.name;
+    }) as { spec?: { config?: SubscriptionConfig } } | undefined;
+    return subscription?.spec?.config;
+  } catch {
+    return undefined;
+  }
+}
+
+async function installReady(shared: Shared, csv: Csv, context: ReconcileContext): Promise<void> {
+  const strategy = strategyFor(shared, csv);
+  if (!strategy) return invalidStrategy(shared, csv);
+  try {
+    await strategy.install(csv, await strategyContext(shared, csv, context));
+  } catch (error) {
+    await fail(shared, csv, CSVReasons.ComponentFailed, CSVMessages.installStrategyFailed(describeError(error)));
+    return;
+  }
+  await setPhase(shared, csv, CSVPhases.Installing, CSVReasons.InstallSuccessful, CSVMessages.waitingForInstallComponents);
+}
+
+async function health(shared: Shared, csv: Csv, strategy: InstallStrategy, context: ReconcileContext): Promise<InstallStatus> {
+  try {
+    return await strategy.checkHealth(csv, await strategyContext(shared, csv, context));
+  } catch (error) {
+    return { healthy: false, reason: 'Unknown', message: describeError(error) };
+  }
+}
+
+/** upstream's updateInstallStatus: where an install check leads. */
+function installOutcome(status: InstallStatus, requeuePhase: string, requeueReason: string): [string, string, string] {
+  if (status.healthy) return [CSVPhases.Succeeded, CSVReasons.InstallSuccessful, CSVMessages.installComplete];
+  const detail = status.message ?? status.reason ?? 'unknown';
+  if (status.unrecoverable) return [CSVPhases.Failed, CSVReasons.InstallCheckFailed, CSVMessages.installFailed(detail)];
+  if (status.reason === 'DeploymentUpdated' || status.reason === 'AnnotationsMissing') {
+    return [CSVPhases.InstallReady, requeueReason, CSVMessages.installing(detail)];
+  }
+  return [requeuePhase, requeueReason, CSVMessages.installing(detail)];
+}
+
+async function installing(shared: Shared, csv: Csv, context: ReconcileContext): Promise<ReconcileResult | void> {
+  const strategy = strategyFor(shared, csv);
+  if (!strategy) return invalidStrategy(shared, csv);
+  const status = await health(shared, csv, strategy, context);
+  const [phase, reason, message] = installOutcome(status, CSVPhases.Installing, CSVReasons.Waiting);
+  if (!status.healthy) {
+    const since = Date.parse(csv.status?.lastTransitionTime ?? '');
+    const elapsed = Number.isNaN(since) ? 0 : shared.now().getTime() - since;
+    if (elapsed >= shared.installTimeoutMs) {
+      await fail(shared, csv, CSVReasons.InstallCheckFailed, CSVMessages.installTimeout);
+      return;
+    }
+    await setPhase(shared, csv, phase, reason, message);
+    return { requeueAfter: Math.max(1, Math.min(shared.healthPollMs, shared.installTimeoutMs - elapsed)) };
+  }
+  await setPhase(shared, csv, phase, reason, message);
+}
+
+async function succeeded(shared: Shared, csv: Csv, context: ReconcileContext): Promise<ReconcileResult | void> {
+  const replacer = replacingCsv(csv, context);
+  if (replacer) {
+    if (await setPhase(shared, csv, CSVPhases.Replacing, CSVReasons.BeingReplaced, CSVMessages.beingReplaced(replacer.metadata.name))) {
+      shared.metrics()?.upgraded();
+    }
+    return;
+  }
+  const strategy = strategyFor(shared, csv);
+  if (!strategy) return invalidStrategy(shared, csv);
+  const requirements = checkRequirements(csv, context.cache, await shared.serverVersion());
+  if (!requirements.met) {
+    await setPhase(shared, csv, CSVPhases.Failed, CSVReasons.RequirementsNotMet, CSVMessages.requirementsNoLongerMet, requirements.statuses);
+    return;
+  }
+  const status = await health(shared, csv, strategy, context);
+  const [phase, reason, message] = installOutcome(status, CSVPhases.Failed, CSVReasons.ComponentUnhealthy);
+  await setPhase(shared, csv, phase, reason, message);
+  if (status.healthy) await ensureProvidedApiClusterRoles(shared, csv, context);
+}
+
+async function ensureProvidedApiClusterRoles(shared: Shared, csv: Csv, context: ReconcileContext): Promise<void> {
+  const owned = csv.spec?.customresourcedefinitions?.owned ?? [];
+  if (owned.length === 0 && (csv.spec?.apiservicedefinitions?.owned ?? []).length === 0) return;
+  const crds = owned.map((crd) => context.cache.get(Kinds.crd, crd.name)).filter((crd): crd is CachedObject => crd !== undefined);
+  let roles;
+  try {
+    roles = shared.rbac().providedApiClusterRoles({ csv: csv as never, crds: crds as never });
+  } catch (error) {
+    context.logger.warn("couldn't generate clusterroles for provided api types", { error: describeError(error) });
+    return;
+  }
+  for (const role of roles) {
+    await upsert(shared.client(), role as unknown as CachedObject, ['metadata.labels', 'rules', 'aggregationRule']);
+  }
+}
+
+async function failed(shared: Shared, csv: Csv, context: ReconcileContext): Promise<ReconcileResult | void> {
+  const strategy = strategyFor(shared, csv);
+  const reason = csv.status?.reason ?? '';
+  if (!strategy) {
+    if (reason !== CSVReasons.InvalidStrategy) await invalidStrategy(shared, csv);
+    return;
+  }
+  // The pre-checks passed, so a group-related failure is over.
+  if (recoverableGroupReasons.includes(reason)) {
+    await setPhase(shared, csv, CSVPhases.Pending, CSVReasons.RequirementsUnknown, CSVMessages.installModesNowSupported);
+    return;
+  }
+  if (reason === CSVReasons.InterOperatorGroupOwnerConflict) {
+    await setPhase(shared, csv, CSVPhases.Pending, CSVReasons.RequirementsUnknown, CSVMessages.noLongerIntersecting);
+    return;
+  }
+  if (reason === CSVReasons.CannotModifyStaticOperatorGroupProvidedAPIs) {
+    await setPhase(shared, csv, CSVPhases.Pending, CSVReasons.RequirementsUnknown, CSVMessages.staticGroupsNowSupportAPIs);
+    return;
+  }
+  // Not upstream: a CSV failed on an owner conflict stays Failed while the conflict lasts (no Pending ↔ Failed loop).
+  if (reason === CSVReasons.OwnerConflict && crdOwnerConflict(csv, context)) return;
+  const requirements = checkRequirements(csv, context.cache, await shared.serverVersion());
+  if (!requirements.met) {
+    await setPhase(shared, csv, CSVPhases.Pending, CSVReasons.RequirementsNotMet, CSVMessages.requirementsNotMet, requirements.statuses);
+    return;
+  }
+  const status = await health(shared, csv, strategy, context);
+  const [phase, nextReason, message] = installOutcome(status, CSVPhases.Pending, CSVReasons.NeedsReinstall);
+  await setPhase(shared, csv, phase, nextReason, message);
+  if (!status.healthy && phase === CSVPhases.Failed) return { requeueAfter: shared.healthPollMs };
+}
+
+async function replacing(shared: Shared, csv: Csv, context: ReconcileContext): Promise<ReconcileResult | void> {
+  // Only the oldest CSV of a chain is deleted: removing an intermediate one would break the chain.
+  if (replacedCsv(csv, context)) return;
+  const next = replacingCsv(csv, context);
+  if (!next) throw new Error(CSVMessages.noReplacementFound);
+  if (next.status?.phase === CSVPhases.Succeeded) {
+    await setPhase(shared, csv, CSVPhases.Deleting, CSVReasons.Replaced, CSVMessages.replaced);
+  }
+}
+
+// ---- replacement chains --------------------------------------------------------------------
+
+/** `IsReplacing`: the CSV named by `spec.replaces` (self-reference ignored). */
+function replacedCsv(csv: Csv, context: ReconcileContext): Csv | undefined {
+  const name = csv.spec?.replaces;
+  if (!name || name === csv.metadata.name) return undefined;
+  return context.cache.get(Kinds.csv, name, csv.metadata.namespace) as Csv | undefined;
+}
+
+/** `IsBeingReplaced`: a non-copied CSV in the namespace whose `spec.replaces` names this one. */
+function replacingCsv(csv: Csv, context: ReconcileContext): Csv | undefined {
+  return (context.cache.list(Kinds.csv, { namespace: csv.metadata.namespace }) as Csv[])
+    .filter((other) => other.metadata.name !== csv.metadata.name && !isCopied(other) && other.spec?.replaces === csv.metadata.name)
+    .sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))[0];
+}
+
+/** Every CSV linked to this one through `spec.replaces`, either way (cycle safe). */
+export function replacementChain(csv: Csv, csvs: readonly Csv[]): Set<string> {
+  const byName = new Map(csvs.map((item) => [item.metadata.name, item]));
+  const chain = new Set<string>([csv.metadata.name]);
+  const queue = [csv.metadata.name];
+  while (queue.length > 0) {
+    const name = queue.pop()!;
+    const current = byName.get(name);
+    const linked = [
+      ...(current?.spec?.replaces ? [current.spec.replaces] : []),
+      ...csvs.filter((item) => item.spec?.replaces === name).map((item) => item.metadata.name),
+    ];
+    for (const next of linked) {
+      if (chain.has(next)) continue;
+      chain.add(next);
+      queue.push(next);
+    }
+  }
+  return chain;
+}
+
+/** A CSV outside this CSV's replacement chain, in its namespace, owns one of its CRDs. */
+function crdOwnerConflict(csv: Csv, context: ReconcileContext): boolean {
+  const owned = new Set((csv.spec?.customresourcedefinitions?.owned ?? []).map((crd) => crd.name));
+  if (owned.size === 0) return false;
+  const csvs = (context.cache.list(Kinds.csv, { namespace: csv.metadata.namespace }) as Csv[]).filter((item) => !isCopied(item));
+  const chain = replacementChain(csv, csvs);
+  return csvs.some(
+    (other) => !chain.has(other.metadata.name) && (other.spec?.customresourcedefinitions?.owned ?? []).some((crd) => owned.has(crd.name)),
+  );
+}
+
+// ---- copied CSVs (§2.7) --------------------------------------------------------------------
+
+function copiesOf(shared: Shared, csv: Csv): Csv[] {
+  if (!shared.cache) return [];
+  return (shared.cache.list(Kinds.csv) as Csv[]).filter(
+    (item) => item.metadata.name === csv.metadata.name && item.metadata.labels?.[Labels.copiedFrom] === csv.metadata.namespace,
+  );
+}
+
+function copyTargets(shared: Shared, csv: Csv, context: ReconcileContext): string[] {
+  if (!shared.copiedCsvsEnabled) return [];
+  const phase = csv.status?.phase ?? '';
+  if (phase === CSVPhases.None || (CSVUncopiableReasons as readonly string[]).includes(csv.status?.reason ?? '')) return [];
+  const annotation = csv.metadata.annotations?.[Annotations.targetNamespaces];
+  if (annotation === undefined) return [];
+  const groups = context.cache.list(Kinds.operatorGroup, { namespace: csv.metadata.namespace });
+  if (groups.length !== 1) return [];
+  if (annotation === '') {
+    if (shared.disableCopiedCsvsForAllNamespaces) return [];
+    return context.cache.list(Kinds.namespace).map((namespace) => namespace.metadata?.name ?? '').filter((name) => name !== csv.metadata.namespace);
+  }
+  return annotation.split(',').filter((name) => name !== '' && name !== csv.metadata.namespace);
+}
+
+/** Copies the CSV to each target namespace other than its own, and removes copies no longer targeted. */
+async function syncCopies(shared: Shared, csv: Csv, context: ReconcileContext): Promise<void> {
+  const client = shared.client();
+  const targets = new Set(copyTargets(shared, csv, context));
+  const existing = copiesOf(shared, csv);
+  for (const copy of existing) {
+    if (!targets.has(copy.metadata.namespace)) {
+      await client.delete(csvReference(copy)).catch((error: unknown) => {
+        if (!isNotFound(error)) throw error;
+      });
+    }
+  }
+  if (targets.size === 0) return;
+  const annotations = { ...(csv.metadata.annotations ?? {}) };
+  delete annotations[Annotations.targetNamespaces];
+  delete annotations['kubectl.kubernetes.io/last-applied-configuration'];
+  const labels: Record<string, string> = {};
+  for (const [key, value] of Object.entries(csv.metadata.labels ?? {})) {
+    if (!key.startsWith('operators.coreos.com/')) labels[key] = value;
+  }
+  labels[Labels.copiedFrom] = csv.metadata.namespace;
+  const status = { ...(csv.status ?? {}), reason: CSVReasons.Copied, message: CSVMessages.copied(csv.metadata.namespace) };
+  delete (status as { requirementStatus?: unknown }).requirementStatus;
+  for (const namespace of targets) {
+    const live = context.cache.get(Kinds.csv, csv.metadata.name, namespace) as Csv | undefined;
+    if (live && !isCopied(live)) continue; // a real CSV of that name lives there
+    const desired = {
+      apiVersion: csv.apiVersion,
+      kind: csv.kind,
+      metadata: { name: csv.metadata.name, namespace, annotations, labels },
+      spec: csv.spec,
+    } as Csv;
+    let stored: Csv | undefined = live;
+    if (!live) {
+      try {
+        stored = await client.create(desired, { fieldManager: 'olm-operator' });
+      } catch (error) {
+        if (context.signal.aborted) return;
+        throw error;
+      }
+    } else if (
+      JSON.stringify([live.spec, live.metadata.annotations ?? {}, live.metadata.labels ?? {}]) !== JSON.stringify([desired.spec, annotations, labels])
+    ) {
+      stored = await client.replace({ ...desired, metadata: { ...desired.metadata, resourceVersion: live.metadata.resourceVersion } } as Csv);
+    }
+    const comparable = (value: unknown) => {
+      const { lastUpdateTime: _ignored, ...rest } = (value ?? {}) as Record<string, unknown>;
+      return JSON.stringify(rest);
+    };
+    if (stored && comparable(stored.status) !== comparable(status)) {
+      await client.replaceStatus({ ...stored, status } as Csv);
+    }
+  }
+}
+
+/** A copy whose source is gone or no longer targets its namespace is deleted. */
+async function reconcileCopy(shared: Shared, copy: Csv, context: ReconcileContext): Promise<void> {
+  const sourceNamespace = copy.metadata.labels?.[Labels.copiedFrom];
+  if (!sourceNamespace) return;
+  const source = context.cache.get(Kinds.csv, copy.metadata.name, sourceNamespace) as Csv | undefined;
+  if (source && !source.metadata.deletionTimestamp && copyTargets(shared, source, context).includes(copy.metadata.namespace)) return;
+  await shared.client().delete(csvReference(copy)).catch((error: unknown) => {
+    if (!isNotFound(error)) throw error;
+  });
+}

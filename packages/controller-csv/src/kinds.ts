@@ -1,0 +1,24 @@
+import type { ObjectKind } from '@olm/core';
+
+/** The kinds the OLM operator reads and writes. */
+export const Kinds = {
+  csv: { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'ClusterServiceVersion' },
+  operatorGroup: { apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup' },
+  subscription: { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'Subscription' },
+  deployment: { apiVersion: 'apps/v1', kind: 'Deployment' },
+  namespace: { apiVersion: 'v1', kind: 'Namespace' },
+  serviceAccount: { apiVersion: 'v1', kind: 'ServiceAccount' },
+  crd: { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' },
+  clusterRole: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole' },
+} as const satisfies Record<string, ObjectKind>;
+
+/** upstream's fnv-1a 64-bit hash in hex, as used by the `olm.api.<hash>` CSV labels. */
+export function fnv64aHex(text: string): string {
+  let hash = 0xcbf29ce484222325n;
+  const prime = 0x100000001b3n;
+  for (const byte of Buffer.from(text, 'utf8')) {
+    hash ^= BigInt(byte);
+    hash = (hash * prime) & 0xffffffffffffffffn;
+  }
+  return hash.toString(16);
+}

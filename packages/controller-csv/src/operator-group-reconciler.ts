@@ -1,0 +1,206 @@
+import type { Condition } from '@olm/api';
+import { Annotations, CSVPhases, Labels, OperatorGroupConditionTypes, OperatorGroupMessages, OperatorGroupReasons } from '@olm/api';
+import type { CachedObject, ReconcileContext, ReconcileRequest, Reconciler } from '@olm/core';
+import { describeError } from '@olm/core';
+import { isNotFound, updateObject, updateStatus } from '@olm/controller-runtime';
+import { Kinds } from './kinds.js';
+import { formatProvidedApis, parseProvidedApis } from './provided-apis.js';
+import { csvProvidedApis, csvReference, isCopied, ogReference, upsert, type Csv, type Og, type Shared } from './shared.js';
+import { formatTargetNamespaces, resolveTargetNamespaces, sameNamespaceSet } from './target-namespaces.js';
+
+const timeOf = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/** The OperatorGroup reconciler (upstream syncOperatorGroups). */
+export function createOperatorGroupReconciler(shared: Shared): Reconciler {
+  return {
+    name: 'operatorgroup',
+    for: Kinds.operatorGroup,
+    owns: [Kinds.clusterRole],
+    watches: [
+      { ...Kinds.namespace, map: () => allGroups(shared) },
+      { ...Kinds.csv, map: (csv) => groupsInNamespace(shared, csv.metadata?.namespace ?? '') },
+    ],
+    async reconcile(request, context) {
+      shared.cache = context.cache;
+      const og = context.cache.get(Kinds.operatorGroup, request.name, request.namespace) as Og | undefined;
+      if (!og) return cleanUpDeletedGroup(shared, request, context);
+      await syncMultipleGroupsCondition(shared, og, context);
+      const targets = await syncStatusNamespaces(shared, og, context);
+      if (!targets) return;
+      await syncNamespaceLabels(shared, og, targets, context);
+      await annotateMemberCsvs(shared, og, targets, context);
+      await ensureClusterRoles(shared, og, context);
+      await pruneProvidedApis(shared, og, context);
+    },
+  };
+}
+
+function allGroups(shared: Shared): ReconcileRequest[] {
+  if (!shared.cache) return [];
+  return shared.cache.list(Kinds.operatorGroup).map((og) => ({ namespace: og.metadata?.namespace ?? '', name: og.metadata?.name ?? '' }));
+}
+
+function groupsInNamespace(shared: Shared, namespace: string): ReconcileRequest[] {
+  if (!shared.cache) return [];
+  return shared.cache.list(Kinds.operatorGroup, { namespace }).map((og) => ({ namespace, name: og.metadata?.name ?? '' }));
+}
+
+/** MultipleOperatorGroup condition on every group of a namespace with more than one. */
+async function syncMultipleGroupsCondition(shared: Shared, og: Og, context: ReconcileContext): Promise<void> {
+  const count = context.cache.list(Kinds.operatorGroup, { namespace: og.metadata.namespace }).length;
+  const conditions = og.status?.conditions ?? [];
+  const present = conditions.some((condition) => condition.type === OperatorGroupConditionTypes.MultipleOperatorGroup);
+  if ((count > 1) === present) return;
+  await updateStatus<Og>(shared.client(), ogReference(og), (live) => {
+    const others = (live.status?.conditions ?? []).filter((condition) => condition.type !== OperatorGroupConditionTypes.MultipleOperatorGroup);
+    const next: Condition[] =
+      count > 1
+        ? [
+            ...others,
+            {
+              type: OperatorGroupConditionTypes.MultipleOperatorGroup,
+              status: 'True',
+              reason: OperatorGroupReasons.MultipleOperatorGroupsFound,
+              message: OperatorGroupMessages.MultipleOperatorGroupsFound,
+              lastTransitionTime: timeOf(shared.now()),
+            },
+          ]
+        : others;
+    live.status = { ...(live.status ?? { lastUpdated: timeOf(shared.now()) }), conditions: next };
+  });
+}
+
+/** Resolves the targets and writes `status.namespaces` (with `lastUpdated`) when the set changed. */
+async function syncStatusNamespaces(shared: Shared, og: Og, context: ReconcileContext): Promise<string[] | undefined> {
+  let targets: string[];
+  try {
+    const namespaces = context.cache.list(Kinds.namespace).map((namespace) => ({
+      name: namespace.metadata?.name ?? '',
+      labels: namespace.metadata?.labels,
+    }));
+    targets = resolveTargetNamespaces(og.spec ?? {}, namespaces);
+  } catch (error) {
+    void shared.recorder().warning(og, 'InvalidTargetNamespaces', describeError(error));
+    return undefined;
+  }
+  if (og.status?.namespaces && sameNamespaceSet(og.status.namespaces, targets)) return targets;
+  await updateStatus<Og>(shared.client(), ogReference(og), (live) => {
+    if (live.status?.namespaces && sameNamespaceSet(live.status.namespaces, targets)) return false;
+    live.status = { ...(live.status ?? {}), namespaces: targets, lastUpdated: timeOf(shared.now()) };
+  });
+  return targets;
+}
+
+/** `olm.operatorgroup.uid/<uid>` on each targeted namespace (not for AllNamespaces); stale labels removed. */
+async function syncNamespaceLabels(shared: Shared, og: Og, targets: readonly string[], context: ReconcileContext): Promise<void> {
+  const uid = og.metadata.uid;
+  if (!uid) return;
+  const key = `${Labels.operatorGroupUidPrefix}${uid}`;
+  const all = targets.length === 1 && targets[0] === '';
+  const wanted = new Set(all ? [] : targets);
+  const liveUids = new Set(context.cache.list(Kinds.operatorGroup).map((group) => group.metadata?.uid));
+  for (const namespace of context.cache.list(Kinds.namespace)) {
+    const name = namespace.metadata?.name ?? '';
+    const labels = namespace.metadata?.labels ?? {};
+    const stale = Object.keys(labels).filter(
+      (label) => label.startsWith(Labels.operatorGroupUidPrefix) && (label === key ? !wanted.has(name) : !liveUids.has(label.slice(Labels.operatorGroupUidPrefix.length))),
+    );
+    const missing = wanted.has(name) && labels[key] === undefined;
+    if (stale.length === 0 && !missing) continue;
+    try {
+      await updateObject(shared.client(), { ...Kinds.namespace, name }, (live) => {
+        const next = { ...(live.metadata?.labels ?? {}) };
+        for (const label of stale) delete next[label];
+        if (wanted.has(name)) next[key] = '';
+        live.metadata = { ...live.metadata, labels: next };
+      });
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+  }
+}
+
+/** The three group annotations on every non-copied CSV of the group's namespace (when it is the only group). */
+async function annotateMemberCsvs(shared: Shared, og: Og, targets: readonly string[], context: ReconcileContext): Promise<void> {
+  if (context.cache.list(Kinds.operatorGroup, { namespace: og.metadata.namespace }).length !== 1) return;
+  const wanted = {
+    [Annotations.operatorGroup]: og.metadata.name,
+    [Annotations.operatorNamespace]: og.metadata.namespace,
+    [Annotations.targetNamespaces]: formatTargetNamespaces(targets),
+  };
+  for (const csv of context.cache.list(Kinds.csv, { namespace: og.metadata.namespace }) as Csv[]) {
+    if (isCopied(csv) || csv.metadata.deletionTimestamp) continue;
+    const annotations = csv.metadata.annotations ?? {};
+    if (Object.entries(wanted).every(([key, value]) => annotations[key] === value)) continue;
+    try {
+      await updateObject<Csv>(shared.client(), csvReference(csv), (live) => {
+        live.metadata.annotations = { ...(live.metadata.annotations ?? {}), ...wanted };
+      });
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+  }
+}
+
+function memberCsvs(og: Og, context: ReconcileContext): Csv[] {
+  return (context.cache.list(Kinds.csv, { namespace: og.metadata.namespace }) as Csv[]).filter((csv) => !isCopied(csv));
+}
+
+/** The admin/edit/view ClusterRoles of the group, aggregating its provided APIs. */
+async function ensureClusterRoles(shared: Shared, og: Og, context: ReconcileContext): Promise<void> {
+  const apis = parseProvidedApis(og.metadata.annotations?.[Annotations.providedAPIs]);
+  for (const csv of memberCsvs(og, context)) for (const api of csvProvidedApis(csv)) apis.add(api);
+  const roles = shared.rbac().operatorGroupClusterRoles({ operatorGroup: og as never, providedApis: [...apis].sort() });
+  for (const role of roles) await upsert(shared.client(), role as unknown as CachedObject, ['metadata.labels', 'aggregationRule']);
+}
+
+/** Drops APIs from `olm.providedAPIs` that no member CSV provides (not for static groups, not while a provider is pending). */
+async function pruneProvidedApis(shared: Shared, og: Og, context: ReconcileContext): Promise<void> {
+  if (og.spec?.staticProvidedAPIs) return;
+  const annotated = parseProvidedApis(og.metadata.annotations?.[Annotations.providedAPIs]);
+  if (annotated.size === 0) return;
+  const provided = new Set<string>();
+  for (const csv of memberCsvs(og, context)) {
+    const apis = csvProvidedApis(csv);
+    const phase = csv.status?.phase ?? '';
+    if (apis.size > 0 && (phase === CSVPhases.None || phase === CSVPhases.Pending)) return;
+    for (const api of apis) provided.add(api);
+  }
+  const kept = [...annotated].filter((api) => provided.has(api));
+  if (kept.length === annotated.size) return;
+  await updateObject<Og>(shared.client(), ogReference(og), (live) => {
+    const annotations = { ...(live.metadata.annotations ?? {}) };
+    const current = parseProvidedApis(annotations[Annotations.providedAPIs]);
+    const value = formatProvidedApis([...current].filter((api) => provided.has(api)));
+    if (value === '') delete annotations[Annotations.providedAPIs];
+    else annotations[Annotations.providedAPIs] = value;
+    if (JSON.stringify(annotations) === JSON.stringify(live.metadata.annotations ?? {})) return false;
+    live.metadata.annotations = annotations;
+  });
+}
+
+/** A deleted group: its ClusterRoles go, and its namespace labels (removed at the next group sync). */
+async function cleanUpDeletedGroup(shared: Shared, request: ReconcileRequest, context: ReconcileContext): Promise<void> {
+  const client = shared.client();
+  const selector = `olm.owner=${request.name},olm.owner.namespace=${request.namespace ?? ''},olm.owner.kind=OperatorGroup`;
+  for (const role of context.cache.list(Kinds.clusterRole, { labelSelector: selector })) {
+    await client.delete({ ...Kinds.clusterRole, name: role.metadata?.name ?? '' }).catch((error: unknown) => {
+      if (!isNotFound(error)) throw error;
+    });
+  }
+  const liveUids = new Set(context.cache.list(Kinds.operatorGroup).map((group) => group.metadata?.uid));
+  for (const namespace of context.cache.list(Kinds.namespace)) {
+    const labels = namespace.metadata?.labels ?? {};
+    const stale = Object.keys(labels).filter(
+      (label) => label.startsWith(Labels.operatorGroupUidPrefix) && !liveUids.has(label.slice(Labels.operatorGroupUidPrefix.length)),
+    );
+    if (stale.length === 0) continue;
+    await updateObject(client, { ...Kinds.namespace, name: namespace.metadata?.name ?? '' }, (live) => {
+      const next = { ...(live.metadata?.labels ?? {}) };
+      for (const label of stale) delete next[label];
+      live.metadata = { ...live.metadata, labels: next };
+    }).catch((error: unknown) => {
+      if (!isNotFound(error)) throw error;
+    });
+  }
+}

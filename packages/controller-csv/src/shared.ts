@@ -1,0 +1,79 @@
+import type { ClusterServiceVersion, OperatorGroup } from '@olm/api';
+import { Annotations, CSVReasons, Labels } from '@olm/api';
+import type { CachedObject, InstallStrategy, Logger, ObjectReader, RbacGenerator } from '@olm/core';
+import type { EventRecorder, KubeClient } from '@olm/controller-runtime';
+import type { CsvMetrics } from './metrics.js';
+import { apiKey, type ApiKey } from './provided-apis.js';
+
+export type Csv = ClusterServiceVersion & CachedObject & { metadata: { name: string; namespace: string } };
+export type Og = OperatorGroup & CachedObject & { metadata: { name: string; namespace: string } };
+
+/** Resolved options and lazily bound collaborators shared by the reconcilers. */
+export interface Shared {
+  client(): KubeClient;
+  rbac(): RbacGenerator;
+  strategies(): ReadonlyMap<string, InstallStrategy>;
+  recorder(): EventRecorder;
+  metrics(): CsvMetrics | undefined;
+  logger(): Logger | undefined;
+  now(): Date;
+  serverVersion(): Promise<string | undefined>;
+  /** The informer cache, captured from the first reconcile (mappers have no other way to read it). */
+  cache: ObjectReader | undefined;
+  readonly installTimeoutMs: number;
+  readonly requeueAfterMs: number;
+  readonly healthPollMs: number;
+  readonly copiedCsvsEnabled: boolean;
+  readonly disableCopiedCsvsForAllNamespaces: boolean;
+}
+
+/** `IsCopied`: reason Copied, operator namespace elsewhere, or the `olm.copiedFrom` label. */
+export function isCopied(csv: CachedObject & { status?: { reason?: string } }): boolean {
+  const operatorNamespace = csv.metadata?.annotations?.[Annotations.operatorNamespace];
+  return (
+    csv.status?.reason === CSVReasons.Copied ||
+    (operatorNamespace !== undefined && operatorNamespace !== csv.metadata?.namespace) ||
+    csv.metadata?.labels?.[Labels.copiedFrom] !== undefined
+  );
+}
+
+/** The APIs a CSV provides: owned CRDs (group from the CRD name) and owned APIServices, as `Kind.version.group`. */
+export function csvProvidedApis(csv: ClusterServiceVersion): Set<ApiKey> {
+  const apis = new Set<ApiKey>();
+  for (const crd of csv.spec?.customresourcedefinitions?.owned ?? []) {
+    const dot = crd.name.indexOf('.');
+    if (dot < 0) continue;
+    apis.add(apiKey({ group: crd.name.slice(dot + 1), version: crd.version, kind: crd.kind }));
+  }
+  for (const service of csv.spec?.apiservicedefinitions?.owned ?? []) {
+    apis.add(apiKey({ group: service.group, version: service.version, kind: service.kind }));
+  }
+  return apis;
+}
+
+export function csvReference(csv: { metadata: { name: string; namespace: string } }) {
+  return { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'ClusterServiceVersion', name: csv.metadata.name, namespace: csv.metadata.namespace };
+}
+
+export function ogReference(og: { metadata: { name: string; namespace: string } }) {
+  return { apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', name: og.metadata.name, namespace: og.metadata.namespace };
+}
+
+/** Creates the object, or replaces it when the fields OLM sets differ. */
+export async function upsert(client: KubeClient, object: CachedObject, compare: readonly string[]): Promise<void> {
+  const reference = {
+    apiVersion: object.apiVersion!,
+    kind: object.kind!,
+    name: object.metadata!.name!,
+    ...(object.metadata?.namespace ? { namespace: object.metadata.namespace } : {}),
+  };
+  const live = await client.find(reference);
+  if (!live) {
+    await client.create(object, { fieldManager: 'olm-operator' });
+    return;
+  }
+  const pick = (source: CachedObject) =>
+    JSON.stringify(compare.map((field) => (field.startsWith('metadata.') ? source.metadata?.[field.slice(9)] : source[field])));
+  if (pick(live) === pick(object)) return;
+  await client.replace({ ...object, metadata: { ...object.metadata, resourceVersion: live.metadata?.resourceVersion } }, { fieldManager: 'olm-operator' });
+}

@@ -1,0 +1,170 @@
+import { CSVCleanupFinalizer } from '@olm/api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Kinds } from '../src/kinds.js';
+import {
+  createNamespace,
+  createOperatorGroup,
+  crdManifest,
+  csv,
+  eventually,
+  getCsv,
+  groupSynced,
+  listEvents,
+  startController,
+  startEnvironment,
+  waitForPhase,
+  type CsvObject,
+  type Environment,
+} from './helpers.js';
+
+let env: Environment;
+let controller: Awaited<ReturnType<typeof startController>>;
+
+beforeAll(async () => {
+  env = await startEnvironment();
+  controller = await startController(env);
+});
+afterAll(async () => {
+  await controller?.stop();
+  await env?.stop();
+});
+
+describe('CSV happy path', () => {
+  it('goes None → Pending → InstallReady → Installing → Succeeded and installs its deployment', async () => {
+    const { client } = env;
+    await createNamespace(client, 'happy');
+    await createOperatorGroup(client, 'happy', 'og');
+    await groupSynced(client, 'happy', 'og');
+    await client.create(crdManifest('widgets', 'example.com', 'Widget'));
+    await client.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { namespace: 'happy', name: 'operator' } });
+    await client.create(
+      csv({
+        namespace: 'happy',
+        name: 'widget.v1',
+        ownedCrds: [{ name: 'widgets.example.com', version: 'v1', kind: 'Widget' }],
+        serviceAccounts: ['operator'],
+        minKubeVersion: '1.20.0',
+      }),
+    );
+    const done = await waitForPhase(client, 'happy', 'widget.v1', 'Succeeded', 'InstallSucceeded');
+    expect(done.status?.message).toBe('install strategy completed with no errors');
+    expect(done.metadata?.finalizers).toContain(CSVCleanupFinalizer);
+    expect(done.metadata?.annotations).toMatchObject({
+      'olm.operatorGroup': 'og',
+      'olm.operatorNamespace': 'happy',
+      'olm.targetNamespaces': 'happy',
+    });
+    expect(Object.entries(done.metadata?.labels ?? {}).some(([key, value]) => key.startsWith('olm.api.') && value === 'provided')).toBe(true);
+    expect(done.status?.conditions?.map((condition) => [condition.phase, condition.reason, condition.message])).toEqual([
+      ['Pending', 'RequirementsUnknown', 'requirements not yet checked'],
+      ['InstallReady', 'AllRequirementsMet', 'all requirements found, attempting install'],
+      ['Installing', 'InstallSucceeded', 'waiting for install components to report healthy'],
+      ['Succeeded', 'InstallSucceeded', 'install strategy completed with no errors'],
+    ]);
+    const requirements = done.status?.requirementStatus ?? [];
+    expect(requirements.map((status) => [status.kind, status.name, status.status])).toEqual([
+      ['ClusterServiceVersion', 'widget.v1', 'Present'],
+      ['CustomResourceDefinition', 'widgets.example.com', 'Present'],
+      ['ServiceAccount', 'operator', 'Present'],
+    ]);
+    expect(requirements[1]?.message).toBe('CRD is present and Established condition is true');
+
+    const deployment = await client.get<CsvObject & { spec: { template: { metadata: { annotations: Record<string, string> } } } }>({
+      ...Kinds.deployment,
+      namespace: 'happy',
+      name: 'widget.v1-operator',
+    });
+    expect(deployment.metadata?.labels).toMatchObject({
+      'olm.owner': 'widget.v1',
+      'olm.owner.namespace': 'happy',
+      'olm.owner.kind': 'ClusterServiceVersion',
+      'olm.managed': 'true',
+    });
+    expect(deployment.metadata?.labels?.['olm.deployment-spec-hash']).toBeTruthy();
+    expect(deployment.spec.template.metadata.annotations).toMatchObject({ 'olm.operatorGroup': 'og', 'olm.targetNamespaces': 'happy' });
+    expect(deployment.metadata?.ownerReferences?.[0]).toMatchObject({ kind: 'ClusterServiceVersion', name: 'widget.v1' });
+
+    const events = await eventually(async () => {
+      const items = await listEvents(client, 'happy', 'widget.v1');
+      return items.length >= 4 ? items : undefined;
+    });
+    expect(events.map((event) => event.reason)).toEqual(expect.arrayContaining(['RequirementsUnknown', 'AllRequirementsMet', 'InstallSucceeded']));
+
+    // Per-API ClusterRoles once Succeeded, from the RBAC generator.
+    await eventually(() => client.find({ ...Kinds.clusterRole, name: 'widgets.example.com-v1-admin' }), { message: 'per-API admin role' });
+    await eventually(() => client.find({ ...Kinds.clusterRole, name: 'widgets.example.com-v1-crdview' }), { message: 'crdview role' });
+
+    await eventually(async () => {
+      const text = await controller.registry.metrics();
+      return text.includes('csv_succeeded{namespace="happy",name="widget.v1",version="1.0.0"} 1') && !text.includes('csv_abnormal{namespace="happy",name="widget.v1"');
+    }, { message: 'csv_succeeded series' });
+  });
+
+  it('waits in Pending/RequirementsNotMet until CRDs and service accounts exist, and checks minKubeVersion', async () => {
+    const { client } = env;
+    await createNamespace(client, 'reqs');
+    await createOperatorGroup(client, 'reqs', 'og');
+    await groupSynced(client, 'reqs', 'og');
+    await client.create(
+      csv({
+        namespace: 'reqs',
+        name: 'gadget.v1',
+        ownedCrds: [{ name: 'gadgets.example.com', version: 'v2', kind: 'Gadget' }],
+        requiredCrds: [{ name: 'parts.example.com', version: 'v1', kind: 'Part' }],
+        serviceAccounts: ['gadget-operator'],
+      }),
+    );
+    const waiting = await waitForPhase(client, 'reqs', 'gadget.v1', 'Pending', 'RequirementsNotMet');
+    expect(waiting.status?.message).toBe("one or more requirements couldn't be found");
+    expect(waiting.status?.requirementStatus?.map((status) => [status.name, status.status, status.message])).toEqual([
+      ['gadgets.example.com', 'NotPresent', 'CRD is not present'],
+      ['parts.example.com', 'NotPresent', 'CRD is not present'],
+      ['gadget-operator', 'NotPresent', 'Service account does not exist'],
+    ]);
+    await eventually(async () =>
+      (await controller.registry.metrics()).includes(
+        'csv_abnormal{namespace="reqs",name="gadget.v1",version="1.0.0",phase="Pending",reason="RequirementsNotMet"} 1',
+      ), { message: 'abnormal series' });
+
+    // A CRD that does not serve the wanted version.
+    await client.create(crdManifest('gadgets', 'example.com', 'Gadget', ['v1']));
+    await client.create(crdManifest('parts', 'example.com', 'Part'));
+    await client.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { namespace: 'reqs', name: 'gadget-operator' } });
+    await eventually(async () => {
+      const current = await getCsv(client, 'reqs', 'gadget.v1');
+      const statuses = current?.status?.requirementStatus ?? [];
+      return statuses[0]?.message === 'CRD version not served' && statuses[2]?.status === 'Present';
+    });
+    await client.delete({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: 'gadgets.example.com' });
+    await eventually(async () => !(await client.find({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: 'gadgets.example.com' })));
+    await client.create(crdManifest('gadgets', 'example.com', 'Gadget', ['v2']));
+    await waitForPhase(client, 'reqs', 'gadget.v1', 'Succeeded');
+    await eventually(async () => {
+      const text = await controller.registry.metrics();
+      return text.includes('csv_succeeded{namespace="reqs",name="gadget.v1",version="1.0.0"} 1') && !text.includes('csv_abnormal{namespace="reqs",name="gadget.v1"');
+    }, { message: 'abnormal series removed once Succeeded' });
+
+    // minKubeVersion above the server's (v1.32.4).
+    await client.create(csv({ namespace: 'reqs', name: 'future.v1', minKubeVersion: '99.0.0', deployments: ['future'] }));
+    const future = await waitForPhase(client, 'reqs', 'future.v1', 'Pending', 'RequirementsNotMet');
+    expect(future.status?.requirementStatus?.[0]).toMatchObject({
+      kind: 'ClusterServiceVersion',
+      status: 'NotPresent',
+      message: 'CSV version requirement not met: minKubeVersion (99.0.0) > server version (v1.32.4)',
+    });
+  });
+
+  it('removes its finalizer and copies when deleted; deployments are garbage collected', async () => {
+    const { client } = env;
+    await createNamespace(client, 'gone');
+    await createOperatorGroup(client, 'gone', 'og');
+    await groupSynced(client, 'gone', 'og');
+    await client.create(csv({ namespace: 'gone', name: 'temp.v1' }));
+    await waitForPhase(client, 'gone', 'temp.v1', 'Succeeded');
+    await client.delete({ ...Kinds.csv, namespace: 'gone', name: 'temp.v1' });
+    await eventually(async () => !(await getCsv(client, 'gone', 'temp.v1')), { message: 'CSV deleted' });
+    await eventually(async () => !(await client.find({ ...Kinds.deployment, namespace: 'gone', name: 'temp.v1-operator' })), {
+      message: 'deployment collected',
+    });
+  });
+});

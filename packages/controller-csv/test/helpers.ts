@@ -1,0 +1,221 @@
+import { crds } from '@olm/api';
+import type { CachedObject } from '@olm/core';
+import { createManager, KubeClient, type Manager } from '@olm/controller-runtime';
+import { startApiServer } from '@olm/local-apiserver';
+import { createRbacGenerator } from '@olm/plugin-rbac';
+import { Registry } from 'prom-client';
+import { createCsvController, type CsvController, type CsvControllerOptions } from '../src/controller.js';
+import { Kinds } from '../src/kinds.js';
+
+export type Server = Awaited<ReturnType<typeof startApiServer>>;
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function eventually<T>(probe: () => T | Promise<T>, options: { timeoutMs?: number; message?: string } = {}): Promise<NonNullable<T>> {
+  const deadline = Date.now() + (options.timeoutMs ?? 15_000);
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined && value !== null && value !== false) return value as NonNullable<T>;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) throw new Error(`${options.message ?? 'condition'} not met in time${last ? `: ${String(last)}` : ''}`);
+    await sleep(25);
+  }
+}
+
+/** A local API server with the OLM CRDs installed, plus a client. */
+export async function startEnvironment(options: { rolloutDelayMs?: number } = {}) {
+  const server = await startApiServer({ port: 0, deploymentRolloutDelayMs: options.rolloutDelayMs ?? 20 });
+  const client = new KubeClient({ kubeconfig: server.kubeconfig, requestTimeoutMs: 5_000 });
+  for (const crd of crds) await client.create(crd as unknown as CachedObject);
+  await eventually(() => client.resourceFor(Kinds.csv), { message: 'CSV CRD served' });
+  await eventually(() => client.resourceFor(Kinds.operatorGroup), { message: 'OperatorGroup CRD served' });
+  await eventually(() => client.resourceFor(Kinds.subscription), { message: 'Subscription CRD served' });
+  return {
+    server,
+    client,
+    async stop() {
+      client.close();
+      await server.stop();
+    },
+  };
+}
+
+export type Environment = Awaited<ReturnType<typeof startEnvironment>>;
+
+/** The controller on a manager of its own, against the environment's server. */
+export async function startController(env: Environment, options: Partial<CsvControllerOptions> = {}) {
+  const registry = new Registry();
+  const client = new KubeClient({ kubeconfig: env.server.kubeconfig, requestTimeoutMs: 5_000 });
+  const controller: CsvController = createCsvController({
+    client,
+    rbacGenerator: createRbacGenerator(),
+    metrics: registry,
+    requeueAfterMs: 200,
+    healthPollMs: 100,
+    ...options,
+  });
+  const manager: Manager = createManager({ client, resyncPeriodMs: 0, gracefulShutdownTimeoutMs: 2_000 });
+  for (const reconciler of controller.reconcilers) manager.add(reconciler);
+  await manager.start();
+  return {
+    controller,
+    manager,
+    registry,
+    async stop() {
+      await manager.stop();
+      client.close();
+    },
+  };
+}
+
+export async function createNamespace(client: KubeClient, name: string, labels?: Record<string, string>): Promise<void> {
+  await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, ...(labels ? { labels } : {}) } });
+}
+
+export async function createOperatorGroup(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+  spec: Record<string, unknown> = { targetNamespaces: [namespace] },
+  annotations?: Record<string, string>,
+): Promise<CachedObject> {
+  return client.create({
+    apiVersion: 'operators.coreos.com/v1',
+    kind: 'OperatorGroup',
+    metadata: { name, namespace, ...(annotations ? { annotations } : {}) },
+    spec,
+  });
+}
+
+/** Waits until the group has `status.namespaces` (the CSV pre-checks need them). */
+export async function groupSynced(client: KubeClient, namespace: string, name: string): Promise<CsvObject> {
+  return eventually(async () => {
+    const og = await client.get<CsvObject>({ ...Kinds.operatorGroup, namespace, name });
+    return (og as { status?: { namespaces?: string[] } }).status?.namespaces ? og : undefined;
+  });
+}
+
+export type CsvObject = CachedObject & {
+  spec?: Record<string, unknown>;
+  status?: {
+    phase?: string;
+    reason?: string;
+    message?: string;
+    lastTransitionTime?: string;
+    conditions?: Array<{ phase: string; reason: string; message: string }>;
+    requirementStatus?: Array<{ kind: string; name: string; status: string; message: string }>;
+    namespaces?: string[];
+  };
+};
+
+export const allInstallModes = [
+  { type: 'OwnNamespace', supported: true },
+  { type: 'SingleNamespace', supported: true },
+  { type: 'MultiNamespace', supported: true },
+  { type: 'AllNamespaces', supported: true },
+];
+
+export function deploymentSpec(app: string): Record<string, unknown> {
+  return {
+    replicas: 1,
+    selector: { matchLabels: { app } },
+    template: { metadata: { labels: { app } }, spec: { containers: [{ name: 'operator', image: 'example.com/operator:v1' }] } },
+  };
+}
+
+export interface CsvInput {
+  readonly namespace: string;
+  readonly name: string;
+  readonly deployments?: readonly string[];
+  readonly replaces?: string;
+  readonly installModes?: ReadonlyArray<{ type: string; supported: boolean }>;
+  readonly ownedCrds?: ReadonlyArray<{ name: string; version: string; kind: string }>;
+  readonly requiredCrds?: ReadonlyArray<{ name: string; version: string; kind: string }>;
+  readonly serviceAccounts?: readonly string[];
+  readonly minKubeVersion?: string;
+  readonly annotations?: Record<string, string>;
+  readonly version?: string;
+}
+
+export function csv(input: CsvInput): CsvObject {
+  return {
+    apiVersion: 'operators.coreos.com/v1alpha1',
+    kind: 'ClusterServiceVersion',
+    metadata: { name: input.name, namespace: input.namespace, ...(input.annotations ? { annotations: input.annotations } : {}) },
+    spec: {
+      displayName: input.name,
+      version: input.version ?? '1.0.0',
+      ...(input.replaces ? { replaces: input.replaces } : {}),
+      ...(input.minKubeVersion ? { minKubeVersion: input.minKubeVersion } : {}),
+      installModes: input.installModes ?? allInstallModes,
+      customresourcedefinitions: { owned: input.ownedCrds ?? [], required: input.requiredCrds ?? [] },
+      install: {
+        strategy: 'deployment',
+        spec: {
+          deployments: (input.deployments ?? [`${input.name}-operator`]).map((name) => ({ name, spec: deploymentSpec(name) })),
+          permissions: (input.serviceAccounts ?? []).map((serviceAccountName) => ({
+            serviceAccountName,
+            rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }],
+          })),
+        },
+      },
+    },
+  };
+}
+
+export async function getCsv(client: KubeClient, namespace: string, name: string): Promise<CsvObject | undefined> {
+  return client.find<CsvObject>({ ...Kinds.csv, namespace, name });
+}
+
+export async function waitForPhase(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+  phase: string,
+  reason?: string,
+  timeoutMs = 15_000,
+): Promise<CsvObject> {
+  let last: CsvObject | undefined;
+  try {
+    return await eventually(
+      async () => {
+        last = await getCsv(client, namespace, name);
+        return last?.status?.phase === phase && (reason === undefined || last.status.reason === reason) ? last : undefined;
+      },
+      { timeoutMs, message: `${namespace}/${name} ${phase}${reason ? `/${reason}` : ''}` },
+    );
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; last status ${JSON.stringify(last?.status ? { phase: last.status.phase, reason: last.status.reason, message: last.status.message } : undefined)}`);
+  }
+}
+
+export function crdManifest(plural: string, group: string, kind: string, versions: readonly string[] = ['v1']): CachedObject {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.${group}` },
+    spec: {
+      group,
+      scope: 'Namespaced',
+      names: { plural, singular: plural.replace(/s$/, ''), kind, listKind: `${kind}List` },
+      versions: versions.map((name, index) => ({
+        name,
+        served: true,
+        storage: index === 0,
+        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+      })),
+    },
+  };
+}
+
+export async function listEvents(client: KubeClient, namespace: string, name: string) {
+  const events = await client.list<CachedObject & { reason?: string; message?: string; type?: string }>(
+    { apiVersion: 'v1', kind: 'Event' },
+    { namespace, fieldSelector: `involvedObject.name=${name}` },
+  );
+  return events.items;
+}

@@ -1,0 +1,73 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { boot, constraintEvaluators, satBackend, type CatalogContent } from '@olm/core';
+import { celPlugin, createCelConstraintEvaluator } from '@olm/plugin-cel';
+import { createLogicSolverBackend } from '@olm/plugin-sat-logic-solver';
+import { loadCatalog, registryPlugin } from '@olm/registry';
+import { builtInConstraintEvaluators, createResolver, loadScenario, resolverPlugin, resolveToOutcome } from '@olm/resolver';
+import { describe, expect, it } from 'vitest';
+import { satCdclPlugin } from '../src/plugin.js';
+import { createCdclBackend } from '../src/cdcl-backend.js';
+
+const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const casesDirectory = join(repositoryRoot, 'packages/resolver/test/cases');
+
+/** Loads each catalog directory once: several scenarios share the real catalog. */
+function cachedCatalogLoader(): (directory: string) => Promise<CatalogContent> {
+  const loaded = new Map<string, Promise<CatalogContent>>();
+  return (directory) => {
+    let content = loaded.get(directory);
+    if (!content) {
+      content = loadCatalog(directory);
+      loaded.set(directory, content);
+    }
+    return content;
+  };
+}
+
+describe('the resolver on the CDCL backend', () => {
+  it('resolves examples/resolve-monitoring.yaml in a kernel booted with the CDCL backend', async () => {
+    const kernel = await boot({ plugins: [resolverPlugin, satCdclPlugin, celPlugin, registryPlugin] });
+    try {
+      expect(kernel.get(satBackend).name).toBe('cdcl');
+      const resolver = createResolver({ satBackend: kernel.get(satBackend), constraintEvaluators: kernel.get(constraintEvaluators) });
+      const input = await loadScenario(join(repositoryRoot, 'examples/resolve-monitoring.yaml'), { loadCatalog });
+      const { outcome, resolution } = resolveToOutcome(resolver, input);
+      expect(outcome.status).toBe('Resolved');
+      const operators = resolution!.operators.map((operator) => ({ package: operator.package, version: operator.version }));
+      // The example's own comment: acme-monitoring pulls in acme-database 1.2.0 (1.1.1 is deprecated).
+      expect(operators).toContainEqual({ package: 'acme-database', version: '1.2.0' });
+      expect(operators.map((operator) => operator.package)).toContain('acme-monitoring');
+
+      const reference = createResolver({ satBackend: createLogicSolverBackend(), constraintEvaluators: kernel.get(constraintEvaluators) });
+      expect(outcome).toEqual(resolveToOutcome(reference, input).outcome);
+    } finally {
+      await kernel.stop();
+    }
+  });
+
+  describe('every scenario of packages/resolver/test/cases gives the expected answer, as with logic-solver', async () => {
+    const cases = readdirSync(casesDirectory)
+      .filter((name) => existsSync(join(casesDirectory, name, 'scenario.yaml')) && existsSync(join(casesDirectory, name, 'expected.json')))
+      .sort();
+    const evaluators = [...builtInConstraintEvaluators, createCelConstraintEvaluator()];
+    const cdcl = createResolver({ satBackend: createCdclBackend(), constraintEvaluators: evaluators });
+    const logicSolver = createResolver({ satBackend: createLogicSolverBackend(), constraintEvaluators: evaluators });
+    const load = cachedCatalogLoader();
+
+    it('finds the scenario folders', () => {
+      expect(cases.length).toBeGreaterThan(60);
+    });
+
+    for (const name of cases) {
+      it(name, async () => {
+        const input = await loadScenario(join(casesDirectory, name, 'scenario.yaml'), { loadCatalog: load });
+        const expected = JSON.parse(readFileSync(join(casesDirectory, name, 'expected.json'), 'utf8')) as unknown;
+        const { outcome } = resolveToOutcome(cdcl, input);
+        expect(outcome).toEqual(expected);
+        expect(outcome).toEqual(resolveToOutcome(logicSolver, input).outcome);
+      });
+    }
+  });
+});
