@@ -1,6 +1,7 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crds } from '@olm/api';
 import { startApiServer, type ApiServer } from '@olm/local-apiserver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runControllers } from '../src/commands/run.js';
@@ -20,6 +21,15 @@ describe('olm run', () => {
       body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'olm' } }),
     });
     expect(response.status).toBe(201);
+    // The controllers need OLM's CRDs, as on a real cluster (`olm crds | kubectl apply -f -`).
+    for (const crd of crds) {
+      const created = await fetch(`${server.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(crd),
+      });
+      expect(created.status).toBe(201);
+    }
   });
   afterAll(async () => {
     await server.stop();
