@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Idempotent set-up for a fresh machine that has only Node 20 and npm:
-# pnpm (pinned), kubectl (for the tests that drive a real client), dependencies, build.
+# pnpm (pinned), kubectl (for the tests that drive a real client), docker-registry (a real image
+# registry for the bundle image tests), dependencies, build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,6 +18,16 @@ if ! command -v kubectl >/dev/null 2>&1; then
       || echo "setup: kubectl could not be installed; kubectl tests will be skipped" >&2
   else
     echo "setup: kubectl not found and not root; kubectl tests will be skipped" >&2
+  fi
+fi
+
+if ! command -v docker-registry >/dev/null 2>&1; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "setup: installing docker-registry (Debian docker-registry, for the bundle image tests)" >&2
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker-registry) >/dev/null 2>&1 \
+      || echo "setup: docker-registry could not be installed; bundle image tests will be skipped" >&2
+  else
+    echo "setup: docker-registry not found and not root; bundle image tests will be skipped" >&2
   fi
 fi
 

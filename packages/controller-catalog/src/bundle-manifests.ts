@@ -3,8 +3,8 @@ import { bundleObjectPropertyType } from '@olm/registry';
 
 /**
  * A bundle's manifests, decoded from its `olm.bundle.object` properties (as a catalog directory or
- * a registry server gives them). Bundles that only name an image would need unpacking, which this
- * controller does not do: they fail with a message that says so.
+ * a registry server gives them). Bundles that only name an image are unpacked by `BundleUnpacker`
+ * instead; a bundle with neither fails with a message that says so.
  */
 export function bundleManifests(bundle: CatalogBundle): KubeObject[] {
   const manifests: KubeObject[] = [];
@@ -18,7 +18,9 @@ export function bundleManifests(bundle: CatalogBundle): KubeObject[] {
   if (!manifests.some((manifest) => manifest.kind === 'ClusterServiceVersion')) {
     throw new OlmError(
       'OLM_CATALOG_BUNDLE_NOT_UNPACKED',
-      `bundle ${bundle.name} carries no manifests (olm.bundle.object properties); unpacking bundle image ${JSON.stringify(bundle.image)} is not supported`,
+      manifests.length === 0 && !bundle.image
+        ? `bundle ${bundle.name} carries no manifests: it has neither olm.bundle.object properties nor a bundle image; fix the catalog`
+        : `bundle ${bundle.name} has no ClusterServiceVersion among its olm.bundle.object properties; add the CSV to the catalog`,
       { details: { bundle: bundle.name, image: bundle.image } },
     );
   }

@@ -4,6 +4,7 @@ import { EventRecorder, KubeClient, silentLogger } from '@olm/controller-runtime
 import { createConfigMapSourceType } from '@olm/registry';
 import type { Resolver } from '@olm/resolver';
 import type { Registry } from 'prom-client';
+import { BundleUnpacker } from './bundle-unpacker.js';
 import { createCatalogMetrics, type CatalogMetrics } from './catalog-metrics.js';
 import { CatalogSourceConnections } from './catalog-source-connections.js';
 import { createCatalogSourceReconciler } from './catalog-source-reconciler.js';
@@ -12,6 +13,7 @@ import { defaultInstallPlanRetryTimeoutMs } from './install-plan-rules.js';
 import { createInstallPlanReconciler } from './install-plan-reconciler.js';
 import { Kinds } from './kinds.js';
 import { createNamespaceResolutionReconciler } from './namespace-resolution.js';
+import { createOciRegistryClient } from './oci-registry-client.js';
 
 /** A value, or a function giving it once it exists (a plugin learns its dependencies on start). */
 export type Provided<T> = T | (() => T);
@@ -36,6 +38,17 @@ export interface CatalogControllerOptions {
   readonly catalogUnhealthyRetryMs?: number;
   /** How often an Installing InstallPlan is looked at again. Default 5 s (upstream). */
   readonly installingRequeueMs?: number;
+  /**
+   * Registries bundle images are pulled from over plain http (`host` or `host:port`); `localhost`,
+   * `127.0.0.1` and `[::1]` always are, every other registry is https.
+   */
+  readonly insecureRegistries?: readonly string[];
+  /** How soon a namespace waiting on a bundle image unpack is resolved again. Default 5 s (upstream). */
+  readonly bundleUnpackPollMs?: number;
+  /** How long a failed bundle image pull is reported (`BundleUnpackFailed`) before it is tried again. Default 5 minutes (upstream). */
+  readonly bundleUnpackFailedRetryMs?: number;
+  /** Timeout of each request to an image registry. Default 60 s. */
+  readonly registryRequestTimeoutMs?: number;
   /** A prom-client registry for the catalog operator's metrics, or metrics made with `createCatalogMetrics`. */
   readonly metrics?: Provided<Registry | CatalogMetrics | undefined>;
   readonly logger?: Logger;
@@ -105,6 +118,19 @@ export function createCatalogController(options: CatalogControllerOptions): Cata
     logger,
     onSnapshot: (key) => getMetrics()?.catalogSourceSnapshots.inc({ namespace: key.namespace, name: key.name }),
   });
+  const bundleUnpackPollMs = options.bundleUnpackPollMs ?? 5_000;
+  const bundleUnpacker = new BundleUnpacker({
+    client,
+    registryClient: createOciRegistryClient({
+      ...(options.insecureRegistries ? { insecureRegistries: options.insecureRegistries } : {}),
+      ...(options.registryRequestTimeoutMs !== undefined ? { requestTimeoutMs: options.registryRequestTimeoutMs } : {}),
+    }),
+    logger,
+    now: () => now().getTime(),
+    ...(options.bundleUnpackFailedRetryMs !== undefined ? { failedRetryMs: options.bundleUnpackFailedRetryMs } : {}),
+    errorRetryMs: bundleUnpackPollMs,
+    fieldManager: 'catalog-operator',
+  });
   let events: EventRecorder | undefined;
   const context: CatalogControllerContext = {
     client,
@@ -113,6 +139,8 @@ export function createCatalogController(options: CatalogControllerOptions): Cata
     sourceTypes,
     events: () => (events ??= new EventRecorder({ client: client(), component: 'catalog-operator', logger })),
     connections,
+    bundleUnpacker,
+    bundleUnpackPollMs,
     get metrics() {
       return getMetrics();
     },
@@ -133,6 +161,7 @@ export function createCatalogController(options: CatalogControllerOptions): Cata
       return getMetrics();
     },
     async close() {
+      await bundleUnpacker.close();
       await connections.close();
       ownClient?.close();
     },

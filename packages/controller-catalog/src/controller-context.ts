@@ -1,6 +1,7 @@
 import type { CatalogSourceType, Logger, RbacGenerator } from '@olm/core';
 import type { EventRecorder, KubeClient } from '@olm/controller-runtime';
 import type { Resolver } from '@olm/resolver';
+import type { BundleUnpacker } from './bundle-unpacker.js';
 import type { CatalogMetrics } from './catalog-metrics.js';
 import type { CatalogSourceConnections } from './catalog-source-connections.js';
 
@@ -23,6 +24,10 @@ export interface CatalogControllerContext {
   readonly sourceTypes: () => ReadonlyMap<string, CatalogSourceType>;
   readonly events: () => EventRecorder;
   readonly connections: CatalogSourceConnections;
+  /** Contents of image-only bundles: the unpacked ConfigMap, else a pull in the background. */
+  readonly bundleUnpacker: BundleUnpacker;
+  /** How soon a namespace waiting on a bundle unpack is resolved again. */
+  readonly bundleUnpackPollMs: number;
   readonly metrics?: CatalogMetrics;
   readonly logger: Logger;
   readonly globalCatalogNamespace: string;

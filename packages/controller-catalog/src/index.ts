@@ -5,6 +5,8 @@ export * from './install-plan-rules.js';
 export * from './subscription-status.js';
 export * from './bundle-steps.js';
 export * from './bundle-manifests.js';
+export * from './bundle-unpacker.js';
+export * from './oci-registry-client.js';
 export * from './catalog-controller.js';
 export * from './catalog-metrics.js';
 export * from './catalog-source-connections.js';

@@ -1,8 +1,8 @@
 import { describeError, hasErrorCode, type CachedObject, type ObjectReader, type Property, type Reconciler } from '@olm/core';
 import { updateStatus } from '@olm/controller-runtime';
 import type { InstalledOperator, Resolution, ResolverCatalog, ResolverSubscription } from '@olm/resolver';
-import { bundleManifests } from './bundle-manifests.js';
 import { propertiesAnnotation, stepsFromBundle, subscriptionStep, type Step } from './bundle-steps.js';
+import type { UnpackResult } from './bundle-unpacker.js';
 import { specInvalidReason } from './catalog-source-spec.js';
 import { catalogSourceRevision } from './catalog-source-connections.js';
 import type { CatalogControllerContext } from './controller-context.js';
@@ -166,14 +166,17 @@ async function syncNamespace(context: CatalogControllerContext, cache: ObjectRea
     return failResolution(context, working, error, now);
   }
 
-  // 4. steps for every new or changed operator
+  // 4. steps for every new or changed operator (image-only bundles once their image is unpacked)
   let steps: Step[];
   let updated: Map<string, string>;
+  let unpacking: Unfinished[];
   try {
-    ({ steps, updated } = planSteps(context, namespace, resolution, catalogs, subscriptions, csvs));
+    ({ steps, updated, unpacking } = await planSteps(context, namespace, resolution, catalogs, subscriptions, csvs, sources));
   } catch (error) {
     return failResolution(context, working, error, now);
   }
+  // No InstallPlan until every bundle of it is unpacked; the conditions say what is being waited on.
+  if (unpacking.length > 0) return reportUnpacking(context, working, unpacking, now);
 
   // 5. an InstallPlan when some Subscription's currentCSV changes
   if (updated.size > 0 && steps.length > 0) {
@@ -321,17 +324,22 @@ function resolverSubscription(sub: SubscriptionObject): ResolverSubscription {
   };
 }
 
+/** A bundle whose image is being unpacked, or failed to be. */
+type Unfinished = Exclude<UnpackResult, { state: 'unpacked' }>;
+
 /** Upstream's step resolver: steps for bundles whose Subscriptions do not have them yet, and the new currentCSVs. */
-function planSteps(
+async function planSteps(
   context: CatalogControllerContext,
   namespace: string,
   resolution: Resolution,
   catalogs: readonly ResolverCatalog[],
   subscriptions: readonly SubscriptionObject[],
   csvs: readonly AnyObject[],
-): { steps: Step[]; updated: Map<string, string> } {
+  sources: readonly AnyObject[],
+): Promise<{ steps: Step[]; updated: Map<string, string>; unpacking: Unfinished[] }> {
   const steps: Step[] = [];
   const updated = new Map<string, string>();
+  const unpacking: Unfinished[] = [];
   for (const operator of resolution.operators) {
     if (operator.existing) continue;
     const matching = subscriptions.filter(
@@ -345,11 +353,21 @@ function planSteps(
     const catalog = catalogs.find((candidate) => candidate.name === operator.catalog.name && candidate.namespace === operator.catalog.namespace);
     const bundle = catalog?.content.packages.get(operator.package)?.bundles.get(operator.name);
     if (!bundle) throw new Error(`bundle ${operator.name} not found in catalogsource ${operator.catalog.namespace}/${operator.catalog.name}`);
+    const source = sources.find((candidate) => nameOf(candidate) === operator.catalog.name && candidate.metadata?.namespace === operator.catalog.namespace);
+    const contents = await context.bundleUnpacker.lookup({
+      bundle,
+      catalog: operator.catalog,
+      ...(source?.metadata?.uid ? { catalogUid: source.metadata.uid } : {}),
+    });
+    if (contents.state !== 'unpacked') {
+      unpacking.push(contents);
+      continue;
+    }
     steps.push(
       ...stepsFromBundle({
         bundleName: operator.name,
         properties: bundle.properties,
-        manifests: bundleManifests(bundle),
+        manifests: contents.manifests,
         namespace,
         replaces: operator.replaces ?? '',
         catalog: operator.catalog,
@@ -361,7 +379,39 @@ function planSteps(
     }
     for (const sub of matching) if (sub.status?.currentCSV !== operator.name) updated.set(nameOf(sub), operator.name);
   }
-  return { steps, updated };
+  return { steps, updated, unpacking };
+}
+
+/**
+ * Upstream's conditions while bundles are unpacked: `BundleUnpacking` (`UnpackingInProgress`) while
+ * a pull runs, `BundleUnpackFailed` when one failed (kept while it is retried, so the reason stays
+ * visible). Resolution itself succeeded, so `ResolutionFailed` goes.
+ */
+async function reportUnpacking(context: CatalogControllerContext, working: Working[], unpacking: readonly Unfinished[], now: Date) {
+  const pending = unpacking.filter((entry) => entry.state === 'pending');
+  const failed = unpacking.filter((entry) => entry.state === 'failed');
+  for (const sub of working) {
+    sub.status = removeConditions(sub.status, ['ResolutionFailed'], now).status;
+    if (pending.length > 0) {
+      sub.status = setCondition(sub.status, { type: 'BundleUnpacking', status: 'True', reason: 'UnpackingInProgress', message: pending.map((entry) => entry.message).join('; ') }, now).status;
+    } else {
+      sub.status = removeConditions(sub.status, ['BundleUnpacking'], now).status;
+    }
+    if (failed.length > 0) {
+      const reason = failed.some((entry) => entry.reason === 'BundleUnpackFailed') ? 'BundleUnpackFailed' : 'ErrorPreventedUnpacking';
+      sub.status = setCondition(sub.status, { type: 'BundleUnpackFailed', status: 'True', reason, message: failed.map((entry) => entry.message).join('; ') }, now).status;
+    }
+  }
+  const before = working.map((sub) => JSON.stringify(sub.object.status?.conditions ?? []));
+  await writeSubscriptions(context, working);
+  if (failed.length > 0) {
+    working.forEach((sub, index) => {
+      // one event per new failure, not one per retry pass
+      if (before[index] !== JSON.stringify(sub.status.conditions ?? [])) void context.events().warning(sub.object, 'BundleUnpackFailed', failed.map((entry) => entry.message).join('; '));
+    });
+  }
+  const retryInMs = failed.map((entry) => entry.retryInMs);
+  return { requeueAfter: pending.length > 0 ? context.bundleUnpackPollMs : Math.max(100, Math.min(...retryInMs)) };
 }
 
 /**

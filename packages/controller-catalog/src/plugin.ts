@@ -24,6 +24,10 @@ export type ControllerCatalogPluginOptions = Pick<
   | 'catalogHealthCheckIntervalMs'
   | 'catalogUnhealthyRetryMs'
   | 'installingRequeueMs'
+  | 'insecureRegistries'
+  | 'bundleUnpackPollMs'
+  | 'bundleUnpackFailedRetryMs'
+  | 'registryRequestTimeoutMs'
 >;
 
 interface Started {

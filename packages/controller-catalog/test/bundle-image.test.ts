@@ -1,0 +1,273 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KubeClient } from '@olm/controller-runtime';
+import { loadCatalog, startRegistryServer, type RegistryServer } from '@olm/registry';
+import { bundleDigestAnnotation, bundleImageAnnotation, unpackedConfigMapName } from '../src/index.js';
+import { Kinds, type AnyObject } from '../src/kinds.js';
+import { condition, createOperatorNamespace, eventually, get, grpcCatalogSource, list, startCluster, startController, subscription } from './helpers.js';
+import { blobDataPath, dockerRegistryBinary, gzip, pushImage, startDockerRegistry, tarLayer, type DockerRegistry, type PushedImage } from './oci-images.js';
+
+const binary = dockerRegistryBinary();
+if (!binary) console.warn('bundle image tests skipped: docker-registry not found (apt-get install docker-registry, or set DOCKER_REGISTRY to the binary)');
+
+const csvYaml = `apiVersion: operators.coreos.com/v1alpha1
+kind: ClusterServiceVersion
+metadata:
+  name: thing.v1.0.0
+  annotations:
+    createdAt: 2024-01-02T03:04:05Z
+spec:
+  displayName: Thing
+  version: 1.0.0
+  customresourcedefinitions:
+    owned:
+      - name: things.acme.example.com
+        version: v1
+        kind: Thing
+  install:
+    strategy: deployment
+    spec:
+      deployments: []
+`;
+const crdYaml = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: things.acme.example.com
+spec:
+  group: acme.example.com
+  scope: Namespaced
+  names: {plural: things, singular: thing, kind: Thing, listKind: ThingList}
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+`;
+const annotationsYaml = `annotations:
+  operators.operatorframework.io.bundle.mediatype.v1: registry+v1
+  operators.operatorframework.io.bundle.manifests.v1: manifests/
+  operators.operatorframework.io.bundle.metadata.v1: metadata/
+  operators.operatorframework.io.bundle.package.v1: thing
+  operators.operatorframework.io.bundle.channels.v1: stable
+`;
+// removed again by a whiteout in the second layer: must never be installed
+const staleYaml = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: stale-from-lower-layer
+data: {}
+`;
+
+/** An image-only package: the catalog knows the bundle's properties and image, not its manifests. */
+function imageOnlyPackage(name: string, image: string) {
+  return [
+    { schema: 'olm.package', name, defaultChannel: 'stable' },
+    { schema: 'olm.channel', package: name, name: 'stable', entries: [{ name: `${name}.v1.0.0` }] },
+    {
+      schema: 'olm.bundle',
+      name: `${name}.v1.0.0`,
+      package: name,
+      image,
+      properties: [
+        { type: 'olm.package', value: { packageName: name, version: '1.0.0' } },
+        { type: 'olm.gvk', value: { group: 'acme.example.com', version: 'v1', kind: 'Thing' } },
+      ],
+    },
+  ];
+}
+
+const stepsOf = (plan: AnyObject) => ((plan.status as { plan?: Array<{ resolving: string; resource: { kind: string; name: string }; status: string }> }).plan ?? []);
+const phaseOf = (object: AnyObject | undefined) => (object?.status as { phase?: string } | undefined)?.phase;
+
+describe.skipIf(!binary)('image-only bundles pulled from a registry', () => {
+  const directory = mkdtempSync(join(tmpdir(), 'olm-bundle-images-'));
+  let cluster: Awaited<ReturnType<typeof startCluster>>;
+  let client: KubeClient;
+  let images: DockerRegistry;
+  let catalogServer: RegistryServer;
+  let controller: Awaited<ReturnType<typeof startController>>;
+  let thing: PushedImage;
+  let tampered: PushedImage;
+  let missingImage: string;
+  const controllerOverrides = { bundleUnpackPollMs: 100, bundleUnpackFailedRetryMs: 500, registryRequestTimeoutMs: 20_000 };
+
+  beforeAll(async () => {
+    images = await startDockerRegistry(binary!, directory);
+    // thing: a gzip layer with the CSV, metadata and a stale file, then a plain layer adding the CRD and whiting the stale file out
+    const lower = gzip(
+      await tarLayer([
+        { name: 'manifests/', type: 'directory' },
+        { name: 'manifests/thing.clusterserviceversion.yaml', content: csvYaml },
+        { name: 'manifests/stale.configmap.yaml', content: staleYaml },
+        { name: 'metadata/', type: 'directory' },
+        { name: 'metadata/annotations.yaml', content: annotationsYaml },
+      ]),
+    );
+    const upper = await tarLayer([
+      { name: 'manifests/things.crd.yaml', content: crdYaml },
+      { name: 'manifests/.wh.stale.configmap.yaml' },
+    ]);
+    thing = await pushImage(images, 'acme/thing-bundle', 'v1', [
+      { bytes: lower, gzipped: true },
+      { bytes: upper, gzipped: false },
+    ]);
+    // tampered: pushed correctly, then its layer corrupted in the registry's storage (same length, other bytes)
+    const tamperedLayer = await tarLayer([{ name: 'manifests/thing.clusterserviceversion.yaml', content: csvYaml.replaceAll('thing', 'tampered') }]);
+    tampered = await pushImage(images, 'acme/tampered-bundle', 'v1', [{ bytes: tamperedLayer, gzipped: false }]);
+    const stored = blobDataPath(images.storage, tampered.layers[0]!.digest);
+    writeFileSync(stored, Buffer.from(readFileSync(stored).toString('latin1').replace('tampered.v1.0.0', 'tampered.v6.6.6'), 'latin1'));
+    missingImage = `${images.host}/acme/missing-bundle:v1`;
+
+    const catalogDirectory = join(directory, 'catalog');
+    mkdirSync(catalogDirectory);
+    writeFileSync(
+      join(catalogDirectory, 'catalog.json'),
+      [...imageOnlyPackage('thing', thing.reference), ...imageOnlyPackage('tampered', tampered.reference), ...imageOnlyPackage('missing', missingImage)]
+        .map((blob) => JSON.stringify(blob))
+        .join('\n'),
+    );
+    catalogServer = await startRegistryServer({ catalog: await loadCatalog(catalogDirectory), port: 0 });
+
+    cluster = await startCluster();
+    client = cluster.client;
+    await client.create(grpcCatalogSource('olm', 'acme-images', catalogServer.address));
+    controller = await startController(cluster.server, client, controllerOverrides);
+  });
+  afterAll(async () => {
+    await controller?.stop();
+    await catalogServer?.stop();
+    await images?.stop();
+    await cluster?.stop();
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  const imageSubscription = (namespace: string, name: string) => subscription(namespace, name, { source: 'acme-images', sourceNamespace: 'olm' });
+  const completedPlan = (namespace: string) =>
+    eventually(
+      async () => {
+        const plans = await list(client, Kinds.installPlan, namespace);
+        return plans.length === 1 && phaseOf(plans[0]) === 'Complete' && plans[0];
+      },
+      { message: `InstallPlan in ${namespace} Complete`, timeoutMs: 30_000 },
+    );
+
+  it('reports BundleUnpacking while the image is pulled, creates no InstallPlan before, then installs the CSV and CRD from the image', async () => {
+    await createOperatorNamespace(client, 'images-a');
+    // a frozen registry keeps the pull in progress for as long as we look
+    images.pause();
+    try {
+      await client.create(imageSubscription('images-a', 'thing'));
+      const unpacking = await eventually(async () => {
+        const found = await get(client, Kinds.subscription, 'images-a', 'thing');
+        return condition(found, 'BundleUnpacking')?.status === 'True' && found;
+      });
+      expect(condition(unpacking, 'BundleUnpacking')).toMatchObject({
+        reason: 'UnpackingInProgress',
+        message: `unpacking bundle image ${thing.reference} of thing.v1.0.0 (catalogsource olm/acme-images)`,
+      });
+      expect(await list(client, Kinds.installPlan, 'images-a')).toEqual([]);
+    } finally {
+      images.resume();
+    }
+
+    const plan = await completedPlan('images-a');
+    expect(plan.spec).toMatchObject({ clusterServiceVersionNames: ['thing.v1.0.0'], approved: true });
+    const steps = stepsOf(plan);
+    expect(steps.map((step) => `${step.resource.kind}/${step.resource.name}`)).toEqual(['ClusterServiceVersion/thing.v1.0.0', 'CustomResourceDefinition/things.acme.example.com']);
+    expect(steps.every((step) => step.status === 'Created' || step.status === 'Present')).toBe(true);
+
+    const csv = await get(client, Kinds.clusterServiceVersion, 'images-a', 'thing.v1.0.0');
+    expect(csv?.metadata?.annotations).toMatchObject({ createdAt: '2024-01-02T03:04:05Z' });
+    expect(JSON.parse(csv!.metadata!.annotations!['operatorframework.io/properties']!).properties).toContainEqual({
+      type: 'olm.package',
+      value: { packageName: 'thing', version: '1.0.0' },
+    });
+    expect(await get(client, Kinds.customResourceDefinition, undefined, 'things.acme.example.com')).toBeDefined();
+    // the whited-out file of the lower layer was not installed
+    expect(await get(client, Kinds.configMap, 'images-a', 'stale-from-lower-layer')).toBeUndefined();
+
+    const settled = await eventually(async () => {
+      const found = await get(client, Kinds.subscription, 'images-a', 'thing');
+      return (found?.status as { state?: string } | undefined)?.state === 'AtLatestKnown' && found;
+    });
+    expect(condition(settled, 'BundleUnpacking')).toBeUndefined();
+    expect(condition(settled, 'BundleUnpackFailed')).toBeUndefined();
+
+    // the unpacked bundle, kept for the next time
+    const configMap = await get(client, Kinds.configMap, 'olm', unpackedConfigMapName(thing.reference));
+    const source = await get(client, Kinds.catalogSource, 'olm', 'acme-images');
+    expect(configMap?.metadata).toMatchObject({
+      labels: { 'olm.managed': 'true', 'olm.catalogSource': 'acme-images' },
+      annotations: {
+        [bundleImageAnnotation]: thing.reference,
+        [bundleDigestAnnotation]: thing.manifestDigest,
+        'operators.operatorframework.io.bundle.package.v1': 'thing',
+      },
+      ownerReferences: [expect.objectContaining({ kind: 'CatalogSource', name: 'acme-images', uid: source?.metadata?.uid })],
+    });
+    expect(Object.keys((configMap as { data: Record<string, string> }).data).sort()).toEqual(['thing.clusterserviceversion.yaml', 'things.crd.yaml']);
+  });
+
+  it('reports a missing image as BundleUnpackFailed, installs nothing for it, and resolves other namespaces meanwhile', async () => {
+    await createOperatorNamespace(client, 'images-missing');
+    await client.create(imageSubscription('images-missing', 'missing'));
+    const failed = await eventually(async () => {
+      const found = await get(client, Kinds.subscription, 'images-missing', 'missing');
+      return condition(found, 'BundleUnpackFailed')?.status === 'True' && found;
+    });
+    const message = condition(failed, 'BundleUnpackFailed')!.message!;
+    expect(condition(failed, 'BundleUnpackFailed')?.reason).toBe('BundleUnpackFailed');
+    expect(message).toContain(`unpacking bundle image ${missingImage} of missing.v1.0.0 (catalogsource olm/acme-images) failed: bundle image ${missingImage} not found: registry ${images.host} answered HTTP 404`);
+    expect(message).toContain('MANIFEST_UNKNOWN');
+    expect(message).toContain('push the bundle image, or fix the bundle');
+    expect(condition(failed, 'ResolutionFailed')).toBeUndefined();
+    expect(await list(client, Kinds.installPlan, 'images-missing')).toEqual([]);
+
+    // another namespace installing an unpacked bundle is not held up
+    await createOperatorNamespace(client, 'images-b');
+    await client.create(imageSubscription('images-b', 'thing'));
+    await completedPlan('images-b');
+    expect(await get(client, Kinds.clusterServiceVersion, 'images-b', 'thing.v1.0.0')).toBeDefined();
+    expect(await list(client, Kinds.installPlan, 'images-missing')).toEqual([]);
+  });
+
+  it('refuses a layer whose content does not match its digest', async () => {
+    await createOperatorNamespace(client, 'images-tampered');
+    await client.create(imageSubscription('images-tampered', 'tampered'));
+    const failed = await eventually(async () => {
+      const found = await get(client, Kinds.subscription, 'images-tampered', 'tampered');
+      return condition(found, 'BundleUnpackFailed')?.status === 'True' && found;
+    });
+    expect(condition(failed, 'BundleUnpackFailed')?.reason).toBe('BundleUnpackFailed');
+    expect(condition(failed, 'BundleUnpackFailed')?.message).toContain(
+      `digest mismatch for layer ${tampered.layers[0]!.digest} of ${tampered.reference}: expected ${tampered.layers[0]!.digest}, got sha256:`,
+    );
+    expect(await list(client, Kinds.installPlan, 'images-tampered')).toEqual([]);
+    expect(await get(client, Kinds.configMap, 'olm', unpackedConfigMapName(tampered.reference))).toBeUndefined();
+    expect(await get(client, Kinds.clusterServiceVersion, 'images-tampered', 'tampered.v6.6.6')).toBeUndefined();
+  });
+
+  it('after a restart with the registry stopped, installs the bundle again from the ConfigMap without pulling', async () => {
+    await controller.stop();
+    await images.stop();
+    controller = await startController(cluster.server, client, controllerOverrides);
+
+    await createOperatorNamespace(client, 'images-c');
+    await client.create(imageSubscription('images-c', 'thing'));
+    const plan = await completedPlan('images-c');
+    expect(stepsOf(plan).map((step) => step.resource.kind)).toEqual(['ClusterServiceVersion', 'CustomResourceDefinition']);
+    expect(await get(client, Kinds.clusterServiceVersion, 'images-c', 'thing.v1.0.0')).toBeDefined();
+    const sub = await get(client, Kinds.subscription, 'images-c', 'thing');
+    expect(condition(sub, 'BundleUnpackFailed')).toBeUndefined();
+
+    // an image never unpacked does need the registry: the failure now says it cannot be reached
+    const unreachable = await eventually(async () => {
+      const found = await get(client, Kinds.subscription, 'images-missing', 'missing');
+      return condition(found, 'BundleUnpackFailed')?.message?.includes('cannot reach registry') && found;
+    });
+    expect(condition(unreachable, 'BundleUnpackFailed')?.message).toContain(`cannot reach registry ${images.host} (http://${images.host}/v2/acme/missing-bundle/manifests/v1)`);
+  });
+});
