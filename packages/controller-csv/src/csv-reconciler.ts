@@ -1,8 +1,18 @@
 import type { ClusterServiceVersionStatus, RequirementStatus } from '@olm/api';
-import { Annotations, CSVCleanupFinalizer, CSVMessages, CSVPhases, CSVReasons, CSVUncopiableReasons, Labels } from '@olm/api';
+import {
+  Annotations,
+  CSVCleanupFinalizer,
+  CSVMessages,
+  CSVPhases,
+  CSVReasons,
+  CSVUncopiableReasons,
+  Labels,
+  OperatorConditionTypes,
+  UpgradeStrategies,
+} from '@olm/api';
 import type { CachedObject, InstallStatus, InstallStrategy, ReconcileContext, ReconcileRequest, ReconcileResult, Reconciler } from '@olm/core';
-import { describeError } from '@olm/core';
-import { isNotFound, updateObject, updateStatus } from '@olm/controller-runtime';
+import { describeError, hasErrorCode } from '@olm/core';
+import { isNotFound, RuntimeErrorCodes, updateObject, updateStatus } from '@olm/controller-runtime';
 import { reconcileApiIntersection, type GroupApiView } from './api-intersection.js';
 import { isSamePhase, setCsvPhase, type CsvStatus } from './csv-status.js';
 import { ownedDeploymentSelector, type StrategyContext } from './deployment-install.js';
@@ -12,6 +22,7 @@ import { fnv64aHex, Kinds } from './kinds.js';
 import { formatProvidedApis, parseProvidedApis } from './provided-apis.js';
 import { checkRequirements } from './requirements.js';
 import { csvProvidedApis, csvReference, isCopied, ogReference, upsert, type Csv, type Og, type Shared } from './shared.js';
+import { deleteTargetRbac, syncTargetRbac } from './target-rbac.js';
 import { formatTargetNamespaces } from './target-namespaces.js';
 
 type Step = ReconcileResult | 'continue';
@@ -36,8 +47,11 @@ export function createCsvReconciler(shared: Shared): Reconciler {
       { ...Kinds.crd, map: (crd) => csvsUsingCrd(shared, crd.metadata?.name ?? '') },
       { ...Kinds.serviceAccount, map: (account) => csvsInNamespace(shared, account.metadata?.namespace ?? '') },
       { ...Kinds.csv, map: (csv) => relatedCsvs(shared, csv as Csv) },
-      // Cached for the copies of AllNamespaces operators; the OperatorGroup reconciler reacts to namespace changes.
-      { ...Kinds.namespace, map: () => [] },
+      // A new namespace needs the copies (CSV and RBAC) of the operators targeting it; a selector's
+      // matches reach the CSVs through their OperatorGroup's status instead.
+      { ...Kinds.namespace, map: (namespace) => csvsTargeting(shared, namespace.metadata?.name ?? '') },
+      // Copied and lifted RBAC (and the Roles they are copied from) belong to a CSV by label.
+      ...[Kinds.role, Kinds.roleBinding, Kinds.clusterRole, Kinds.clusterRoleBinding].map((kind) => ({ ...kind, map: csvOwningRbac })),
     ],
     async reconcile(request, context) {
       shared.cache = context.cache;
@@ -65,6 +79,27 @@ function csvsForOperatorGroup(shared: Shared, og: CachedObject): ReconcileReques
     }
   }
   return requests;
+}
+
+/** Non-copied CSVs whose `olm.targetNamespaces` names the namespace or all namespaces. */
+function csvsTargeting(shared: Shared, namespace: string): ReconcileRequest[] {
+  if (!shared.cache || !namespace) return [];
+  return (shared.cache.list(Kinds.csv) as Csv[])
+    .filter((csv) => {
+      if (isCopied(csv) || csv.metadata.namespace === namespace) return false;
+      const targets = csv.metadata.annotations?.[Annotations.targetNamespaces];
+      return targets !== undefined && (targets === '' || targets.split(',').includes(namespace));
+    })
+    .map((csv) => ({ namespace: csv.metadata.namespace, name: csv.metadata.name }));
+}
+
+/** The CSV an RBAC object was made for: `olm.owner`, in `olm.copiedFrom` (copies) or `olm.owner.namespace`. */
+function csvOwningRbac(object: CachedObject): ReconcileRequest[] {
+  const labels = object.metadata?.labels ?? {};
+  const name = labels[Labels.owner];
+  if (!name || labels[Labels.ownerKind] !== 'ClusterServiceVersion') return [];
+  const namespace = labels[Labels.copiedFrom] ?? labels[Labels.ownerNamespace];
+  return namespace ? [{ namespace, name }] : [];
 }
 
 function csvsUsingCrd(shared: Shared, crdName: string): ReconcileRequest[] {
@@ -104,10 +139,12 @@ async function reconcileCsv(shared: Shared, request: ReconcileRequest, context: 
   shared.metrics()?.setCount(context.cache.list(Kinds.csv).filter((csv) => !isCopied(csv)).length);
   if (!cached) {
     shared.metrics()?.forget(namespace, request.name);
+    // Copies left by a CSV that went without its finalizer (only OLM makes them, so they are orphans).
+    await deleteTargetRbac(shared.client(), namespace, request.name, context.cache, { clusterScoped: false });
     return;
   }
   if (isCopied(cached)) return reconcileCopy(shared, cached, context);
-  if (cached.metadata.deletionTimestamp) return finalize(shared, cached);
+  if (cached.metadata.deletionTimestamp) return finalize(shared, cached, context);
   // Each status write brings another reconcile, which records the state written.
   shared.metrics()?.observe({
     namespace,
@@ -122,9 +159,11 @@ async function reconcileCsv(shared: Shared, request: ReconcileRequest, context: 
   if (checked === proceed) result = await transitionPhase(shared, csv, context);
   else result = checked;
   const latest = (context.cache.get(Kinds.csv, request.name, namespace) as Csv | undefined) ?? csv;
-  await syncCopies(shared, latest, context).catch((error: unknown) =>
-    context.logger.warn('could not sync copied CSVs', { error: describeError(error) }),
-  );
+  const copies = await syncCopies(shared, latest, context).catch((error: unknown) => {
+    context.logger.warn('could not sync copied CSVs', { error: describeError(error) });
+    return copiesOf(shared, latest);
+  });
+  await syncTargetRbac(shared, latest, copies, context);
   return result;
 }
 
@@ -136,8 +175,8 @@ async function ensureFinalizer(shared: Shared, csv: Csv): Promise<Csv> {
   });
 }
 
-/** On deletion: remove the CSV's copies, then the finalizer. */
-async function finalize(shared: Shared, csv: Csv): Promise<void> {
+/** On deletion: remove the CSV's copies and the RBAC made for its target namespaces, then the finalizer. */
+async function finalize(shared: Shared, csv: Csv, context: ReconcileContext): Promise<void> {
   shared.metrics()?.forget(csv.metadata.namespace, csv.metadata.name);
   const client = shared.client();
   for (const copy of copiesOf(shared, csv)) {
@@ -145,6 +184,7 @@ async function finalize(shared: Shared, csv: Csv): Promise<void> {
       if (!isNotFound(error)) throw error;
     });
   }
+  await deleteTargetRbac(client, csv.metadata.namespace, csv.metadata.name, context.cache, { clusterScoped: true });
   if (!csv.metadata.finalizers?.includes(CSVCleanupFinalizer)) return;
   try {
     await updateObject<Csv>(client, csvReference(csv), (live) => {
@@ -285,6 +325,9 @@ async function providedApiCheck(shared: Shared, csv: Csv, og: Og, context: Recon
   const others = (context.cache.list(Kinds.operatorGroup) as Og[]).map(groupView);
   const result = reconcileApiIntersection(group, others, provided);
   if (result === 'NoAPIConflict') return proceed;
+  const conflicting = result === 'APIConflict' || (group.staticProvidedApis && (result === 'AddAPIs' || result === 'RemoveAPIs'));
+  // As upstream: a CSV already failed for an owner conflict keeps that reason (its deployments are gone).
+  if (conflicting && csv.status?.reason === CSVReasons.InterOperatorGroupOwnerConflict) return done;
   if (group.staticProvidedApis && (result === 'AddAPIs' || result === 'RemoveAPIs')) {
     await deleteDeployments(shared, csv);
     await fail(shared, csv, CSVReasons.CannotModifyStaticOperatorGroupProvidedAPIs, CSVMessages.staticProvidedAPIsCannotChange);
@@ -295,6 +338,7 @@ async function providedApiCheck(shared: Shared, csv: Csv, og: Og, context: Recon
     await fail(shared, csv, CSVReasons.InterOperatorGroupOwnerConflict, CSVMessages.intersectingGroupsProvideSameAPIs);
     return done;
   }
+  let written = false;
   await updateObject<Og>(shared.client(), ogReference(og), (live) => {
     const current = parseProvidedApis(live.metadata.annotations?.[Annotations.providedAPIs]);
     const next = result === 'AddAPIs' ? new Set([...current, ...provided]) : new Set([...current].filter((api) => !provided.has(api)));
@@ -304,7 +348,11 @@ async function providedApiCheck(shared: Shared, csv: Csv, og: Og, context: Recon
     else annotations[Annotations.providedAPIs] = value;
     if (JSON.stringify(annotations) === JSON.stringify(live.metadata.annotations ?? {})) return false;
     live.metadata.annotations = annotations;
+    written = true;
   });
+  // As upstream: an AddAPIs with nothing left to add (the annotation holds what the cached group did
+  // not show) lets the CSV go on, else it would wait for a group update that never comes.
+  if (!written && result === 'AddAPIs') return proceed;
   // The group's update requeues this CSV.
   return done;
 }
@@ -358,6 +406,15 @@ async function invalidStrategy(shared: Shared, csv: Csv): Promise<void> {
 }
 
 async function pending(shared: Shared, csv: Csv, context: ReconcileContext): Promise<ReconcileResult | void> {
+  const replaced = replacedCsv(csv, context);
+  if (replaced) {
+    const notUpgradeable = await notUpgradeableReason(shared, replaced);
+    if (notUpgradeable !== undefined) {
+      await setPhase(shared, csv, CSVPhases.Pending, CSVReasons.OperatorConditionNotUpgradeable, CSVMessages.notUpgradeable(notUpgradeable));
+      // OperatorConditions are not watched: look again later.
+      return { requeueAfter: shared.requeueAfterMs };
+    }
+  }
   if (!strategyFor(shared, csv)) return invalidStrategy(shared, csv);
   const requirements = checkRequirements(csv, context.cache, await shared.serverVersion());
   if (!requirements.met) {
@@ -378,6 +435,45 @@ async function pending(shared: Shared, csv: Csv, context: ReconcileContext): Pro
     return;
   }
   await setPhase(shared, csv, CSVPhases.InstallReady, CSVReasons.RequirementsMet, CSVMessages.allRequirementsFound, requirements.statuses);
+}
+
+interface OperatorConditionObject extends CachedObject {
+  spec?: { overrides?: Array<{ type?: string; status?: string; message?: string }> };
+  status?: { conditions?: Array<{ type?: string; status?: string; message?: string; observedGeneration?: number }> };
+}
+
+/**
+ * Why the replaced CSV's operator may not be upgraded (upstream `isOperatorUpgradeable`), or undefined: its
+ * OperatorCondition's `Upgradeable` override wins, else the reported condition, which counts as False
+ * when it was observed for an older generation. No OperatorCondition (or no such API) means upgradeable.
+ */
+async function notUpgradeableReason(shared: Shared, replaced: Csv): Promise<string | undefined> {
+  let condition: OperatorConditionObject | undefined;
+  try {
+    condition = await shared.client().find<OperatorConditionObject>({
+      ...Kinds.operatorCondition,
+      namespace: replaced.metadata.namespace,
+      name: replaced.metadata.name,
+    });
+  } catch (error) {
+    if (hasErrorCode(error, RuntimeErrorCodes.unknownKind)) return undefined;
+    throw error;
+  }
+  if (!condition) return undefined;
+  const override = (condition.spec?.overrides ?? []).find((item) => item.type === OperatorConditionTypes.Upgradeable);
+  if (override) return override.status === 'False' ? `The operator is not upgradeable: ${override.message ?? ''}` : undefined;
+  const reported = (condition.status?.conditions ?? []).find((item) => item.type === OperatorConditionTypes.Upgradeable);
+  if (!reported) return undefined;
+  if ((reported.observedGeneration ?? 0) < (condition.metadata?.generation ?? 0)) {
+    return `The operatorcondition status ${JSON.stringify(reported.type)}=${JSON.stringify(reported.status ?? '')} is outdated`;
+  }
+  return reported.status === 'False' ? `The operator is not upgradeable: ${reported.message ?? ''}` : undefined;
+}
+
+/** Whether the CSV's OperatorGroup lets failed CSVs be replaced (`upgradeStrategy: TechPreviewUnsafeFailForward`). */
+function isFailForward(csv: Csv, context: ReconcileContext): boolean {
+  const groups = context.cache.list(Kinds.operatorGroup, { namespace: csv.metadata.namespace }) as Og[];
+  return groups.length === 1 && groups[0]!.spec?.upgradeStrategy?.name === UpgradeStrategies.UnsafeFailForward;
 }
 
 async function strategyContext(shared: Shared, csv: Csv, context: ReconcileContext): Promise<StrategyContext> {
@@ -485,6 +581,14 @@ async function ensureProvidedApiClusterRoles(shared: Shared, csv: Csv, context: 
 }
 
 async function failed(shared: Shared, csv: Csv, context: ReconcileContext): Promise<ReconcileResult | void> {
+  if (isFailForward(csv, context)) {
+    const replacer = replacingCsv(csv, context);
+    if (replacer) {
+      const message = CSVMessages.failForwardBeingReplaced(CSVPhases.Failed, replacer.metadata.name);
+      if (await setPhase(shared, csv, CSVPhases.Replacing, CSVReasons.BeingReplaced, message)) shared.metrics()?.upgraded();
+      return;
+    }
+  }
   const strategy = strategyFor(shared, csv);
   const reason = csv.status?.reason ?? '';
   if (!strategy) {
@@ -520,8 +624,10 @@ async function failed(shared: Shared, csv: Csv, context: ReconcileContext): Prom
 async function replacing(shared: Shared, csv: Csv, context: ReconcileContext): Promise<ReconcileResult | void> {
   // Only the oldest CSV of a chain is deleted: removing an intermediate one would break the chain.
   if (replacedCsv(csv, context)) return;
-  const next = replacingCsv(csv, context);
-  if (!next) throw new Error(CSVMessages.noReplacementFound);
+  const replacer = replacingCsv(csv, context);
+  if (!replacer) throw new Error(CSVMessages.noReplacementFound);
+  // With fail-forward the direct replacer may itself have failed and be replaced: the newest decides.
+  const next = isFailForward(csv, context) ? newestReplacer(csv, context) ?? replacer : replacer;
   if (next.status?.phase === CSVPhases.Succeeded) {
     await setPhase(shared, csv, CSVPhases.Deleting, CSVReasons.Replaced, CSVMessages.replaced);
   }
@@ -541,6 +647,17 @@ function replacingCsv(csv: Csv, context: ReconcileContext): Csv | undefined {
   return (context.cache.list(Kinds.csv, { namespace: csv.metadata.namespace }) as Csv[])
     .filter((other) => other.metadata.name !== csv.metadata.name && !isCopied(other) && other.spec?.replaces === csv.metadata.name)
     .sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))[0];
+}
+
+/** The end of the chain of CSVs replacing this one (cycle safe). */
+function newestReplacer(csv: Csv, context: ReconcileContext): Csv | undefined {
+  const seen = new Set([csv.metadata.name]);
+  let newest: Csv | undefined;
+  for (let next = replacingCsv(csv, context); next && !seen.has(next.metadata.name); next = replacingCsv(next, context)) {
+    seen.add(next.metadata.name);
+    newest = next;
+  }
+  return newest;
 }
 
 /** Every CSV linked to this one through `spec.replaces`, either way (cycle safe). */
@@ -599,8 +716,11 @@ function copyTargets(shared: Shared, csv: Csv, context: ReconcileContext): strin
   return annotation.split(',').filter((name) => name !== '' && name !== csv.metadata.namespace);
 }
 
-/** Copies the CSV to each target namespace other than its own, and removes copies no longer targeted. */
-async function syncCopies(shared: Shared, csv: Csv, context: ReconcileContext): Promise<void> {
+/**
+ * Copies the CSV to each target namespace other than its own, and removes copies no longer targeted.
+ * Returns the copies as stored (their UIDs own the RBAC copied next to them).
+ */
+async function syncCopies(shared: Shared, csv: Csv, context: ReconcileContext): Promise<Csv[]> {
   const client = shared.client();
   const targets = new Set(copyTargets(shared, csv, context));
   const existing = copiesOf(shared, csv);
@@ -611,7 +731,8 @@ async function syncCopies(shared: Shared, csv: Csv, context: ReconcileContext): 
       });
     }
   }
-  if (targets.size === 0) return;
+  const copies: Csv[] = [];
+  if (targets.size === 0) return copies;
   const annotations = { ...(csv.metadata.annotations ?? {}) };
   delete annotations[Annotations.targetNamespaces];
   delete annotations['kubectl.kubernetes.io/last-applied-configuration'];
@@ -636,7 +757,7 @@ async function syncCopies(shared: Shared, csv: Csv, context: ReconcileContext): 
       try {
         stored = await client.create(desired, { fieldManager: 'olm-operator' });
       } catch (error) {
-        if (context.signal.aborted) return;
+        if (context.signal.aborted) return copies;
         throw error;
       }
     } else if (
@@ -649,9 +770,11 @@ async function syncCopies(shared: Shared, csv: Csv, context: ReconcileContext): 
       return JSON.stringify(rest);
     };
     if (stored && comparable(stored.status) !== comparable(status)) {
-      await client.replaceStatus({ ...stored, status } as Csv);
+      stored = await client.replaceStatus({ ...stored, status } as Csv);
     }
+    if (stored) copies.push(stored);
   }
+  return copies;
 }
 
 /** A copy whose source is gone or no longer targets its namespace is deleted. */

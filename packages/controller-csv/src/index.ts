@@ -14,3 +14,4 @@ export * from './plugin.js';
 export * from './requirements.js';
 export { csvProvidedApis, isCopied } from './shared.js';
 export { replacementChain } from './csv-reconciler.js';
+export { isActiveMember, planTargetRbac, rbacDiffers, type RbacObject, type TargetRbacInput, type TargetRbacPlan } from './target-rbac.js';

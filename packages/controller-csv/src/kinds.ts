@@ -10,6 +10,10 @@ export const Kinds = {
   serviceAccount: { apiVersion: 'v1', kind: 'ServiceAccount' },
   crd: { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' },
   clusterRole: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole' },
+  clusterRoleBinding: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding' },
+  role: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role' },
+  roleBinding: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding' },
+  operatorCondition: { apiVersion: 'operators.coreos.com/v2', kind: 'OperatorCondition' },
 } as const satisfies Record<string, ObjectKind>;
 
 /** upstream's fnv-1a 64-bit hash in hex, as used by the `olm.api.<hash>` CSV labels. */

@@ -1,11 +1,20 @@
 import { crds } from '@olm/api';
-import type { CachedObject } from '@olm/core';
-import { createManager, KubeClient, type Manager } from '@olm/controller-runtime';
+import type { CachedObject, Logger } from '@olm/core';
+import { createManager, isAlreadyExists, KubeClient, type Manager } from '@olm/controller-runtime';
 import { startApiServer } from '@olm/local-apiserver';
 import { createRbacGenerator } from '@olm/plugin-rbac';
 import { Registry } from 'prom-client';
 import { createCsvController, type CsvController, type CsvControllerOptions } from '../src/controller.js';
 import { Kinds } from '../src/kinds.js';
+
+// OLM_TEST_LOG=1 prints the controllers' warnings and errors.
+const debugLogger: Logger = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: (message, fields) => console.warn(message, JSON.stringify(fields)),
+  error: (message, fields) => console.error(message, JSON.stringify(fields)),
+  child: () => debugLogger,
+};
 
 export type Server = Awaited<ReturnType<typeof startApiServer>>;
 
@@ -58,7 +67,7 @@ export async function startController(env: Environment, options: Partial<CsvCont
     healthPollMs: 100,
     ...options,
   });
-  const manager: Manager = createManager({ client, resyncPeriodMs: 0, gracefulShutdownTimeoutMs: 2_000 });
+  const manager: Manager = createManager({ client, resyncPeriodMs: 0, gracefulShutdownTimeoutMs: 2_000, ...(process.env.OLM_TEST_LOG ? { logger: debugLogger } : {}) });
   for (const reconciler of controller.reconcilers) manager.add(reconciler);
   await manager.start();
   return {
@@ -139,6 +148,11 @@ export interface CsvInput {
   readonly minKubeVersion?: string;
   readonly annotations?: Record<string, string>;
   readonly version?: string;
+  /** `spec.install.strategy`; default `deployment`. */
+  readonly strategy?: string;
+  /** The rules of each `permissions[]` entry; default `get` on configmaps. */
+  readonly rules?: ReadonlyArray<Record<string, unknown>>;
+  readonly description?: string;
 }
 
 export function csv(input: CsvInput): CsvObject {
@@ -148,18 +162,19 @@ export function csv(input: CsvInput): CsvObject {
     metadata: { name: input.name, namespace: input.namespace, ...(input.annotations ? { annotations: input.annotations } : {}) },
     spec: {
       displayName: input.name,
+      ...(input.description ? { description: input.description } : {}),
       version: input.version ?? '1.0.0',
       ...(input.replaces ? { replaces: input.replaces } : {}),
       ...(input.minKubeVersion ? { minKubeVersion: input.minKubeVersion } : {}),
       installModes: input.installModes ?? allInstallModes,
       customresourcedefinitions: { owned: input.ownedCrds ?? [], required: input.requiredCrds ?? [] },
       install: {
-        strategy: 'deployment',
+        strategy: input.strategy ?? 'deployment',
         spec: {
           deployments: (input.deployments ?? [`${input.name}-operator`]).map((name) => ({ name, spec: deploymentSpec(name) })),
           permissions: (input.serviceAccounts ?? []).map((serviceAccountName) => ({
             serviceAccountName,
-            rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }],
+            rules: input.rules ?? [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }],
           })),
         },
       },
@@ -218,4 +233,57 @@ export async function listEvents(client: KubeClient, namespace: string, name: st
     { namespace, fieldSelector: `involvedObject.name=${name}` },
   );
   return events.items;
+}
+
+/**
+ * What an InstallPlan applies for the CSV's permissions (ServiceAccounts, Roles, RoleBindings, ClusterRoles,
+ * ClusterRoleBindings, from the same generator), for tests that create CSVs directly. Returns the objects.
+ */
+export async function installPermissions(client: KubeClient, namespace: string, name: string): Promise<CachedObject[]> {
+  const live = await client.get({ ...Kinds.csv, namespace, name });
+  const objects = createRbacGenerator().permissionsForCsv({ csv: live as never }) as unknown as CachedObject[];
+  for (const object of objects) {
+    try {
+      await client.create(object);
+    } catch (error) {
+      if (!isAlreadyExists(error)) throw error;
+    }
+  }
+  return objects;
+}
+
+/** Every phase/reason/message the CSV's condition history showed until `until` held. */
+export async function historyUntil(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+  until: (csv: CsvObject) => boolean,
+  timeoutMs = 20_000,
+): Promise<string[]> {
+  const history = new Set<string>();
+  let last: CsvObject | undefined;
+  try {
+    await eventually(
+      async () => {
+        last = await getCsv(client, namespace, name);
+        for (const condition of last?.status?.conditions ?? []) history.add(`${condition.phase}/${condition.reason}/${condition.message}`);
+        return last !== undefined && until(last);
+      },
+      { timeoutMs, message: `${namespace}/${name}` },
+    );
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; history:\n${[...history].join('\n')}\nlast status ${JSON.stringify(last?.status?.phase)}/${JSON.stringify(last?.status?.reason)}`);
+  }
+  return [...history];
+}
+
+export type RbacObject = CachedObject & {
+  rules?: Array<Record<string, unknown>>;
+  roleRef?: { apiGroup: string; kind: string; name: string };
+  subjects?: Array<{ kind: string; name: string; namespace?: string }>;
+};
+
+/** Objects of a kind in every namespace, by label selector. */
+export async function listAll<T extends CachedObject = RbacObject>(client: KubeClient, kind: { apiVersion: string; kind: string }, labelSelector: string): Promise<T[]> {
+  return (await client.list<T>(kind, { labelSelector })).items;
 }

@@ -75,8 +75,11 @@ describe('pre-checks', () => {
     await createNamespace(client, 'sel-op');
     await createOperatorGroup(client, 'sel-op', 'og', { selector: { matchLabels: { team: 'blue' } } });
     await client.create(csv({ namespace: 'sel-op', name: 'picky.v1' }));
-    const failed = await waitForPhase(client, 'sel-op', 'picky.v1', 'Failed', 'NoTargetNamespaces');
-    expect(failed.status?.message).toBe('no targetNamespaces are matched operatorgroups namespace selection');
+    // Until the group's status is written the CSV may first fail "csv missing olm.targetNamespaces annotation".
+    await eventually(async () => {
+      const current = await getCsv(client, 'sel-op', 'picky.v1');
+      return current?.status?.reason === 'NoTargetNamespaces' && current.status.message === 'no targetNamespaces are matched operatorgroups namespace selection';
+    }, { message: 'NoTargetNamespaces for the empty selection' });
     // It stays failed (the empty target list is not mistaken for all namespaces).
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect((await getCsv(client, 'sel-op', 'picky.v1'))?.status?.phase).toBe('Failed');

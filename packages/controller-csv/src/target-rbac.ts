@@ -1,0 +1,322 @@
+import { CSVPhases, CSVUncopiableReasons, Labels } from '@olm/api';
+import type { CachedObject, KubeObject, Logger, ObjectKind, ObjectReader, RbacGenerator, ReconcileContext } from '@olm/core';
+import { describeError } from '@olm/core';
+import { isAlreadyExists, isNotFound, type KubeClient } from '@olm/controller-runtime';
+import { fieldManager } from './deployment-install.js';
+import { Kinds } from './kinds.js';
+import type { Csv, Og, Shared } from './shared.js';
+
+/**
+ * RBAC in an OperatorGroup's target namespaces (upstream `ensureRBACInTargetNamespace`): the Roles and
+ * RoleBindings OLM made for a CSV's `permissions` in the operator namespace are copied into every target
+ * namespace, or lifted to ClusterRoles/ClusterRoleBindings for an AllNamespaces group. What the objects
+ * look like is the RBAC generator's business (`permissionsForOperatorGroup`), so nothing here can grant
+ * more than the CSV asks for; this module decides when they exist and converges the cluster to them.
+ */
+
+const rbacKinds: Readonly<Record<string, ObjectKind>> = {
+  Role: Kinds.role,
+  RoleBinding: Kinds.roleBinding,
+  ClusterRole: Kinds.clusterRole,
+  ClusterRoleBinding: Kinds.clusterRoleBinding,
+};
+
+/** A copy or a lifted object stands for the Role or RoleBinding of the same name in the operator namespace. */
+const sourceKinds: Readonly<Record<string, ObjectKind>> = {
+  Role: Kinds.role,
+  ClusterRole: Kinds.role,
+  RoleBinding: Kinds.roleBinding,
+  ClusterRoleBinding: Kinds.roleBinding,
+};
+
+export type RbacObject = CachedObject & {
+  rules?: unknown[];
+  roleRef?: { apiGroup?: string; kind?: string; name?: string };
+  subjects?: unknown[];
+};
+
+export interface TargetRbacInput {
+  readonly csv: Csv;
+  /** The CSV's OperatorGroup when its namespace has exactly one. */
+  readonly operatorGroup: Og | undefined;
+  /** `permissionsForOperatorGroup` of the RBAC generator for the CSV in that group. */
+  readonly generated: readonly KubeObject[];
+  /** Names the generator gives the CSV's lifted ClusterRoles/ClusterRoleBindings, whatever its group targets now. */
+  readonly liftedNames: ReadonlySet<string>;
+  readonly cache: ObjectReader;
+}
+
+export interface TargetRbacPlan {
+  /** Objects to create, or to update where they differ from the cluster, in the generator's order. */
+  readonly apply: readonly RbacObject[];
+  /** This CSV's copies and lifted objects that are no longer wanted. */
+  readonly remove: readonly RbacObject[];
+}
+
+/** `olm.owner*` labels naming the CSV (copies name the copied CSV in their namespace, plus `olm.copiedFrom`). */
+function isOwnedBy(object: CachedObject, csv: Csv): boolean {
+  const labels = object.metadata?.labels ?? {};
+  if (labels[Labels.owner] !== csv.metadata.name || labels[Labels.ownerKind] !== 'ClusterServiceVersion') return false;
+  if (object.metadata?.namespace && object.metadata.namespace !== csv.metadata.namespace) {
+    return labels[Labels.copiedFrom] === csv.metadata.namespace;
+  }
+  return labels[Labels.ownerNamespace] === csv.metadata.namespace;
+}
+
+function isOwnedByReference(object: CachedObject, csv: Csv): boolean {
+  return (object.metadata?.ownerReferences ?? []).some(
+    (reference) => reference.kind === 'ClusterServiceVersion' && reference.name === csv.metadata.name && (!csv.metadata.uid || reference.uid === csv.metadata.uid),
+  );
+}
+
+/** Upstream copies only what exists: the Role or RoleBinding OLM made for the CSV in its namespace. */
+function hasSource(object: KubeObject, csv: Csv, cache: ObjectReader): boolean {
+  const kind = sourceKinds[object.kind];
+  if (!kind || !object.metadata.name) return false;
+  const source = cache.get(kind, object.metadata.name, csv.metadata.namespace);
+  return source !== undefined && (isOwnedBy(source, csv) || isOwnedByReference(source, csv));
+}
+
+function isLiveNamespace(name: string, cache: ObjectReader): boolean {
+  const namespace = cache.get(Kinds.namespace, name) as (CachedObject & { status?: { phase?: string } }) | undefined;
+  return namespace !== undefined && !namespace.metadata?.deletionTimestamp && namespace.status?.phase !== 'Terminating';
+}
+
+/**
+ * Whether the CSV's group should give it RBAC beyond its namespace: it is past `None`, not deleted, and
+ * not failed for a group reason (`IsUncopiable`; an `InterOperatorGroupOwnerConflict` CSV gets nothing).
+ */
+export function isActiveMember(csv: Csv): boolean {
+  if (csv.metadata.deletionTimestamp) return false;
+  const phase = csv.status?.phase ?? CSVPhases.None;
+  return phase !== CSVPhases.None && !(CSVUncopiableReasons as readonly string[]).includes(csv.status?.reason ?? '');
+}
+
+export function keyOf(object: CachedObject): string {
+  return `${object.kind}/${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}`;
+}
+
+function live(object: CachedObject, cache: ObjectReader): RbacObject | undefined {
+  const kind = rbacKinds[object.kind ?? ''];
+  if (!kind) return undefined;
+  return cache.get(kind, object.metadata?.name ?? '', object.metadata?.namespace) as RbacObject | undefined;
+}
+
+/** The copies and lifted objects of this CSV found in the cluster. */
+export function managedTargetRbac(csv: Csv, cache: ObjectReader, liftedNames: ReadonlySet<string>): RbacObject[] {
+  const copies = `${Labels.copiedFrom}=${csv.metadata.namespace},${Labels.owner}=${csv.metadata.name},${Labels.ownerKind}=ClusterServiceVersion`;
+  const found: RbacObject[] = [];
+  for (const kind of [Kinds.role, Kinds.roleBinding]) {
+    for (const object of cache.list(kind, { labelSelector: copies })) {
+      if (object.metadata?.namespace !== csv.metadata.namespace) found.push({ ...object, ...kind } as RbacObject);
+    }
+  }
+  for (const name of [...liftedNames].sort()) {
+    for (const kind of [Kinds.clusterRole, Kinds.clusterRoleBinding]) {
+      const object = cache.get(kind, name);
+      if (object && isOwnedBy(object, csv)) found.push({ ...object, ...kind } as RbacObject);
+    }
+  }
+  return found;
+}
+
+/**
+ * What the CSV's target-namespace RBAC should be. A Succeeded member gets every generated object whose
+ * source exists (in namespaces that exist); a member in another phase keeps the objects it already has
+ * (a reinstall does not take its permissions away) but gets no new ones; a CSV that is no member (no or
+ * several groups, failed for a group reason, being deleted) gets none.
+ */
+export function planTargetRbac(input: TargetRbacInput): TargetRbacPlan {
+  const { csv, cache } = input;
+  const succeeded = csv.status?.phase === CSVPhases.Succeeded;
+  const wanted =
+    input.operatorGroup && isActiveMember(csv)
+      ? (input.generated as RbacObject[]).filter((object) => {
+          const generated = object as KubeObject;
+          if (!hasSource(generated, csv, cache)) return false;
+          const namespace = generated.metadata.namespace;
+          if (namespace && !isLiveNamespace(namespace, cache)) return false;
+          if (succeeded) return true;
+          const existing = live(object, cache);
+          return existing !== undefined && isOwnedBy(existing, csv);
+        })
+      : [];
+  const wantedKeys = new Set(wanted.map(keyOf));
+  const remove = managedTargetRbac(csv, cache, input.liftedNames).filter((object) => !wantedKeys.has(keyOf(object)));
+  return { apply: wanted, remove };
+}
+
+// ---- converging ----------------------------------------------------------------------------
+
+/** JSON with keys sorted and empty lists/undefined dropped, so server defaults do not read as drift. */
+function canonical(value: unknown): string {
+  const normalize = (item: unknown): unknown => {
+    if (Array.isArray(item)) return item.map(normalize);
+    if (item && typeof item === 'object') {
+      const entries = Object.entries(item as Record<string, unknown>)
+        .filter(([, field]) => field !== undefined && field !== null && !(Array.isArray(field) && field.length === 0))
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([key, field]) => [key, normalize(field)]);
+      return Object.fromEntries(entries);
+    }
+    return item;
+  };
+  return JSON.stringify(normalize(value ?? null));
+}
+
+const ownerReferencesOf = (object: CachedObject) =>
+  (object.metadata?.ownerReferences ?? []).map(({ apiVersion, kind, name, uid }) => ({ apiVersion, kind, name, uid }));
+
+/** Whether the live object differs from the desired one in what OLM sets. */
+export function rbacDiffers(liveObject: RbacObject, desired: RbacObject): boolean {
+  const liveLabels = liveObject.metadata?.labels ?? {};
+  if (Object.entries(desired.metadata?.labels ?? {}).some(([key, value]) => liveLabels[key] !== value)) return true;
+  if (canonical(ownerReferencesOf(liveObject)) !== canonical(ownerReferencesOf(desired))) return true;
+  return (['rules', 'roleRef', 'subjects'] as const).some((field) => canonical(liveObject[field]) !== canonical(desired[field]));
+}
+
+const identityLabels = [Labels.owner, Labels.ownerNamespace, Labels.ownerKind, Labels.copiedFrom];
+
+/** An object of the wanted name that OLM did not make for this CSV (its owner labels say otherwise). */
+export function isForeign(existing: CachedObject, desired: CachedObject): boolean {
+  const have = existing.metadata?.labels ?? {};
+  const want = desired.metadata?.labels ?? {};
+  return identityLabels.some((key) => want[key] !== undefined && have[key] !== want[key]);
+}
+
+/**
+ * Creates the object, or updates it in place (a binding whose roleRef changed is recreated: roleRef is
+ * immutable). Returns false, changing nothing, when an object of that name belongs to someone else.
+ */
+export async function applyRbacObject(client: KubeClient, cache: ObjectReader, desired: RbacObject): Promise<boolean> {
+  const existing = live(desired, cache);
+  if (!existing) {
+    try {
+      await client.create(desired, { fieldManager });
+    } catch (error) {
+      // The cache is behind: the watch event of the existing object reconciles again.
+      if (!isAlreadyExists(error)) throw error;
+    }
+    return true;
+  }
+  if (isForeign(existing, desired)) return false;
+  if (!rbacDiffers(existing, desired)) return true;
+  if (desired.roleRef && canonical(existing.roleRef) !== canonical(desired.roleRef)) {
+    await deleteRbacObject(client, existing);
+    await client.create(desired, { fieldManager });
+    return true;
+  }
+  const metadata = {
+    ...existing.metadata,
+    labels: { ...(existing.metadata?.labels ?? {}), ...(desired.metadata?.labels ?? {}) },
+    ownerReferences: desired.metadata?.ownerReferences ?? [],
+  };
+  delete (metadata as { managedFields?: unknown }).managedFields;
+  await client.replace({ ...existing, ...desired, metadata }, { fieldManager });
+  return true;
+}
+
+export async function deleteRbacObject(client: KubeClient, object: CachedObject): Promise<void> {
+  const kind = rbacKinds[object.kind ?? ''];
+  if (!kind) return;
+  await client
+    .delete({ ...kind, name: object.metadata?.name ?? '', ...(object.metadata?.namespace ? { namespace: object.metadata.namespace } : {}) })
+    .catch((error: unknown) => {
+      if (!isNotFound(error)) throw error;
+    });
+}
+
+/** Applies the plan: every wanted object, then removal of the rest. */
+export async function convergeTargetRbac(client: KubeClient, cache: ObjectReader, plan: TargetRbacPlan, logger?: Logger): Promise<void> {
+  for (const object of plan.apply) {
+    if (!(await applyRbacObject(client, cache, object))) {
+      logger?.warn('not copying RBAC over an object OLM did not make for this CSV', { object: keyOf(object) });
+    }
+  }
+  for (const object of plan.remove) await deleteRbacObject(client, object);
+}
+
+/**
+ * On CSV deletion: its copies everywhere, and (as upstream's CSV deletion handler does) every cluster-scoped
+ * ClusterRole/ClusterRoleBinding labelled with it as owner, lifted or from its `clusterPermissions`: owner
+ * references cannot point from cluster-scoped objects to a namespaced CSV, so nothing else collects them.
+ */
+export function rbacOfDeletedCsv(namespace: string, name: string, cache: ObjectReader, options: { readonly clusterScoped: boolean }): CachedObject[] {
+  const copies = `${Labels.copiedFrom}=${namespace},${Labels.owner}=${name},${Labels.ownerKind}=ClusterServiceVersion`;
+  const found: CachedObject[] = [];
+  for (const kind of [Kinds.role, Kinds.roleBinding]) {
+    for (const object of cache.list(kind, { labelSelector: copies })) {
+      if (object.metadata?.namespace !== namespace) found.push({ ...object, ...kind });
+    }
+  }
+  if (options.clusterScoped) {
+    const owner = `${Labels.owner}=${name},${Labels.ownerNamespace}=${namespace},${Labels.ownerKind}=ClusterServiceVersion`;
+    for (const kind of [Kinds.clusterRole, Kinds.clusterRoleBinding]) {
+      for (const object of cache.list(kind, { labelSelector: owner })) found.push({ ...object, ...kind });
+    }
+  }
+  return found;
+}
+
+// ---- the reconciler's entry points -----------------------------------------------------------
+
+/**
+ * Names of the CSV's lifted objects, whatever its group targets now: what the generator lifts for an
+ * AllNamespaces group, plus the names of the CSV's Roles/RoleBindings in its namespace (the sources of
+ * lifted objects made from an older spec).
+ */
+export function liftedRbacNames(rbac: RbacGenerator, csv: Csv, cache: ObjectReader): Set<string> {
+  const everywhere = {
+    apiVersion: 'operators.coreos.com/v1',
+    kind: 'OperatorGroup',
+    metadata: { name: 'all-namespaces', namespace: csv.metadata.namespace },
+    status: { namespaces: [''] },
+  };
+  const names = new Set<string>();
+  for (const object of rbac.permissionsForOperatorGroup({ csv: csv as unknown as KubeObject, operatorGroup: everywhere })) {
+    if (object.metadata.name) names.add(object.metadata.name);
+  }
+  const owner = `${Labels.owner}=${csv.metadata.name},${Labels.ownerNamespace}=${csv.metadata.namespace},${Labels.ownerKind}=ClusterServiceVersion`;
+  for (const kind of [Kinds.role, Kinds.roleBinding]) {
+    for (const source of cache.list(kind, { namespace: csv.metadata.namespace, labelSelector: owner })) {
+      if (source.metadata?.name) names.add(source.metadata.name);
+    }
+  }
+  return names;
+}
+
+/** Converges the CSV's RBAC in its group's target namespaces (see `planTargetRbac`). */
+export async function syncTargetRbac(shared: Shared, csv: Csv, copiedCsvs: readonly Csv[], context: ReconcileContext): Promise<void> {
+  const groups = context.cache.list(Kinds.operatorGroup, { namespace: csv.metadata.namespace }) as Og[];
+  const operatorGroup = groups.length === 1 ? groups[0] : undefined;
+  let generated: KubeObject[] = [];
+  let liftedNames: Set<string>;
+  try {
+    const rbac = shared.rbac();
+    if (operatorGroup?.status?.namespaces && isActiveMember(csv)) {
+      generated = rbac.permissionsForOperatorGroup({
+        csv: csv as unknown as KubeObject,
+        operatorGroup: operatorGroup as unknown as KubeObject,
+        copiedCsvs: copiedCsvs as unknown as KubeObject[],
+      });
+    }
+    liftedNames = liftedRbacNames(rbac, csv, context.cache);
+  } catch (error) {
+    // Permissions the generator rejects were rejected when the InstallPlan was made: nothing to copy.
+    context.logger.warn("couldn't generate RBAC for the operatorgroup's target namespaces", { error: describeError(error) });
+    return;
+  }
+  const plan = planTargetRbac({ csv, operatorGroup, generated, liftedNames, cache: context.cache });
+  await convergeTargetRbac(shared.client(), context.cache, plan, context.logger);
+}
+
+/** Removes what `rbacOfDeletedCsv` finds. */
+export async function deleteTargetRbac(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+  cache: ObjectReader,
+  options: { readonly clusterScoped: boolean },
+): Promise<void> {
+  for (const object of rbacOfDeletedCsv(namespace, name, cache, options)) await deleteRbacObject(client, object);
+}

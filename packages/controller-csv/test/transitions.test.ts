@@ -1,0 +1,265 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Kinds } from '../src/kinds.js';
+import {
+  createNamespace,
+  createOperatorGroup,
+  crdManifest,
+  csv,
+  eventually,
+  getCsv,
+  groupSynced,
+  historyUntil,
+  listEvents,
+  startController,
+  startEnvironment,
+  waitForPhase,
+  type CsvObject,
+  type Environment,
+} from './helpers.js';
+
+/**
+ * Rows of upstream's CSV transition table (reference §1.5) not covered elsewhere: csv-lifecycle (None →
+ * Pending → InstallReady → Installing → Succeeded, RequirementsNotMet), operator-groups (group failures and
+ * their recovery), api-intersection (the OperatorGroup failures), drift (ComponentUnhealthy, NeedsReinstall),
+ * health (install timeout, unrecoverable install check), upgrades (Replacing, Deleting, OwnerConflict).
+ */
+
+let env: Environment;
+let controller: Awaited<ReturnType<typeof startController>>;
+
+beforeAll(async () => {
+  env = await startEnvironment();
+  controller = await startController(env);
+});
+afterAll(async () => {
+  await controller?.stop();
+  await env?.stop();
+});
+
+async function namespaceWithGroup(namespace: string, spec?: Record<string, unknown>) {
+  await createNamespace(env.client, namespace);
+  await createOperatorGroup(env.client, namespace, 'og', spec ?? { targetNamespaces: [namespace] });
+  await groupSynced(env.client, namespace, 'og');
+}
+
+const entries = (current: CsvObject) => (current.status?.conditions ?? []).map((condition) => `${condition.phase}/${condition.reason}/${condition.message}`);
+
+describe('Pending', () => {
+  it('→ Failed/InvalidInstallStrategy for a strategy nobody provides', async () => {
+    await namespaceWithGroup('tr-strategy');
+    await env.client.create(csv({ namespace: 'tr-strategy', name: 'helm.v1', strategy: 'helm' }));
+    const failed = await waitForPhase(env.client, 'tr-strategy', 'helm.v1', 'Failed', 'InvalidInstallStrategy');
+    expect(failed.status?.message).toBe('install strategy invalid: unrecognized install strategy');
+    expect(entries(failed)).toEqual([
+      'Pending/RequirementsUnknown/requirements not yet checked',
+      'Failed/InvalidInstallStrategy/install strategy invalid: unrecognized install strategy',
+    ]);
+  });
+
+  it('stays Pending/RequirementsNotMet while a required API is missing, then installs once it exists', async () => {
+    await namespaceWithGroup('tr-required');
+    await env.client.create(
+      csv({ namespace: 'tr-required', name: 'needs.v1', requiredCrds: [{ name: 'needed.tr.example.com', version: 'v1', kind: 'Needed' }] }),
+    );
+    const waiting = await waitForPhase(env.client, 'tr-required', 'needs.v1', 'Pending', 'RequirementsNotMet');
+    expect(waiting.status?.message).toBe("one or more requirements couldn't be found");
+    expect(waiting.status?.requirementStatus).toContainEqual(
+      expect.objectContaining({ kind: 'CustomResourceDefinition', name: 'needed.tr.example.com', status: 'NotPresent', message: 'CRD is not present' }),
+    );
+    expect(await env.client.find({ ...Kinds.deployment, namespace: 'tr-required', name: 'needs.v1-operator' })).toBeUndefined();
+    await env.client.create(crdManifest('needed', 'tr.example.com', 'Needed'));
+    await waitForPhase(env.client, 'tr-required', 'needs.v1', 'Succeeded');
+  });
+
+  it('→ Pending/OperatorConditionNotUpgradeable while the replaced operator says so (override first, stale status counts as False)', async () => {
+    const { client } = env;
+    await namespaceWithGroup('tr-upgradeable');
+    await client.create(csv({ namespace: 'tr-upgradeable', name: 'gate.v1', deployments: ['gate-v1'] }));
+    await waitForPhase(client, 'tr-upgradeable', 'gate.v1', 'Succeeded');
+    await client.create({
+      apiVersion: 'operators.coreos.com/v2',
+      kind: 'OperatorCondition',
+      metadata: { namespace: 'tr-upgradeable', name: 'gate.v1' },
+      spec: { overrides: [{ type: 'Upgradeable', status: 'False', reason: 'Migrating', message: 'migration running', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
+    });
+    await client.create(csv({ namespace: 'tr-upgradeable', name: 'gate.v2', deployments: ['gate-v2'], replaces: 'gate.v1', version: '2.0.0' }));
+    const blocked = await waitForPhase(client, 'tr-upgradeable', 'gate.v2', 'Pending', 'OperatorConditionNotUpgradeable');
+    expect(blocked.status?.message).toBe('operator is not upgradeable: The operator is not upgradeable: migration running');
+    // The replaced CSV is already marked Replacing (Succeeded → Replacing does not wait for the gate) and stays so.
+    expect((await waitForPhase(client, 'tr-upgradeable', 'gate.v1', 'Replacing', 'BeingReplaced')).status?.message).toBe('being replaced by csv: gate.v2');
+
+    // The override goes; the operator's own condition is for an older generation: still not upgradeable.
+    const condition = await client.get<CsvObject & { spec: Record<string, unknown> }>({
+      apiVersion: 'operators.coreos.com/v2',
+      kind: 'OperatorCondition',
+      namespace: 'tr-upgradeable',
+      name: 'gate.v1',
+    });
+    const updated = await client.replace({ ...condition, spec: { conditions: [] } });
+    const generation = updated.metadata?.generation ?? 2;
+    const upgradeable = (observedGeneration: number) => ({
+      type: 'Upgradeable',
+      status: 'True',
+      reason: 'Ready',
+      message: 'ready',
+      lastTransitionTime: '2026-01-01T00:00:00Z',
+      observedGeneration,
+    });
+    await client.replaceStatus({ ...updated, status: { conditions: [upgradeable(generation - 1)] } });
+    await eventually(async () => (await getCsv(client, 'tr-upgradeable', 'gate.v2'))?.status?.message === 'operator is not upgradeable: The operatorcondition status "Upgradeable"="True" is outdated', {
+      message: 'outdated condition blocks',
+    });
+    const current = await client.get({ apiVersion: 'operators.coreos.com/v2', kind: 'OperatorCondition', namespace: 'tr-upgradeable', name: 'gate.v1' });
+    await client.replaceStatus({ ...current, status: { conditions: [upgradeable(generation)] } });
+    await waitForPhase(client, 'tr-upgradeable', 'gate.v2', 'Succeeded');
+    await eventually(async () => !(await getCsv(client, 'tr-upgradeable', 'gate.v1')), { message: 'replaced CSV deleted' });
+  });
+});
+
+describe('InstallReady', () => {
+  it('→ Failed/InstallComponentFailed when the strategy cannot be applied, and installs once the CSV is fixed', async () => {
+    const { client } = env;
+    await namespaceWithGroup('tr-install');
+    // The API server rejects this Deployment name.
+    await client.create(csv({ namespace: 'tr-install', name: 'broken.v1', deployments: ['Not_A_Name'] }));
+    const failed = await eventually(async () => {
+      const current = await getCsv(client, 'tr-install', 'broken.v1');
+      return current && entries(current).some((entry) => entry.startsWith('Failed/InstallComponentFailed/install strategy failed: ')) ? current : undefined;
+    }, { message: 'InstallComponentFailed' });
+    expect(entries(failed).join('\n')).toContain('Not_A_Name');
+    await client.patch(
+      { ...Kinds.csv, namespace: 'tr-install', name: 'broken.v1' },
+      { spec: { install: { strategy: 'deployment', spec: { deployments: [{ name: 'fixed', spec: { replicas: 1, selector: { matchLabels: { app: 'fixed' } }, template: { metadata: { labels: { app: 'fixed' } }, spec: { containers: [{ name: 'operator', image: 'example.com/operator:v1' }] } } } }] } } } },
+    );
+    await waitForPhase(client, 'tr-install', 'broken.v1', 'Succeeded');
+  });
+});
+
+describe('Succeeded', () => {
+  it('→ Failed/RequirementsNotMet when its own CRD is deleted, → Pending/RequirementsNotMet, and back once it returns', async () => {
+    const { client } = env;
+    await namespaceWithGroup('tr-crd-gone');
+    await client.create(crdManifest('gizmos', 'tr.example.com', 'Gizmo'));
+    await client.create(csv({ namespace: 'tr-crd-gone', name: 'gizmo.v1', ownedCrds: [{ name: 'gizmos.tr.example.com', version: 'v1', kind: 'Gizmo' }] }));
+    await waitForPhase(client, 'tr-crd-gone', 'gizmo.v1', 'Succeeded');
+    await client.delete({ ...Kinds.crd, name: 'gizmos.tr.example.com' });
+    const waiting = await waitForPhase(client, 'tr-crd-gone', 'gizmo.v1', 'Pending', 'RequirementsNotMet');
+    expect(entries(waiting)).toEqual(
+      expect.arrayContaining(['Failed/RequirementsNotMet/requirements no longer met', 'Pending/RequirementsNotMet/requirements not met']),
+    );
+    expect(entries(waiting).indexOf('Failed/RequirementsNotMet/requirements no longer met')).toBeLessThan(
+      entries(waiting).indexOf('Pending/RequirementsNotMet/requirements not met'),
+    );
+    expect(waiting.status?.requirementStatus).toContainEqual(expect.objectContaining({ name: 'gizmos.tr.example.com', status: 'NotPresent' }));
+    await eventually(async () => !(await client.find({ ...Kinds.crd, name: 'gizmos.tr.example.com' })), { message: 'CRD deleted' });
+    await client.create(crdManifest('gizmos', 'tr.example.com', 'Gizmo'));
+    await waitForPhase(client, 'tr-crd-gone', 'gizmo.v1', 'Succeeded');
+  });
+});
+
+describe('Failed', () => {
+  it('→ Replacing/BeingReplaced with fail-forward when a replacement exists; the replacement installs and the failed CSV goes', async () => {
+    const { client } = env;
+    await namespaceWithGroup('tr-failforward', { targetNamespaces: ['tr-failforward'], upgradeStrategy: { name: 'TechPreviewUnsafeFailForward' } });
+    env.server.failDeployment('tr-failforward', 'ff-v1');
+    await client.create(csv({ namespace: 'tr-failforward', name: 'ff.v1', deployments: ['ff-v1'] }));
+    await eventually(async () => {
+      const current = await getCsv(client, 'tr-failforward', 'ff.v1');
+      return current?.status?.phase === 'Failed' && current.status.reason === 'InstallCheckFailed';
+    }, { message: 'ff.v1 failed' });
+    await client.create(csv({ namespace: 'tr-failforward', name: 'ff.v2', deployments: ['ff-v2'], replaces: 'ff.v1', version: '2.0.0' }));
+    const history = await historyUntil(client, 'tr-failforward', 'ff.v1', (current) => current.status?.phase === 'Replacing' || current.status?.phase === 'Deleting');
+    const replaced = await getCsv(client, 'tr-failforward', 'ff.v1');
+    expect([...history, ...(replaced ? entries(replaced) : [])]).toContain(
+      'Replacing/BeingReplaced/Fail Forward is enabled, allowing Failed csv to be replaced by csv: ff.v2',
+    );
+    await waitForPhase(client, 'tr-failforward', 'ff.v2', 'Succeeded');
+    await eventually(async () => !(await getCsv(client, 'tr-failforward', 'ff.v1')), { message: 'failed CSV deleted' });
+    expect(await controller.registry.metrics()).toMatch(/csv_upgrade_count \d+/);
+  });
+});
+
+describe('Replacing', () => {
+  it('stays Replacing while its replacement is not Succeeded, and without one (a sync error)', async () => {
+    const { client } = env;
+    await namespaceWithGroup('tr-replacing');
+    await client.create(csv({ namespace: 'tr-replacing', name: 'old.v1', deployments: ['old-v1'] }));
+    await waitForPhase(client, 'tr-replacing', 'old.v1', 'Succeeded');
+    // The replacement is held in Pending by the old operator's OperatorCondition.
+    await client.create({
+      apiVersion: 'operators.coreos.com/v2',
+      kind: 'OperatorCondition',
+      metadata: { namespace: 'tr-replacing', name: 'old.v1' },
+      spec: { overrides: [{ type: 'Upgradeable', status: 'False', reason: 'Busy', message: 'busy', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
+    });
+    await client.create(csv({ namespace: 'tr-replacing', name: 'old.v2', deployments: ['old-v2'], replaces: 'old.v1', version: '2.0.0' }));
+    await waitForPhase(client, 'tr-replacing', 'old.v2', 'Pending', 'OperatorConditionNotUpgradeable');
+    await waitForPhase(client, 'tr-replacing', 'old.v1', 'Replacing', 'BeingReplaced');
+
+    const errors = async () => {
+      const text = await controller.manager.metrics.registry.metrics();
+      return Number(/controller_runtime_reconcile_errors_total\{controller="csv"\} (\d+)/.exec(text)?.[1] ?? 0);
+    };
+    const before = await errors();
+    await client.delete({ ...Kinds.csv, namespace: 'tr-replacing', name: 'old.v2' });
+    // "marked as replacement, but no replacement CSV found in cluster": the sync fails, the CSV stays.
+    await eventually(async () => (await errors()) > before, { message: 'sync error counted' });
+    expect((await getCsv(client, 'tr-replacing', 'old.v1'))?.status?.phase).toBe('Replacing');
+    expect(await client.find({ ...Kinds.deployment, namespace: 'tr-replacing', name: 'old-v1' })).toBeDefined();
+  });
+});
+
+describe('Events', () => {
+  it('records an Event per transition: Normal with the reason and message, Warning for Failed', async () => {
+    const { client } = env;
+    await createNamespace(client, 'tr-events');
+    // The pre-checks run before the phase switch: without a group it fails before it is ever Pending.
+    await client.create(csv({ namespace: 'tr-events', name: 'evented.v1' }));
+    await waitForPhase(client, 'tr-events', 'evented.v1', 'Failed', 'NoOperatorGroup');
+    await createOperatorGroup(client, 'tr-events', 'og');
+    await waitForPhase(client, 'tr-events', 'evented.v1', 'Succeeded');
+    await client.create(csv({ namespace: 'tr-events', name: 'second.v1' }));
+    await waitForPhase(client, 'tr-events', 'second.v1', 'Succeeded');
+    const installed = [
+      ['Normal', 'AllRequirementsMet', 'all requirements found, attempting install'],
+      ['Normal', 'InstallSucceeded', 'waiting for install components to report healthy'],
+      ['Normal', 'InstallSucceeded', 'install strategy completed with no errors'],
+    ];
+    const wanted: Record<string, string[][]> = {
+      'evented.v1': [
+        ['Warning', 'NoOperatorGroup', 'csv in namespace with no operatorgroups'],
+        ['Normal', 'RequirementsUnknown', 'InstallModes now support target namespaces'],
+        ...installed,
+      ],
+      'second.v1': [['Normal', 'RequirementsUnknown', 'requirements not yet checked'], ...installed],
+    };
+    // Transitions that depend on timing: the group's status not yet written, a rollout not yet done.
+    const transient = [
+      ['Warning', 'NoTargetNamespaces', 'csv missing olm.targetNamespaces annotation'],
+      ['Normal', 'InstallWaiting', undefined],
+    ];
+    for (const [name, expected] of Object.entries(wanted)) {
+      let seen: Array<Array<string | undefined>> = [];
+      const events = await eventually(async () => {
+        const items = await listEvents(client, 'tr-events', name);
+        seen = items.map((event) => [event.type, event.reason, event.message]);
+        return expected.every((entry) => seen.some((item) => JSON.stringify(item) === JSON.stringify(entry))) ? items : undefined;
+      }, { message: `an event per transition of ${name}` }).catch((error: Error) => {
+        throw new Error(`${error.message}; events: ${JSON.stringify(seen)}`);
+      });
+      for (const event of events) {
+        expect(event).toMatchObject({
+          involvedObject: { kind: 'ClusterServiceVersion', name, namespace: 'tr-events' },
+          source: { component: 'olm-operator' },
+        });
+      }
+      // Nothing but transitions.
+      const unexpected = seen.filter(
+        (item) =>
+          !expected.some((entry) => JSON.stringify(entry) === JSON.stringify(item)) &&
+          !transient.some(([type, reason, message]) => item[0] === type && item[1] === reason && (message === undefined || item[2] === message)),
+      );
+      expect(unexpected).toEqual([]);
+    }
+  });
+});
