@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Kinds } from '../src/kinds.js';
 import {
+  crdManifest,
   createNamespace,
   createOperatorGroup,
-  crdManifest,
   csv,
   eventually,
   getCsv,
@@ -11,36 +11,26 @@ import {
   listAll,
   startController,
   startEnvironment,
+  useController,
   waitForPhase,
   type CsvObject,
-  type Environment,
 } from './helpers.js';
 
-let env: Environment;
-let controller: Awaited<ReturnType<typeof startController>>;
-
-beforeAll(async () => {
-  env = await startEnvironment();
-  controller = await startController(env);
-});
-afterAll(async () => {
-  await controller?.stop();
-  await env?.stop();
-});
+const harness = useController();
 
 const copiesOf = (namespace: string, name: string) =>
-  listAll<CsvObject>(env.client, Kinds.csv, `olm.copiedFrom=${namespace}`).then((items) => items.filter((item) => item.metadata?.name === name));
+  listAll<CsvObject>(harness.env.client, Kinds.csv, `olm.copiedFrom=${namespace}`).then((items) => items.filter((item) => item.metadata?.name === name));
 
 /** The copy in `namespace` once its status shows `phase` (always with reason Copied). */
 const copyInPhase = (namespace: string, name: string, phase: string) =>
   eventually(async () => {
-    const copy = await getCsv(env.client, namespace, name);
+    const copy = await getCsv(harness.env.client, namespace, name);
     return copy?.status?.phase === phase && copy.status.reason === 'Copied' ? copy : undefined;
   }, { message: `copy ${namespace}/${name} ${phase}` });
 
 describe('copied CSVs', () => {
   it('copies a member CSV into every target namespace, and the copies follow its spec and status', async () => {
-    const { client } = env;
+    const { client } = harness.env;
     for (const namespace of ['copy-op', 'copy-a', 'copy-b', 'copy-elsewhere']) await createNamespace(client, namespace);
     await createOperatorGroup(client, 'copy-op', 'og', { targetNamespaces: ['copy-a', 'copy-b'] });
     await groupSynced(client, 'copy-op', 'og');
@@ -97,7 +87,7 @@ describe('copied CSVs', () => {
   });
 
   it('copies an AllNamespaces CSV into every other namespace, including ones created later', async () => {
-    const { client } = env;
+    const { client } = harness.env;
     await createNamespace(client, 'copy-all');
     await createNamespace(client, 'copy-all-before');
     await createOperatorGroup(client, 'copy-all', 'og', {});
@@ -111,7 +101,7 @@ describe('copied CSVs', () => {
     // Copies do not count as CSVs in the metrics.
     const namespaces = (await client.list(Kinds.namespace)).items.length;
     expect((await copiesOf('copy-all', 'everywhere.v1')).length).toBe(namespaces - 1);
-    expect(await controller.registry.metrics()).not.toMatch(/csv_succeeded\{namespace="copy-all-after"/);
+    expect(await harness.controller.registry.metrics()).not.toMatch(/csv_succeeded\{namespace="copy-all-after"/);
   });
 });
 

@@ -1,37 +1,25 @@
 import { CSVCleanupFinalizer } from '@olm/api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Kinds } from '../src/kinds.js';
 import {
+  crdManifest,
   createNamespace,
   createOperatorGroup,
-  crdManifest,
   csv,
   eventually,
   getCsv,
   groupSynced,
   listEvents,
-  startController,
-  startEnvironment,
+  useController,
   waitForPhase,
   type CsvObject,
-  type Environment,
 } from './helpers.js';
 
-let env: Environment;
-let controller: Awaited<ReturnType<typeof startController>>;
-
-beforeAll(async () => {
-  env = await startEnvironment();
-  controller = await startController(env);
-});
-afterAll(async () => {
-  await controller?.stop();
-  await env?.stop();
-});
+const harness = useController();
 
 describe('CSV happy path', () => {
   it('goes None → Pending → InstallReady → Installing → Succeeded and installs its deployment', async () => {
-    const { client } = env;
+    const { client } = harness.env;
     await createNamespace(client, 'happy');
     await createOperatorGroup(client, 'happy', 'og');
     await groupSynced(client, 'happy', 'og');
@@ -97,13 +85,13 @@ describe('CSV happy path', () => {
     await eventually(() => client.find({ ...Kinds.clusterRole, name: 'widgets.example.com-v1-crdview' }), { message: 'crdview role' });
 
     await eventually(async () => {
-      const text = await controller.registry.metrics();
+      const text = await harness.controller.registry.metrics();
       return text.includes('csv_succeeded{namespace="happy",name="widget.v1",version="1.0.0"} 1') && !text.includes('csv_abnormal{namespace="happy",name="widget.v1"');
     }, { message: 'csv_succeeded series' });
   });
 
   it('waits in Pending/RequirementsNotMet until CRDs and service accounts exist, and checks minKubeVersion', async () => {
-    const { client } = env;
+    const { client } = harness.env;
     await createNamespace(client, 'reqs');
     await createOperatorGroup(client, 'reqs', 'og');
     await groupSynced(client, 'reqs', 'og');
@@ -124,7 +112,7 @@ describe('CSV happy path', () => {
       ['gadget-operator', 'NotPresent', 'Service account does not exist'],
     ]);
     await eventually(async () =>
-      (await controller.registry.metrics()).includes(
+      (await harness.controller.registry.metrics()).includes(
         'csv_abnormal{namespace="reqs",name="gadget.v1",version="1.0.0",phase="Pending",reason="RequirementsNotMet"} 1',
       ), { message: 'abnormal series' });
 
@@ -142,7 +130,7 @@ describe('CSV happy path', () => {
     await client.create(crdManifest('gadgets', 'example.com', 'Gadget', ['v2']));
     await waitForPhase(client, 'reqs', 'gadget.v1', 'Succeeded');
     await eventually(async () => {
-      const text = await controller.registry.metrics();
+      const text = await harness.controller.registry.metrics();
       return text.includes('csv_succeeded{namespace="reqs",name="gadget.v1",version="1.0.0"} 1') && !text.includes('csv_abnormal{namespace="reqs",name="gadget.v1"');
     }, { message: 'abnormal series removed once Succeeded' });
 
@@ -157,7 +145,7 @@ describe('CSV happy path', () => {
   });
 
   it('removes its finalizer and copies when deleted; deployments are garbage collected', async () => {
-    const { client } = env;
+    const { client } = harness.env;
     await createNamespace(client, 'gone');
     await createOperatorGroup(client, 'gone', 'og');
     await groupSynced(client, 'gone', 'og');

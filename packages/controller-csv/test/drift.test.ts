@@ -1,44 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Kinds } from '../src/kinds.js';
 import {
-  createNamespace,
-  createOperatorGroup,
   csv,
   deploymentSpec,
   eventually,
   getCsv,
-  groupSynced,
-  startController,
-  startEnvironment,
+  namespaceWithGroup,
+  useController,
   waitForPhase,
   type CsvObject,
-  type Environment,
 } from './helpers.js';
 
-let env: Environment;
-let controller: Awaited<ReturnType<typeof startController>>;
-
-beforeAll(async () => {
-  env = await startEnvironment();
-  controller = await startController(env);
-});
-afterAll(async () => {
-  await controller?.stop();
-  await env?.stop();
-});
-
-async function namespaceWithGroup(namespace: string) {
-  await createNamespace(env.client, namespace);
-  await createOperatorGroup(env.client, namespace, 'og');
-  await groupSynced(env.client, namespace, 'og');
-}
+const harness = useController();
 
 /** Every phase/reason/message the CSV's history showed until `until` held. */
 async function historyUntil(namespace: string, name: string, until: (csv: CsvObject) => boolean, timeoutMs = 15_000): Promise<string[]> {
   const history = new Set<string>();
   await eventually(
     async () => {
-      const current = await getCsv(env.client, namespace, name);
+      const current = await getCsv(harness.env.client, namespace, name);
       for (const condition of current?.status?.conditions ?? []) history.add(`${condition.phase}/${condition.reason}/${condition.message}`);
       return current !== undefined && until(current);
     },
@@ -62,10 +42,10 @@ const seenAfter = (marker: string) => (current: CsvObject) => {
 
 describe('drift of a Succeeded CSV', () => {
   it('reinstalls when the CSV annotations are removed from the pod template', async () => {
-    await namespaceWithGroup('drift-annotations');
-    await env.client.create(csv({ namespace: 'drift-annotations', name: 'drift.v1' }));
-    await waitForPhase(env.client, 'drift-annotations', 'drift.v1', 'Succeeded', undefined, 20_000);
-    await env.client.patch(
+    await namespaceWithGroup(harness.env.client, 'drift-annotations');
+    await harness.env.client.create(csv({ namespace: 'drift-annotations', name: 'drift.v1' }));
+    await waitForPhase(harness.env.client, 'drift-annotations', 'drift.v1', 'Succeeded', undefined, 20_000);
+    await harness.env.client.patch(
       { ...Kinds.deployment, namespace: 'drift-annotations', name: 'drift.v1-operator' },
       { spec: { template: { metadata: { annotations: { 'olm.targetNamespaces': null } } } } },
     );
@@ -77,7 +57,7 @@ describe('drift of a Succeeded CSV', () => {
       history.some((entry) => /installing: (annotations on deployment does not match|Waiting for rollout|waiting for spec update)/.test(entry)),
       history.join('\n'),
     ).toBe(true);
-    const deployment = await env.client.get<CsvObject & { spec: { template: { metadata: { annotations: Record<string, string> } } } }>({
+    const deployment = await harness.env.client.get<CsvObject & { spec: { template: { metadata: { annotations: Record<string, string> } } } }>({
       ...Kinds.deployment,
       namespace: 'drift-annotations',
       name: 'drift.v1-operator',
@@ -86,18 +66,18 @@ describe('drift of a Succeeded CSV', () => {
   });
 
   it('reinstalls when the CSV deployment spec changes, and removes deployments the CSV no longer lists', async () => {
-    await namespaceWithGroup('drift-spec');
-    await env.client.create(csv({ namespace: 'drift-spec', name: 'spec.v1', deployments: ['first'] }));
-    await waitForPhase(env.client, 'drift-spec', 'spec.v1', 'Succeeded', undefined, 20_000);
+    await namespaceWithGroup(harness.env.client, 'drift-spec');
+    await harness.env.client.create(csv({ namespace: 'drift-spec', name: 'spec.v1', deployments: ['first'] }));
+    await waitForPhase(harness.env.client, 'drift-spec', 'spec.v1', 'Succeeded', undefined, 20_000);
     const changed = deploymentSpec('first');
     (changed.template as { spec: { containers: Array<{ image: string }> } }).spec.containers[0]!.image = 'example.com/operator:v2';
-    await env.client.patch({ ...Kinds.csv, namespace: 'drift-spec', name: 'spec.v1' }, { spec: { install: { strategy: 'deployment', spec: { deployments: [{ name: 'first', spec: changed }] } } } });
+    await harness.env.client.patch({ ...Kinds.csv, namespace: 'drift-spec', name: 'spec.v1' }, { spec: { install: { strategy: 'deployment', spec: { deployments: [{ name: 'first', spec: changed }] } } } });
     const history = await historyUntil('drift-spec', 'spec.v1', (current) => {
       const conditions = current.status?.conditions ?? [];
       return current.status?.phase === 'Succeeded' && conditions.some((condition) => condition.reason === 'ComponentUnhealthy');
     }, 20_000);
     expect(history.some((entry) => entry.startsWith('InstallReady/ComponentUnhealthy/installing: deployment changed old hash='))).toBe(true);
-    const live = await env.client.get<CsvObject & { spec: { template: { spec: { containers: Array<{ image: string }> } } } }>({
+    const live = await harness.env.client.get<CsvObject & { spec: { template: { spec: { containers: Array<{ image: string }> } } } }>({
       ...Kinds.deployment,
       namespace: 'drift-spec',
       name: 'first',
@@ -105,29 +85,29 @@ describe('drift of a Succeeded CSV', () => {
     expect(live.spec.template.spec.containers[0]!.image).toBe('example.com/operator:v2');
 
     // The deployment is renamed in the CSV: the new one is made, the orphan removed.
-    await env.client.patch(
+    await harness.env.client.patch(
       { ...Kinds.csv, namespace: 'drift-spec', name: 'spec.v1' },
       { spec: { install: { strategy: 'deployment', spec: { deployments: [{ name: 'second', spec: deploymentSpec('second') }] } } } },
     );
-    await eventually(async () => !(await env.client.find({ ...Kinds.deployment, namespace: 'drift-spec', name: 'first' })), {
+    await eventually(async () => !(await harness.env.client.find({ ...Kinds.deployment, namespace: 'drift-spec', name: 'first' })), {
       timeoutMs: 20_000,
       message: 'orphaned deployment removed',
     });
     await eventually(async () => {
-      const current = await getCsv(env.client, 'drift-spec', 'spec.v1');
-      const deployment = await env.client.find({ ...Kinds.deployment, namespace: 'drift-spec', name: 'second' });
+      const current = await getCsv(harness.env.client, 'drift-spec', 'spec.v1');
+      const deployment = await harness.env.client.find({ ...Kinds.deployment, namespace: 'drift-spec', name: 'second' });
       return current?.status?.phase === 'Succeeded' && deployment !== undefined;
     }, { timeoutMs: 20_000, message: 'second deployment installed' });
   });
 
   it('reinstalls a deleted deployment (Failed/ComponentUnhealthy → Pending/NeedsReinstall → … → Succeeded)', async () => {
-    await namespaceWithGroup('drift-delete');
-    await env.client.create(csv({ namespace: 'drift-delete', name: 'del.v1' }));
-    await waitForPhase(env.client, 'drift-delete', 'del.v1', 'Succeeded', undefined, 20_000);
-    await env.client.delete({ ...Kinds.deployment, namespace: 'drift-delete', name: 'del.v1-operator' });
+    await namespaceWithGroup(harness.env.client, 'drift-delete');
+    await harness.env.client.create(csv({ namespace: 'drift-delete', name: 'del.v1' }));
+    await waitForPhase(harness.env.client, 'drift-delete', 'del.v1', 'Succeeded', undefined, 20_000);
+    await harness.env.client.delete({ ...Kinds.deployment, namespace: 'drift-delete', name: 'del.v1-operator' });
     const history = await historyUntil('drift-delete', 'del.v1', seenAfter('missing deployment with name=del.v1-operator'), 20_000);
     expect(history.some((entry) => entry.startsWith('Pending/NeedsReinstall/installing: missing deployment')), history.join('\n')).toBe(true);
     expect(history, history.join('\n')).toContain('Failed/ComponentUnhealthy/installing: missing deployment with name=del.v1-operator');
-    expect(await env.client.find({ ...Kinds.deployment, namespace: 'drift-delete', name: 'del.v1-operator' })).toBeDefined();
+    expect(await harness.env.client.find({ ...Kinds.deployment, namespace: 'drift-delete', name: 'del.v1-operator' })).toBeDefined();
   });
 });

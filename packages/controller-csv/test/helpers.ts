@@ -2,6 +2,7 @@ import { crds } from '@olm/api';
 import type { CachedObject, Logger } from '@olm/core';
 import { createManager, isAlreadyExists, KubeClient, type Manager } from '@olm/controller-runtime';
 import { startApiServer } from '@olm/local-apiserver';
+import { afterAll, beforeAll } from 'vitest';
 import { createRbacGenerator } from '@olm/plugin-rbac';
 import { Registry } from 'prom-client';
 import { createCsvController, type CsvController, type CsvControllerOptions } from '../src/controller.js';
@@ -286,4 +287,43 @@ export type RbacObject = CachedObject & {
 /** Objects of a kind in every namespace, by label selector. */
 export async function listAll<T extends CachedObject = RbacObject>(client: KubeClient, kind: { apiVersion: string; kind: string }, labelSelector: string): Promise<T[]> {
   return (await client.list<T>(kind, { labelSelector })).items;
+}
+
+export interface Harness {
+  readonly env: Environment;
+  readonly controller: Awaited<ReturnType<typeof startController>>;
+}
+
+/** A local API server and a running CSV controller for the tests of one file (started before, stopped after). */
+export function useController(
+  environmentOptions: Parameters<typeof startEnvironment>[0] = {},
+  controllerOptions: Partial<CsvControllerOptions> = {},
+): Harness {
+  let env: Environment | undefined;
+  let controller: Harness['controller'] | undefined;
+  beforeAll(async () => {
+    env = await startEnvironment(environmentOptions);
+    controller = await startController(env, controllerOptions);
+  });
+  afterAll(async () => {
+    await controller?.stop();
+    await env?.stop();
+  });
+  return {
+    get env() {
+      if (!env) throw new Error('the test environment has not started');
+      return env;
+    },
+    get controller() {
+      if (!controller) throw new Error('the CSV controller has not started');
+      return controller;
+    },
+  };
+}
+
+/** A namespace with an OperatorGroup `og` (OwnNamespace unless a spec is given), synced by the controller. */
+export async function namespaceWithGroup(client: KubeClient, namespace: string, spec?: Record<string, unknown>): Promise<void> {
+  await createNamespace(client, namespace);
+  await createOperatorGroup(client, namespace, 'og', spec ?? { targetNamespaces: [namespace] });
+  await groupSynced(client, namespace, 'og');
 }

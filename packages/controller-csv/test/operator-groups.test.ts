@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Kinds } from '../src/kinds.js';
 import {
   createNamespace,
@@ -7,30 +7,18 @@ import {
   eventually,
   getCsv,
   groupSynced,
-  startController,
-  startEnvironment,
+  useController,
   waitForPhase,
   type CsvObject,
-  type Environment,
 } from './helpers.js';
 
-let env: Environment;
-let controller: Awaited<ReturnType<typeof startController>>;
-
-beforeAll(async () => {
-  env = await startEnvironment();
-  controller = await startController(env);
-});
-afterAll(async () => {
-  await controller?.stop();
-  await env?.stop();
-});
+const harness = useController();
 
 const ogKind = Kinds.operatorGroup;
 
 describe('pre-checks', () => {
   it('fails NoOperatorGroup, then recovers to Pending "InstallModes now support target namespaces" once a group exists', async () => {
-    const { client } = env;
+    const { client } = harness.env;
     await createNamespace(client, 'no-og');
     await client.create(csv({ namespace: 'no-og', name: 'lonely.v1' }));
     const failed = await waitForPhase(client, 'no-og', 'lonely.v1', 'Failed', 'NoOperatorGroup');
@@ -45,7 +33,7 @@ describe('pre-checks', () => {
   });
 
   it('fails TooManyOperatorGroups with two groups, and marks both MultipleOperatorGroup', async () => {
-    const { client } = env;
+    const { client } = harness.env;
     await createNamespace(client, 'two-og');
     await createOperatorGroup(client, 'two-og', 'first');
     await createOperatorGroup(client, 'two-og', 'second');
@@ -71,7 +59,7 @@ describe('pre-checks', () => {
   });
 
   it('fails NoTargetNamespaces when the selector matches nothing, and follows the selector', async () => {
-    const { client } = env;
+    const { client } = harness.env;
     await createNamespace(client, 'sel-op');
     await createOperatorGroup(client, 'sel-op', 'og', { selector: { matchLabels: { team: 'blue' } } });
     await client.create(csv({ namespace: 'sel-op', name: 'picky.v1' }));
@@ -114,7 +102,7 @@ describe('pre-checks', () => {
   });
 
   it('fails InvalidInstallModes on duplicates and UnsupportedOperatorGroup with upstream messages', async () => {
-    const { client } = env;
+    const { client } = harness.env;
     await createNamespace(client, 'modes');
     await createOperatorGroup(client, 'modes', 'og', {});
     await groupSynced(client, 'modes', 'og');
@@ -144,7 +132,7 @@ describe('pre-checks', () => {
   });
 
   it('creates the three OperatorGroup ClusterRoles, aggregating the provided APIs', async () => {
-    const { client } = env;
+    const { client } = harness.env;
     await createNamespace(client, 'roles');
     const og = await createOperatorGroup(client, 'roles', 'og');
     const roles = await eventually(async () => {

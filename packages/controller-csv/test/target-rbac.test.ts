@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Kinds } from '../src/kinds.js';
 import {
   createNamespace,
@@ -10,31 +10,19 @@ import {
   groupSynced,
   installPermissions,
   listAll,
-  startController,
-  startEnvironment,
+  useController,
   waitForPhase,
-  type Environment,
   type RbacObject,
 } from './helpers.js';
 
-let env: Environment;
-let controller: Awaited<ReturnType<typeof startController>>;
-
-beforeAll(async () => {
-  env = await startEnvironment();
-  controller = await startController(env);
-});
-afterAll(async () => {
-  await controller?.stop();
-  await env?.stop();
-});
+const harness = useController();
 
 const configmapRules = [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }];
 const namespaceView = { verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['namespaces'] };
 
 /** A namespace with a service account and a group, and a CSV whose permissions an "InstallPlan" created. */
 async function installOperator(namespace: string, groupSpec: Record<string, unknown>, name = 'rbac.v1') {
-  const { client } = env;
+  const { client } = harness.env;
   await createNamespace(client, namespace);
   await createOperatorGroup(client, namespace, 'og', groupSpec);
   await groupSynced(client, namespace, 'og');
@@ -51,7 +39,7 @@ const copiesSelector = (namespace: string, name = 'rbac.v1') => `olm.copiedFrom=
 
 describe('RBAC in target namespaces', () => {
   it('copies the Roles and RoleBindings of a MultiNamespace operator into each target namespace, owned by the copied CSVs', async () => {
-    const { client } = env;
+    const { client } = harness.env;
     await createNamespace(client, 'rbac-a');
     await createNamespace(client, 'rbac-b');
     await createNamespace(client, 'rbac-other');
@@ -114,7 +102,7 @@ describe('RBAC in target namespaces', () => {
   });
 
   it('follows the permissions when the CSV asks for other rules', async () => {
-    const { client } = env;
+    const { client } = harness.env;
     await createNamespace(client, 'rbac-follow-target');
     const { roleName } = await installOperator('rbac-follow', { targetNamespaces: ['rbac-follow-target'] }, 'follow.v1');
     await eventually(() => client.find({ ...Kinds.role, namespace: 'rbac-follow-target', name: roleName }), { message: 'first copy' });
@@ -137,7 +125,7 @@ describe('RBAC in target namespaces', () => {
   });
 
   it('lifts the Roles and RoleBindings of an AllNamespaces operator to cluster scope, and drops them when the group narrows', async () => {
-    const { client } = env;
+    const { client } = harness.env;
     await createNamespace(client, 'rbac-narrow');
     const { roleName, bindingName } = await installOperator('rbac-global', {}, 'global.v1');
     const clusterRole = await eventually(() => client.find<RbacObject>({ ...Kinds.clusterRole, name: roleName }), { message: 'lifted ClusterRole' });
@@ -162,7 +150,7 @@ describe('RBAC in target namespaces', () => {
   });
 
   it('removes the lifted objects, and the CSV-owned cluster RBAC, when the CSV is deleted', async () => {
-    const { client } = env;
+    const { client } = harness.env;
     await createNamespace(client, 'rbac-bye');
     await createOperatorGroup(client, 'rbac-bye', 'og', {});
     await groupSynced(client, 'rbac-bye', 'og');
@@ -186,7 +174,7 @@ describe('RBAC in target namespaces', () => {
   });
 
   it('gives nothing to an OwnNamespace operator beyond its namespace', async () => {
-    const { client } = env;
+    const { client } = harness.env;
     const { roleName } = await installOperator('rbac-own', { targetNamespaces: ['rbac-own'] }, 'own.v1');
     // Nothing is ever made for it; this only checks that nothing was made by the time it Succeeded.
     expect(await listAll(client, Kinds.role, copiesSelector('rbac-own', 'own.v1'))).toEqual([]);

@@ -1,20 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Kinds } from '../src/kinds.js';
 import {
+  crdManifest,
   createNamespace,
   createOperatorGroup,
-  crdManifest,
   csv,
   eventually,
   getCsv,
-  groupSynced,
   historyUntil,
   listEvents,
-  startController,
-  startEnvironment,
+  namespaceWithGroup,
+  useController,
   waitForPhase,
   type CsvObject,
-  type Environment,
 } from './helpers.js';
 
 /**
@@ -24,31 +22,15 @@ import {
  * health (install timeout, unrecoverable install check), upgrades (Replacing, Deleting, OwnerConflict).
  */
 
-let env: Environment;
-let controller: Awaited<ReturnType<typeof startController>>;
-
-beforeAll(async () => {
-  env = await startEnvironment();
-  controller = await startController(env);
-});
-afterAll(async () => {
-  await controller?.stop();
-  await env?.stop();
-});
-
-async function namespaceWithGroup(namespace: string, spec?: Record<string, unknown>) {
-  await createNamespace(env.client, namespace);
-  await createOperatorGroup(env.client, namespace, 'og', spec ?? { targetNamespaces: [namespace] });
-  await groupSynced(env.client, namespace, 'og');
-}
+const harness = useController();
 
 const entries = (current: CsvObject) => (current.status?.conditions ?? []).map((condition) => `${condition.phase}/${condition.reason}/${condition.message}`);
 
 describe('Pending', () => {
   it('→ Failed/InvalidInstallStrategy for a strategy nobody provides', async () => {
-    await namespaceWithGroup('tr-strategy');
-    await env.client.create(csv({ namespace: 'tr-strategy', name: 'helm.v1', strategy: 'helm' }));
-    const failed = await waitForPhase(env.client, 'tr-strategy', 'helm.v1', 'Failed', 'InvalidInstallStrategy');
+    await namespaceWithGroup(harness.env.client, 'tr-strategy');
+    await harness.env.client.create(csv({ namespace: 'tr-strategy', name: 'helm.v1', strategy: 'helm' }));
+    const failed = await waitForPhase(harness.env.client, 'tr-strategy', 'helm.v1', 'Failed', 'InvalidInstallStrategy');
     expect(failed.status?.message).toBe('install strategy invalid: unrecognized install strategy');
     expect(entries(failed)).toEqual([
       'Pending/RequirementsUnknown/requirements not yet checked',
@@ -57,23 +39,23 @@ describe('Pending', () => {
   });
 
   it('stays Pending/RequirementsNotMet while a required API is missing, then installs once it exists', async () => {
-    await namespaceWithGroup('tr-required');
-    await env.client.create(
+    await namespaceWithGroup(harness.env.client, 'tr-required');
+    await harness.env.client.create(
       csv({ namespace: 'tr-required', name: 'needs.v1', requiredCrds: [{ name: 'needed.tr.example.com', version: 'v1', kind: 'Needed' }] }),
     );
-    const waiting = await waitForPhase(env.client, 'tr-required', 'needs.v1', 'Pending', 'RequirementsNotMet');
+    const waiting = await waitForPhase(harness.env.client, 'tr-required', 'needs.v1', 'Pending', 'RequirementsNotMet');
     expect(waiting.status?.message).toBe("one or more requirements couldn't be found");
     expect(waiting.status?.requirementStatus).toContainEqual(
       expect.objectContaining({ kind: 'CustomResourceDefinition', name: 'needed.tr.example.com', status: 'NotPresent', message: 'CRD is not present' }),
     );
-    expect(await env.client.find({ ...Kinds.deployment, namespace: 'tr-required', name: 'needs.v1-operator' })).toBeUndefined();
-    await env.client.create(crdManifest('needed', 'tr.example.com', 'Needed'));
-    await waitForPhase(env.client, 'tr-required', 'needs.v1', 'Succeeded');
+    expect(await harness.env.client.find({ ...Kinds.deployment, namespace: 'tr-required', name: 'needs.v1-operator' })).toBeUndefined();
+    await harness.env.client.create(crdManifest('needed', 'tr.example.com', 'Needed'));
+    await waitForPhase(harness.env.client, 'tr-required', 'needs.v1', 'Succeeded');
   });
 
   it('→ Pending/OperatorConditionNotUpgradeable while the replaced operator says so (override first, stale status counts as False)', async () => {
-    const { client } = env;
-    await namespaceWithGroup('tr-upgradeable');
+    const { client } = harness.env;
+    await namespaceWithGroup(harness.env.client, 'tr-upgradeable');
     await client.create(csv({ namespace: 'tr-upgradeable', name: 'gate.v1', deployments: ['gate-v1'] }));
     await waitForPhase(client, 'tr-upgradeable', 'gate.v1', 'Succeeded');
     await client.create({
@@ -118,8 +100,8 @@ describe('Pending', () => {
 
 describe('InstallReady', () => {
   it('→ Failed/InstallComponentFailed when the strategy cannot be applied, and installs once the CSV is fixed', async () => {
-    const { client } = env;
-    await namespaceWithGroup('tr-install');
+    const { client } = harness.env;
+    await namespaceWithGroup(harness.env.client, 'tr-install');
     // The API server rejects this Deployment name.
     await client.create(csv({ namespace: 'tr-install', name: 'broken.v1', deployments: ['Not_A_Name'] }));
     const failed = await eventually(async () => {
@@ -137,8 +119,8 @@ describe('InstallReady', () => {
 
 describe('Succeeded', () => {
   it('→ Failed/RequirementsNotMet when its own CRD is deleted, → Pending/RequirementsNotMet, and back once it returns', async () => {
-    const { client } = env;
-    await namespaceWithGroup('tr-crd-gone');
+    const { client } = harness.env;
+    await namespaceWithGroup(harness.env.client, 'tr-crd-gone');
     await client.create(crdManifest('gizmos', 'tr.example.com', 'Gizmo'));
     await client.create(csv({ namespace: 'tr-crd-gone', name: 'gizmo.v1', ownedCrds: [{ name: 'gizmos.tr.example.com', version: 'v1', kind: 'Gizmo' }] }));
     await waitForPhase(client, 'tr-crd-gone', 'gizmo.v1', 'Succeeded');
@@ -159,9 +141,9 @@ describe('Succeeded', () => {
 
 describe('Failed', () => {
   it('→ Replacing/BeingReplaced with fail-forward when a replacement exists; the replacement installs and the failed CSV goes', async () => {
-    const { client } = env;
-    await namespaceWithGroup('tr-failforward', { targetNamespaces: ['tr-failforward'], upgradeStrategy: { name: 'TechPreviewUnsafeFailForward' } });
-    env.server.failDeployment('tr-failforward', 'ff-v1');
+    const { client } = harness.env;
+    await namespaceWithGroup(harness.env.client, 'tr-failforward', { targetNamespaces: ['tr-failforward'], upgradeStrategy: { name: 'TechPreviewUnsafeFailForward' } });
+    harness.env.server.failDeployment('tr-failforward', 'ff-v1');
     await client.create(csv({ namespace: 'tr-failforward', name: 'ff.v1', deployments: ['ff-v1'] }));
     await eventually(async () => {
       const current = await getCsv(client, 'tr-failforward', 'ff.v1');
@@ -175,14 +157,14 @@ describe('Failed', () => {
     );
     await waitForPhase(client, 'tr-failforward', 'ff.v2', 'Succeeded');
     await eventually(async () => !(await getCsv(client, 'tr-failforward', 'ff.v1')), { message: 'failed CSV deleted' });
-    expect(await controller.registry.metrics()).toMatch(/csv_upgrade_count \d+/);
+    expect(await harness.controller.registry.metrics()).toMatch(/csv_upgrade_count \d+/);
   });
 });
 
 describe('Replacing', () => {
   it('stays Replacing while its replacement is not Succeeded, and without one (a sync error)', async () => {
-    const { client } = env;
-    await namespaceWithGroup('tr-replacing');
+    const { client } = harness.env;
+    await namespaceWithGroup(harness.env.client, 'tr-replacing');
     await client.create(csv({ namespace: 'tr-replacing', name: 'old.v1', deployments: ['old-v1'] }));
     await waitForPhase(client, 'tr-replacing', 'old.v1', 'Succeeded');
     // The replacement is held in Pending by the old operator's OperatorCondition.
@@ -197,7 +179,7 @@ describe('Replacing', () => {
     await waitForPhase(client, 'tr-replacing', 'old.v1', 'Replacing', 'BeingReplaced');
 
     const errors = async () => {
-      const text = await controller.manager.metrics.registry.metrics();
+      const text = await harness.controller.manager.metrics.registry.metrics();
       return Number(/controller_runtime_reconcile_errors_total\{controller="csv"\} (\d+)/.exec(text)?.[1] ?? 0);
     };
     const before = await errors();
@@ -211,7 +193,7 @@ describe('Replacing', () => {
 
 describe('Events', () => {
   it('records an Event per transition: Normal with the reason and message, Warning for Failed', async () => {
-    const { client } = env;
+    const { client } = harness.env;
     await createNamespace(client, 'tr-events');
     // The pre-checks run before the phase switch: without a group it fails before it is ever Pending.
     await client.create(csv({ namespace: 'tr-events', name: 'evented.v1' }));

@@ -1,32 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Kinds } from '../src/kinds.js';
 import {
+  crdManifest,
   createNamespace,
   createOperatorGroup,
-  crdManifest,
   csv,
   eventually,
   getCsv,
   groupSynced,
   sleep,
-  startController,
-  startEnvironment,
+  useController,
   waitForPhase,
   type CsvObject,
-  type Environment,
 } from './helpers.js';
 
-let env: Environment;
-let controller: Awaited<ReturnType<typeof startController>>;
-
-beforeAll(async () => {
-  env = await startEnvironment();
-  controller = await startController(env);
-});
-afterAll(async () => {
-  await controller?.stop();
-  await env?.stop();
-});
+const harness = useController();
 
 const order: Record<string, number> = { '': 0, Pending: 1, InstallReady: 2, Installing: 3, Succeeded: 4, Replacing: 5, Deleting: 6 };
 
@@ -51,7 +39,7 @@ function checkInvariants(a: CsvObject | undefined, b: CsvObject | undefined, c: 
 }
 
 async function runChain(namespace: string, creationOrder: readonly ('a' | 'b' | 'c')[]) {
-  const { client } = env;
+  const { client } = harness.env;
   await createNamespace(client, namespace);
   await client.create(crdManifest('apps', `${namespace}.example.com`, 'App'));
   const crd = { name: `apps.${namespace}.example.com`, version: 'v1', kind: 'App' };
@@ -96,14 +84,14 @@ describe('replacement chains (TestUpdates)', () => {
   });
 
   it('marks the old CSV Replacing/BeingReplaced, then Deleting/Replaced, and counts the upgrade', async () => {
-    const { client } = env;
+    const { client } = harness.env;
     const namespace = 'upgrade-one';
     await createNamespace(client, namespace);
     await createOperatorGroup(client, namespace, 'og');
     await groupSynced(client, namespace, 'og');
     await client.create(csv({ namespace, name: 'db.v1', deployments: ['db-v1'] }));
     await waitForPhase(client, namespace, 'db.v1', 'Succeeded');
-    const upgrades = async () => (await controller.registry.getSingleMetric('csv_upgrade_count')!.get()).values[0]?.value ?? 0;
+    const upgrades = async () => (await harness.controller.registry.getSingleMetric('csv_upgrade_count')!.get()).values[0]?.value ?? 0;
     const before = await upgrades();
     await client.create(csv({ namespace, name: 'db.v2', deployments: ['db-v2'], replaces: 'db.v1' }));
     const replacing = await waitForPhase(client, namespace, 'db.v1', 'Replacing', 'BeingReplaced');
@@ -125,7 +113,7 @@ describe('replacement chains (TestUpdates)', () => {
   });
 
   it('fails OwnerConflict when a CSV outside the chain owns the same CRD', async () => {
-    const { client } = env;
+    const { client } = harness.env;
     const namespace = 'owners';
     await createNamespace(client, namespace);
     await createOperatorGroup(client, namespace, 'og');
