@@ -5,6 +5,7 @@ import {
   deploymentSpec,
   eventually,
   getCsv,
+  historyUntil,
   namespaceWithGroup,
   useController,
   waitForPhase,
@@ -12,20 +13,6 @@ import {
 } from './helpers.js';
 
 const harness = useController();
-
-/** Every phase/reason/message the CSV's history showed until `until` held. */
-async function historyUntil(namespace: string, name: string, until: (csv: CsvObject) => boolean, timeoutMs = 15_000): Promise<string[]> {
-  const history = new Set<string>();
-  await eventually(
-    async () => {
-      const current = await getCsv(harness.env.client, namespace, name);
-      for (const condition of current?.status?.conditions ?? []) history.add(`${condition.phase}/${condition.reason}/${condition.message}`);
-      return current !== undefined && until(current);
-    },
-    { timeoutMs, message: `${namespace}/${name}` },
-  );
-  return [...history];
-}
 
 /** Succeeded, after having left Succeeded at least once. */
 const leftAndCameBack = (current: CsvObject) => {
@@ -52,7 +39,7 @@ describe('drift of a Succeeded CSV', () => {
     // As upstream, the rollout the patch starts is checked first (Waiting); once rolled out, the missing
     // annotation is seen (AnnotationsMissing → InstallReady). Under load the CSV may instead go
     // Failed/ComponentUnhealthy → Pending/NeedsReinstall and reinstall before the annotation check runs.
-    const history = await historyUntil('drift-annotations', 'drift.v1', leftAndCameBack, 20_000);
+    const history = await historyUntil(harness.env.client, 'drift-annotations', 'drift.v1', leftAndCameBack, 20_000);
     expect(
       history.some((entry) => /installing: (annotations on deployment does not match|Waiting for rollout|waiting for spec update)/.test(entry)),
       history.join('\n'),
@@ -72,7 +59,7 @@ describe('drift of a Succeeded CSV', () => {
     const changed = deploymentSpec('first');
     (changed.template as { spec: { containers: Array<{ image: string }> } }).spec.containers[0]!.image = 'example.com/operator:v2';
     await harness.env.client.patch({ ...Kinds.csv, namespace: 'drift-spec', name: 'spec.v1' }, { spec: { install: { strategy: 'deployment', spec: { deployments: [{ name: 'first', spec: changed }] } } } });
-    const history = await historyUntil('drift-spec', 'spec.v1', (current) => {
+    const history = await historyUntil(harness.env.client, 'drift-spec', 'spec.v1', (current) => {
       const conditions = current.status?.conditions ?? [];
       return current.status?.phase === 'Succeeded' && conditions.some((condition) => condition.reason === 'ComponentUnhealthy');
     }, 20_000);
@@ -105,7 +92,7 @@ describe('drift of a Succeeded CSV', () => {
     await harness.env.client.create(csv({ namespace: 'drift-delete', name: 'del.v1' }));
     await waitForPhase(harness.env.client, 'drift-delete', 'del.v1', 'Succeeded', undefined, 20_000);
     await harness.env.client.delete({ ...Kinds.deployment, namespace: 'drift-delete', name: 'del.v1-operator' });
-    const history = await historyUntil('drift-delete', 'del.v1', seenAfter('missing deployment with name=del.v1-operator'), 20_000);
+    const history = await historyUntil(harness.env.client, 'drift-delete', 'del.v1', seenAfter('missing deployment with name=del.v1-operator'), 20_000);
     expect(history.some((entry) => entry.startsWith('Pending/NeedsReinstall/installing: missing deployment')), history.join('\n')).toBe(true);
     expect(history, history.join('\n')).toContain('Failed/ComponentUnhealthy/installing: missing deployment with name=del.v1-operator');
     expect(await harness.env.client.find({ ...Kinds.deployment, namespace: 'drift-delete', name: 'del.v1-operator' })).toBeDefined();

@@ -3,6 +3,7 @@ import {
   csv,
   eventually,
   getCsv,
+  historyUntil,
   namespaceWithGroup,
   useController,
   waitForPhase,
@@ -12,25 +13,11 @@ import {
 // Rollouts take longer than the install timeout, so an install times out before it turns healthy.
 const harness = useController({ rolloutDelayMs: 600 }, { installTimeoutMs: 150 });
 
-/** Every phase/reason/message the CSV's history showed while `until` was not yet true. */
-async function historyUntil(namespace: string, name: string, until: (csv: CsvObject) => boolean, timeoutMs = 15_000): Promise<string[]> {
-  const history = new Set<string>();
-  await eventually(
-    async () => {
-      const current = await getCsv(harness.env.client, namespace, name);
-      for (const condition of current?.status?.conditions ?? []) history.add(`${condition.phase}/${condition.reason}/${condition.message}`);
-      return current !== undefined && until(current);
-    },
-    { timeoutMs, message: `${namespace}/${name}` },
-  );
-  return [...history];
-}
-
 describe('install health', () => {
   it('fails InstallCheckFailed "install timeout" when Installing stays unhealthy past the timeout, then reinstalls and succeeds', async () => {
     await namespaceWithGroup(harness.env.client, 'slow');
     await harness.env.client.create(csv({ namespace: 'slow', name: 'slow.v1' }));
-    const history = await historyUntil('slow', 'slow.v1', (current) => current.status?.phase === 'Succeeded');
+    const history = await historyUntil(harness.env.client, 'slow', 'slow.v1', (current) => current.status?.phase === 'Succeeded');
     expect(history, history.join('\n')).toContain('Failed/InstallCheckFailed/install timeout');
     expect(history.some((entry) => entry.startsWith('Pending/NeedsReinstall/installing: '))).toBe(true);
   });
