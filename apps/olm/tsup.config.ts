@@ -1,9 +1,10 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/cli.ts'],
+  // cli.ts is the `olm` bin; index.ts is the public entry other distributions import.
+  entry: ['src/cli.ts', 'src/index.ts'],
   format: ['esm'],
-  dts: false,
+  dts: { entry: 'src/index.ts' },
   clean: true,
   sourcemap: true,
   target: 'node20',

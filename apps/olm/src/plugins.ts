@@ -19,6 +19,27 @@ export interface DistributionOptions {
   readonly watchNamespaces?: readonly string[];
   /** Elect one active replica through a Lease (off for a single local process). */
   readonly leaderElection: boolean;
+  /** The leader-election Lease; default `olm-controllers`. `olm run --controllers` names one per controller set. */
+  readonly leaseName?: string;
+}
+
+/** The Lease the controllers elect a leader on when every controller runs in one process. */
+export const defaultLeaseName = 'olm-controllers';
+
+/**
+ * The controller runtime and the CSV and catalog controllers, configured from the run/up flags.
+ * Exported so that other distributions (`apps/olm-minimal`) reuse it and only change the rest.
+ */
+export function controllerPlugins(options: DistributionOptions): Plugin[] {
+  const watchNamespace = options.watchNamespaces?.length === 1 ? options.watchNamespaces[0] : undefined;
+  return [
+    createControllerRuntimePlugin({
+      leaderElection: options.leaderElection ? { namespace: options.namespace, name: options.leaseName ?? defaultLeaseName } : false,
+      ...(watchNamespace !== undefined ? { namespace: watchNamespace } : {}),
+    }),
+    createControllerCsvPlugin(),
+    createControllerCatalogPlugin({ globalCatalogNamespace: options.namespace }),
+  ];
 }
 
 /**
@@ -28,16 +49,7 @@ export interface DistributionOptions {
  * plugins by their dependencies. `apps/olm-minimal` shows a second composition.
  */
 export function distributionPlugins(options: DistributionOptions): Plugin[] {
-  const watchNamespace = options.watchNamespaces?.length === 1 ? options.watchNamespaces[0] : undefined;
-  return [
-    ...resolutionPlugins,
-    createControllerRuntimePlugin({
-      leaderElection: options.leaderElection ? { namespace: options.namespace, name: 'olm-controllers' } : false,
-      ...(watchNamespace !== undefined ? { namespace: watchNamespace } : {}),
-    }),
-    createControllerCsvPlugin(),
-    createControllerCatalogPlugin({ globalCatalogNamespace: options.namespace }),
-  ];
+  return [...resolutionPlugins, ...controllerPlugins(options)];
 }
 
 /** The plugins with default options, as `olm version` lists them. */

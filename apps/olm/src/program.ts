@@ -2,22 +2,22 @@ import { describeError } from '@olm/core';
 import { Command, CommanderError } from 'commander';
 import { ExitCode, exitCodeFor } from './cli-errors.js';
 import { commandRegistrars } from './commands/index.js';
-import { cliVersion } from './version.js';
+import { olmDistribution, type Distribution } from './distribution.js';
 
-export function createProgram(): Command {
-  const program = new Command('olm')
-    .description('Operator Lifecycle Manager: install, upgrade and keep operators consistent on a Kubernetes cluster')
-    .version(cliVersion, '--version', 'print the version')
+export function createProgram(distribution: Distribution = olmDistribution): Command {
+  const program = new Command(distribution.name)
+    .description(distribution.description ?? olmDistribution.description ?? '')
+    .version(distribution.version, '--version', 'print the version')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   // Subcommands inherit exitOverride from the program, so usage errors reach runCli as exceptions.
-  for (const register of commandRegistrars) register(program);
+  for (const register of commandRegistrars) register(program, distribution);
   return program;
 }
 
 /** Runs the CLI and returns the exit code; never calls process.exit itself. */
-export async function runCli(argv: readonly string[]): Promise<number> {
-  const program = createProgram();
+export async function runCli(argv: readonly string[], distribution: Distribution = olmDistribution): Promise<number> {
+  const program = createProgram(distribution);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.ok;
@@ -32,4 +32,12 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     process.stderr.write(`error: ${describeError(error)}\n`);
     return exitCodeFor(error);
   }
+}
+
+/**
+ * The entry point of a distribution's `cli.ts`: every `olm` command, booting the given
+ * distribution's plugins. Returns the exit code (set it as `process.exitCode`).
+ */
+export function runDistribution(distribution: Distribution, argv: readonly string[]): Promise<number> {
+  return runCli(argv, distribution);
 }

@@ -72,8 +72,10 @@ describe('olm run', () => {
   });
 
   it('explains a missing or unreadable kubeconfig and exits 2', async () => {
-    const previous = process.env.KUBECONFIG;
-    delete process.env.KUBECONFIG;
+    // Nothing names a cluster, even when the tests themselves run in a pod.
+    const names = ['KUBECONFIG', 'KUBERNETES_SERVICE_HOST', 'KUBERNETES_SERVICE_PORT'] as const;
+    const previous = names.map((name) => process.env[name]);
+    for (const name of names) delete process.env[name];
     try {
       const none = await runCliCaptured(['run', '--exit-after-start']);
       expect(none.code).toBe(2);
@@ -82,7 +84,9 @@ describe('olm run', () => {
       expect(missing.code).toBe(2);
       expect(missing.stderr).toContain('cannot read kubeconfig /nonexistent/kubeconfig');
     } finally {
-      if (previous !== undefined) process.env.KUBECONFIG = previous;
+      names.forEach((name, index) => {
+        if (previous[index] !== undefined) process.env[name] = previous[index];
+      });
     }
   });
 });

@@ -119,8 +119,12 @@ function fieldValidationOf(query: Query): FieldValidation {
 }
 
 function dryRunOf(query: Query): boolean {
-  const values = query.getAll('dryRun');
-  for (const value of values) if (value !== 'All') throw badRequest(`dryRun: Unsupported value: "${value}": supported values: "All"`);
+  return dryRunValues(query.getAll('dryRun'));
+}
+
+/** Whether `dryRun` values (query parameters or DeleteOptions) ask for a dry run; only `All` exists. */
+function dryRunValues(values: readonly unknown[]): boolean {
+  for (const value of values) if (value !== 'All') throw badRequest(`dryRun: Unsupported value: ${JSON.stringify(value)}: supported values: "All"`);
   return values.length > 0;
 }
 
@@ -402,7 +406,7 @@ function deleteOptionsOf(body: unknown, query: Query, base: { dryRun: boolean; f
   if (policy !== undefined && policy !== 'Background' && policy !== 'Foreground' && policy !== 'Orphan') {
     throw badRequest(`propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan"`);
   }
-  const dryRun = Array.isArray(options['dryRun']) ? options['dryRun'].length > 0 : base.dryRun;
+  const dryRun = Array.isArray(options['dryRun']) ? dryRunValues(options['dryRun']) || base.dryRun : base.dryRun;
   const preconditions = isJsonObject(options['preconditions']) ? (options['preconditions'] as { uid?: string; resourceVersion?: string }) : undefined;
   return {
     dryRun,

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { Distribution } from '../distribution.js';
 import { registerCatalogServeCommand } from './catalog-serve.js';
 import { registerCrdsCommand } from './crds.js';
 import { registerCatalogGraphCommand } from './catalog-graph.js';
@@ -12,4 +13,4 @@ import { registerUpCommand } from './up.js';
 import { registerVersionCommand } from './version.js';
 
 /** Every subcommand, one registrar per file. Add new commands here. */
-export const commandRegistrars: ReadonlyArray<(program: Command) => void> = [registerVersionCommand, registerUpCommand, registerResolveCommand, registerCatalogServeCommand, registerCatalogValidateCommand, registerCatalogRenderCommand, registerCatalogGraphCommand, registerCrdsCommand, registerRunCommand, registerInstallCommand, registerStatusCommand];
+export const commandRegistrars: ReadonlyArray<(program: Command, distribution: Distribution) => void> = [registerVersionCommand, registerUpCommand, registerResolveCommand, registerCatalogServeCommand, registerCatalogValidateCommand, registerCatalogRenderCommand, registerCatalogGraphCommand, registerCrdsCommand, registerRunCommand, registerInstallCommand, registerStatusCommand];

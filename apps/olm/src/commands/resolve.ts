@@ -4,7 +4,7 @@ import { formatOutcomeText, loadScenario, resolverFromKernel, resolveToOutcome }
 import type { Command } from 'commander';
 import { stringify as toYaml } from 'yaml';
 import { ExitCode, inputError, usageError } from '../cli-errors.js';
-import { resolutionPlugins } from '../plugins.js';
+import { olmDistribution, type Distribution } from '../distribution.js';
 
 const formats = ['json', 'yaml', 'text'] as const;
 
@@ -12,7 +12,7 @@ const formats = ['json', 'yaml', 'text'] as const;
  * `olm resolve -f scenario.yaml`: offline what-if resolution with this distribution's plugins (its
  * SAT backend and constraint evaluators). Exit 0 resolved, 1 unsatisfiable, 2 invalid input.
  */
-export function registerResolveCommand(program: Command): void {
+export function registerResolveCommand(program: Command, distribution: Distribution = olmDistribution): void {
   program
     .command('resolve')
     .description('resolve a namespace offline: which operators a scenario (catalogs, installed operators, subscriptions) ends up with, and why')
@@ -31,7 +31,7 @@ export function registerResolveCommand(program: Command): void {
           }
         },
       });
-      const kernel = await boot({ plugins: resolutionPlugins });
+      const kernel = await boot({ plugins: distribution.resolutionPlugins });
       try {
         const { outcome, resolution } = resolveToOutcome(resolverFromKernel(kernel), input);
         const document = options.stats && resolution ? { ...outcome, stats: resolution.stats } : outcome;

@@ -1,7 +1,10 @@
+import type { Plugin } from '@olm/core';
 import { Command, Option } from 'commander';
+import { availableControllers, leaseNameFor, selectControllers } from '../controller-selection.js';
+import { olmDistribution, type Distribution } from '../distribution.js';
 import { readKubeconfig } from '../kubeconfig.js';
 import { parseList, parseMilliseconds, parsePort } from '../option-parsers.js';
-import { distributionPlugins } from '../plugins.js';
+import { defaultLeaseName, type DistributionOptions } from '../plugins.js';
 import { startControllers } from '../runtime/controllers.js';
 import { logLevels, type LogLevel } from '../runtime/logger.js';
 import { untilStopped } from '../runtime/until-stopped.js';
@@ -10,8 +13,12 @@ export interface RunOptions {
   readonly kubeconfig?: string;
   readonly context?: string;
   readonly inCluster?: boolean;
+  /** Where the pod's service-account files are mounted below (tests); default the filesystem root. */
+  readonly serviceAccountRoot?: string;
   readonly namespace: string;
   readonly watchNamespaces: readonly string[];
+  /** Run only these controller plugins (`csv`, `catalog`); all when empty or absent. */
+  readonly controllers?: readonly string[];
   readonly metricsPort: number;
   readonly metricsHost: string;
   readonly logLevel: LogLevel;
@@ -21,39 +28,55 @@ export interface RunOptions {
 }
 
 /**
+ * The plugins `run` boots: the distribution's list with only the selected controllers, electing
+ * a leader on a Lease of their own when not all of them run.
+ */
+export function runPlugins(distribution: Distribution, options: Pick<RunOptions, 'namespace' | 'watchNamespaces' | 'leaderElection' | 'controllers'>): Plugin[] {
+  const selected = options.controllers ?? [];
+  const base: DistributionOptions = { namespace: options.namespace, watchNamespaces: options.watchNamespaces, leaderElection: options.leaderElection };
+  const available = availableControllers(distribution.distributionPlugins(base));
+  const plugins = distribution.distributionPlugins({ ...base, leaseName: leaseNameFor(defaultLeaseName, available, selected) });
+  return selectControllers(plugins, selected);
+}
+
+/**
  * `olm run`: this distribution's controllers against any cluster (a real one in production), with
  * leader election, `/metrics`, `/healthz`, `/readyz` and JSON logs on stderr.
  */
-export async function runControllers(options: RunOptions, out: (text: string) => void = (text) => process.stdout.write(text)): Promise<void> {
+export async function runControllers(
+  options: RunOptions,
+  out: (text: string) => void = (text) => process.stdout.write(text),
+  distribution: Distribution = olmDistribution,
+): Promise<void> {
+  // Bad flags fail before anything connects.
+  const plugins = runPlugins(distribution, options);
   const controllers = await startControllers({
     kubeconfig: await readKubeconfig(options),
     ...(options.context !== undefined ? { context: options.context } : {}),
-    plugins: distributionPlugins({
-      namespace: options.namespace,
-      watchNamespaces: options.watchNamespaces,
-      leaderElection: options.leaderElection,
-    }),
+    plugins,
     metricsPort: options.metricsPort,
     metricsHost: options.metricsHost,
     logLevel: options.logLevel,
   });
   try {
-    out(`olm running: metrics, health and readiness on ${controllers.operationsUrl} (/metrics, /healthz, /readyz)\n`);
+    out(`${distribution.name} running controllers ${availableControllers(plugins).join(', ') || '(none)'}: metrics, health and readiness on ${controllers.operationsUrl} (/metrics, /healthz, /readyz)\n`);
     await untilStopped(options);
   } finally {
     await controllers.stop();
   }
 }
 
-export function registerRunCommand(program: Command): void {
+export function registerRunCommand(program: Command, distribution: Distribution = olmDistribution): void {
+  const controllers = availableControllers(distribution.distributionPlugins({ namespace: 'olm', leaderElection: false }));
   program
     .command('run')
     .description('run the OLM controllers against a cluster (a real one in production)')
-    .option('--kubeconfig <file>', 'kubeconfig of the cluster (default: $KUBECONFIG)')
+    .option('--kubeconfig <file>', 'kubeconfig of the cluster (default: $KUBECONFIG, else the pod\'s service account when in a pod)')
     .option('--context <name>', 'kubeconfig context to use instead of the current one')
     .option('--in-cluster', "use the pod's service account (when running inside the cluster)")
     .option('-n, --namespace <namespace>', 'where OLM runs: its leader-election Lease and the global catalog namespace', 'olm')
-    .option('--watch-namespaces <list>', 'reconcile only these namespaces (comma separated; default all)', parseList, [])
+    .addOption(new Option('--watch-namespaces <list>', 'reconcile only these namespaces (comma separated)').argParser(parseList).default([], 'all'))
+    .addOption(new Option('--controllers <list>', `run only these controllers (comma separated: ${controllers.join(', ')})`).argParser(parseList).default([], 'all'))
     .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz', parsePort, 8080)
     .option('--metrics-host <host>', 'interface of /metrics, /healthz and /readyz', '0.0.0.0')
     .addOption(new Option('--log-level <level>', 'least severe log level written').choices([...logLevels]).default('info'))
@@ -61,6 +84,6 @@ export function registerRunCommand(program: Command): void {
     .addOption(new Option('--exit-after-start', 'stop once everything started').hideHelp())
     .addOption(new Option('--run-for <ms>', 'stop after this many milliseconds').argParser(parseMilliseconds).hideHelp())
     .action(async (options: Omit<RunOptions, 'leaderElection'> & { leaderElection: boolean }) => {
-      await runControllers(options);
+      await runControllers(options, undefined, distribution);
     });
 }

@@ -5,7 +5,7 @@ import { Command, Option } from 'commander';
 import { parseMilliseconds, parsePort } from '../option-parsers.js';
 import { catalogSourceName, installOlmResources, serveCatalogs, watchCatalogs, type ServedCatalog } from '../local-olm.js';
 import { exampleCatalogDirectory } from '../paths.js';
-import { distributionPlugins } from '../plugins.js';
+import { olmDistribution, type Distribution } from '../distribution.js';
 import { startControllers } from '../runtime/controllers.js';
 import { logLevels, type LogLevel } from '../runtime/logger.js';
 import { untilStopped } from '../runtime/until-stopped.js';
@@ -35,7 +35,11 @@ const olmNamespace = 'olm';
  * --catalog directories) over gRPC with a CatalogSource each, boots this distribution's plugins
  * (the controllers included) against it, writes a kubeconfig and runs until Ctrl-C.
  */
-export async function runUp(options: UpOptions, out: (text: string) => void = (text) => process.stdout.write(text)): Promise<void> {
+export async function runUp(
+  options: UpOptions,
+  out: (text: string) => void = (text) => process.stdout.write(text),
+  distribution: Distribution = olmDistribution,
+): Promise<void> {
   const dataDir = options.dataDir !== undefined ? resolve(options.dataDir) : undefined;
   const kubeconfigPath = resolve(options.kubeconfig ?? join(dataDir ?? '.olm', 'kubeconfig'));
   out('starting the local Kubernetes API server...\n');
@@ -69,7 +73,7 @@ export async function runUp(options: UpOptions, out: (text: string) => void = (t
     // One local process: no other replica to elect a leader among.
     const controllers = await startControllers({
       kubeconfig: server.kubeconfig,
-      plugins: distributionPlugins({ namespace: olmNamespace, leaderElection: false }),
+      plugins: distribution.distributionPlugins({ namespace: olmNamespace, leaderElection: false }),
       metricsPort: options.metricsPort ?? 0,
       metricsHost: options.host,
       logLevel: options.logLevel ?? 'warn',
@@ -97,7 +101,7 @@ export async function runUp(options: UpOptions, out: (text: string) => void = (t
   out('stopped\n');
 }
 
-export function registerUpCommand(program: Command): void {
+export function registerUpCommand(program: Command, distribution: Distribution = olmDistribution): void {
   program
     .command('up')
     .description('start OLM locally: a local Kubernetes API server, OLM\'s CRDs, the example catalog and the controllers')
@@ -121,6 +125,6 @@ export function registerUpCommand(program: Command): void {
         ...(options.kubeconfig !== undefined ? { kubeconfig: options.kubeconfig } : {}),
         ...(options.exitAfterStart ? { exitAfterStart: true } : {}),
         ...(options.runFor !== undefined ? { runFor: options.runFor } : {}),
-      });
+      }, undefined, distribution);
     });
 }

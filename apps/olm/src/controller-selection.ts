@@ -1,0 +1,48 @@
+import type { Plugin } from '@olm/core';
+import { usageError } from './cli-errors.js';
+
+// Controller plugins are named `controller-<name>` (the folder = plugin id convention);
+// controller-runtime runs the others' reconcilers and is not one of them.
+const controllerPrefix = 'controller-';
+const runtimeId = 'controller-runtime';
+
+function controllerName(plugin: Plugin): string | undefined {
+  if (!plugin.id.startsWith(controllerPrefix) || plugin.id === runtimeId) return undefined;
+  return plugin.id.slice(controllerPrefix.length);
+}
+
+/** The controllers a plugin list boots, by short name (`csv`, `catalog`), in list order. */
+export function availableControllers(plugins: readonly Plugin[]): string[] {
+  return plugins.map(controllerName).filter((name): name is string => name !== undefined);
+}
+
+/**
+ * The plugin list with only the named controller plugins kept (`olm run --controllers csv`), so one
+ * image can run the OLM Operator and the Catalog Operator as separate Deployments. Everything else
+ * stays: the kernel needs the shared plugins either way. An empty selection keeps every controller.
+ */
+export function selectControllers(plugins: readonly Plugin[], names: readonly string[]): Plugin[] {
+  if (names.length === 0) return [...plugins];
+  const available = availableControllers(plugins);
+  const unknown = names.filter((name) => !available.includes(name));
+  if (unknown.length > 0) {
+    throw usageError(
+      `--controllers: unknown controller ${unknown.map((name) => `"${name}"`).join(', ')}; this distribution has ${available.map((name) => `"${name}"`).join(', ')} (comma separated, default all)`,
+    );
+  }
+  return plugins.filter((plugin) => {
+    const name = controllerName(plugin);
+    return name === undefined || names.includes(name);
+  });
+}
+
+/**
+ * The leader-election Lease for a controller selection: the default one when every controller runs
+ * (`olm up`, a plain `olm run`), else one per set, so that separate Deployments each elect their own
+ * leader instead of one process blocking the other.
+ */
+export function leaseNameFor(defaultName: string, available: readonly string[], selected: readonly string[]): string {
+  const chosen = available.filter((name) => selected.includes(name));
+  if (selected.length === 0 || chosen.length === available.length) return defaultName;
+  return `${defaultName}-${chosen.join('-')}`;
+}

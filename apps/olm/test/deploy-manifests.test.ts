@@ -1,0 +1,195 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { GROUP, pruneResource, validateResource } from '@olm/api';
+import type { CachedObject } from '@olm/core';
+import { KubeClient } from '@olm/controller-runtime';
+import { startApiServer, type ApiServer } from '@olm/local-apiserver';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { availableControllers } from '../src/controller-selection.js';
+import { plugins } from '../src/plugins.js';
+import { exampleCatalogDirectory } from '../src/paths.js';
+import { runCliCaptured } from './run-cli.js';
+
+type Json = CachedObject & Record<string, any> & { metadata: Record<string, any> };
+
+const repository = fileURLToPath(new URL('../../../', import.meta.url));
+const deployDirectory = join(repository, 'deploy');
+const examplesDirectory = join(repository, 'examples');
+const kubectlBinary = process.env.KUBECTL ?? 'kubectl';
+const hasKubectl = spawnSync(kubectlBinary, ['version', '--client'], { encoding: 'utf8' }).status === 0;
+if (!hasKubectl) console.warn(`deploy manifests: kubectl (${kubectlBinary}) not found, the --dry-run=server checks are skipped; scripts/setup.sh installs it`);
+
+/** Not Kubernetes objects: scenario files for `olm resolve` (tested by the resolve tests). */
+const scenarioFiles = new Set(['resolve-monitoring.yaml']);
+
+async function yamlFiles(directory: string): Promise<string[]> {
+  return (await readdir(directory)).filter((name) => name.endsWith('.yaml')).sort().map((name) => join(directory, name));
+}
+
+async function documents(file: string): Promise<Json[]> {
+  return parseAllDocuments(await readFile(file, 'utf8'))
+    .map((document) => {
+      if (document.errors.length > 0) throw new Error(`${file}: ${document.errors.map((error) => error.message).join('; ')}`);
+      return document.toJS() as Json | null;
+    })
+    .filter((object): object is Json => object !== null);
+}
+
+const manifestFiles = [...(await yamlFiles(deployDirectory)), ...(await yamlFiles(examplesDirectory)).filter((file) => !scenarioFiles.has(basename(file)))];
+
+describe('deploy/ and examples/ manifests', () => {
+  it('finds the manifests, and skips only scenario files', async () => {
+    expect(manifestFiles.map((file) => basename(file))).toEqual(
+      expect.arrayContaining(['00-namespace.yaml', '10-rbac.yaml', '20-controllers.yaml', '30-catalog.yaml', 'catalogsource.yaml', 'subscription-manual.yaml']),
+    );
+    for (const name of scenarioFiles) {
+      const [scenario] = await documents(join(examplesDirectory, name));
+      expect(scenario).not.toHaveProperty('apiVersion');
+      expect(scenario).toHaveProperty('subscriptions');
+    }
+  });
+
+  it.each(manifestFiles.map((file) => [file.slice(repository.length), file]))('%s: every object is well-formed, and OLM kinds match their CRD schema', async (_name, file) => {
+    const objects = await documents(file);
+    expect(objects.length).toBeGreaterThan(0);
+    for (const object of objects) {
+      expect(object.apiVersion, `${file}: apiVersion`).toEqual(expect.any(String));
+      expect(object.kind, `${file}: kind`).toEqual(expect.any(String));
+      expect(object.metadata?.name, `${file}: metadata.name of a ${object.kind}`).toMatch(/^[a-z0-9]([-a-z0-9.:]*[a-z0-9])?$/);
+      if (!String(object.apiVersion).startsWith(`${GROUP}/`)) continue;
+      const where = `${file}: ${object.kind} ${object.metadata.name}`;
+      expect(validateResource(object), where).toEqual([]);
+      expect(pruneResource(object).unknownFields, `${where}: fields the API server would drop`).toEqual([]);
+    }
+  });
+
+  it('the controller Deployments pass flags `olm run` accepts, and together run every controller', async () => {
+    const deployments = (await documents(join(deployDirectory, '20-controllers.yaml'))).filter((object) => object.kind === 'Deployment');
+    const selected: string[] = [];
+    const saved = { host: process.env.KUBERNETES_SERVICE_HOST, port: process.env.KUBERNETES_SERVICE_PORT };
+    delete process.env.KUBERNETES_SERVICE_HOST;
+    delete process.env.KUBERNETES_SERVICE_PORT;
+    try {
+      for (const deployment of deployments) {
+        const container = deployment.spec.template.spec.containers[0];
+        const args = container.args as string[];
+        expect(args[0]).toBe('run');
+        expect(args).toContain('--in-cluster');
+        const controllers = args[args.indexOf('--controllers') + 1]!.split(',');
+        selected.push(...controllers);
+        // Every flag parses; the run stops only because this is not a pod.
+        const run = await runCliCaptured([...args, '--exit-after-start']);
+        expect(run.stderr).toContain('--in-cluster: this does not look like a pod');
+        expect(run.code).toBe(2);
+        const port = Number(args[args.indexOf('--metrics-port') + 1]);
+        expect(container.ports.map((each: { containerPort: number }) => each.containerPort)).toContain(port);
+        expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port });
+        expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port });
+      }
+    } finally {
+      if (saved.host !== undefined) process.env.KUBERNETES_SERVICE_HOST = saved.host;
+      if (saved.port !== undefined) process.env.KUBERNETES_SERVICE_PORT = saved.port;
+    }
+    expect(selected.sort()).toEqual(availableControllers(plugins).sort());
+  });
+
+  it('the catalog Deployment runs `olm catalog serve` with flags it accepts', async () => {
+    const deployment = (await documents(join(deployDirectory, '30-catalog.yaml'))).find((object) => object.kind === 'Deployment')!;
+    const args = deployment.spec.template.spec.containers[0].args as string[];
+    expect(args.slice(0, 3)).toEqual(['catalog', 'serve', '/catalog']);
+    const local = args.map((arg) => (arg === '/catalog' ? exampleCatalogDirectory : arg === '50051' ? '0' : arg));
+    const run = await runCliCaptured([...local, '--exit-after-start']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+  });
+
+  it('the Dockerfile is multi-stage, runs distroless as a numeric non-root user, and starts the built CLI', async () => {
+    const dockerfile = await readFile(join(deployDirectory, 'Dockerfile'), 'utf8');
+    const stages = [...dockerfile.matchAll(/^FROM\s+(\S+)\s+AS\s+(\S+)/gim)].map((match) => ({ image: match[1]!, name: match[2]! }));
+    expect(stages.map((stage) => stage.name)).toEqual(['build', 'runtime', 'catalog']);
+    expect(stages[0]!.image).toMatch(/^node:20[-.\w]*-slim$/);
+    expect(stages[1]!.image).toMatch(/^gcr\.io\/distroless\/nodejs20-debian\d+:nonroot$/);
+    // Pods set runAsNonRoot: the kubelet can only check a numeric user.
+    expect(dockerfile).toMatch(/^USER 65532:65532$/m);
+    expect(dockerfile).toContain('--filter=@olm/olm');
+    const packageJson = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { name: string; bin: Record<string, string> };
+    expect(packageJson.name).toBe('@olm/olm');
+    expect(dockerfile).toContain(`"/app/${packageJson.bin.olm!.replace(/^\.\//, '')}"`);
+    const ignored = (await readFile(join(deployDirectory, 'Dockerfile.dockerignore'), 'utf8')).split('\n');
+    expect(ignored).toEqual(expect.arrayContaining(['**/node_modules', '**/dist']));
+    for (const copied of dockerfile.matchAll(/^COPY (?!--from)(\S+)/gm)) expect(existsSync(join(repository, copied[1]!)), copied[1]).toBe(true);
+  });
+});
+
+describe.skipIf(!hasKubectl)('deploy/ and examples/ with kubectl apply --dry-run=server against the local API server', () => {
+  let server: ApiServer;
+  let client: KubeClient;
+  let directory: string;
+  let environment: NodeJS.ProcessEnv;
+
+  const kubectl = (args: readonly string[], input?: string) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(kubectlBinary, [...args], { env: environment, stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.once('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+      child.stdin.end(input ?? '');
+    });
+
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'olm-deploy-'));
+    server = await startApiServer({ port: 0, kubeconfigPath: join(directory, 'kubeconfig') });
+    client = new KubeClient({ kubeconfig: server.kubeconfig });
+    environment = { ...process.env, KUBECONFIG: server.kubeconfigPath, KUBECACHEDIR: join(directory, 'cache') };
+  });
+  afterAll(async () => {
+    client?.close();
+    await server?.stop();
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it('installs the CRDs as deploy/README.md says: olm crds | kubectl apply --server-side -f -', async () => {
+    const crds = await runCliCaptured(['crds']);
+    expect(crds.code).toBe(0);
+    const applied = await kubectl(['apply', '--server-side', '-f', '-'], crds.stdout);
+    expect(applied.stderr).toBe('');
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toMatch(/customresourcedefinition\.apiextensions\.k8s\.io\/subscriptions\.operators\.coreos\.com serverside-applied/);
+    await expect.poll(async () => (await kubectl(['api-resources', '--api-group', GROUP, '-o', 'name'])).stdout, { timeout: 20_000 }).toContain('subscriptions.operators.coreos.com');
+    // Namespaced objects need their namespace to exist, as on a real cluster (a dry run creates none).
+    const namespaces = ['olm', 'operators', 'acme'].map((name) => `apiVersion: v1\nkind: Namespace\nmetadata: {name: ${name}}\n`).join('---\n');
+    const created = await kubectl(['apply', '-f', '-'], namespaces);
+    expect(created.stderr).toBe('');
+    expect(created.code).toBe(0);
+  });
+
+  it.each(manifestFiles.map((file) => [file.slice(repository.length), file]))('%s passes kubectl apply --dry-run=server, and nothing is stored', async (_name, file) => {
+    const revision = server.revision();
+    const result = await kubectl(['apply', '--dry-run=server', '-f', file]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines).toHaveLength((await documents(file)).length);
+    for (const line of lines) expect(line).toMatch(/ \(server dry run\)$/);
+    expect(server.revision()).toBe(revision);
+  });
+
+  it('a real kubectl apply -f deploy/ then creates what the dry runs promised', async () => {
+    expect(await client.find({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'olm', name: 'olm-operator' })).toBeUndefined();
+    const result = await kubectl(['apply', '-f', deployDirectory]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const names = async (apiVersion: string, kind: string, namespace: string) =>
+      (await client.list<Json>({ apiVersion, kind }, { namespace })).items.map((item) => item.metadata.name).sort();
+    expect(await names('apps/v1', 'Deployment', 'olm')).toEqual(['catalog-operator', 'example-catalog', 'olm-operator']);
+    expect(await names(`${GROUP}/v1alpha1`, 'CatalogSource', 'olm')).toEqual(['example-catalog']);
+    expect(await client.find({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', name: 'olm:controllers' })).toBeDefined();
+  });
+});
