@@ -1,8 +1,10 @@
 import {
   describeError,
   hasErrorCode,
+  type CatalogBundle,
   type CatalogConnection,
   type CatalogContent,
+  type CatalogPackage,
   type CatalogSourceType,
   type ConnectionState,
   type Logger,
@@ -55,6 +57,27 @@ export interface CatalogSourceConnectionsOptions {
 }
 
 const keyOf = (key: CatalogSourceKey) => `${key.namespace}/${key.name}`;
+
+/**
+ * The content as the controller keeps it: without `olm.csv.metadata` properties and package icons,
+ * which neither resolution nor installs read (upstream's registry API leaves the metadata out of
+ * bundle properties too). On a large catalog they are most of its bytes.
+ */
+export function forResolution(content: CatalogContent): CatalogContent {
+  const packages = new Map<string, CatalogPackage>();
+  for (const [name, pkg] of content.packages) {
+    const bundles = new Map<string, CatalogBundle>();
+    for (const [bundleName, bundle] of pkg.bundles) {
+      const slim = bundle.properties.some((property) => property.type === 'olm.csv.metadata')
+        ? { ...bundle, properties: bundle.properties.filter((property) => property.type !== 'olm.csv.metadata') }
+        : bundle;
+      bundles.set(bundleName, slim);
+    }
+    const { icon: _icon, ...rest } = pkg;
+    packages.set(name, { ...rest, bundles });
+  }
+  return { packages };
+}
 
 /**
  * Open catalogs by CatalogSource: one connection each, reopened when the spec changes; content
@@ -127,7 +150,7 @@ export class CatalogSourceConnections {
     if (entry.content && entry.loadedAt !== undefined && this.options.now() - entry.loadedAt < this.options.ttlMs) return entry.content;
     entry.loading ??= (async () => {
       try {
-        const content = await connection.load();
+        const content = forResolution(await connection.load());
         if (entry.connection === connection) {
           entry.content = content;
           entry.loadedAt = this.options.now();
