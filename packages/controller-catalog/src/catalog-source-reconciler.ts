@@ -2,6 +2,7 @@ import { describeError, type ConnectionState, type Reconciler } from '@olm/core'
 import { isNotFound, updateStatus } from '@olm/controller-runtime';
 import { registryPoll, registryServiceName, specInvalidReason } from './catalog-source-spec.js';
 import type { CatalogControllerContext } from './controller-context.js';
+import { ensureRegistryServer, removeRegistryServer } from './registry-server.js';
 import { asString, Kinds, timestamp, type AnyObject } from './kinds.js';
 
 const builtInSourceTypes = new Set(['grpc', 'configmap', 'internal']);
@@ -94,15 +95,33 @@ export function createCatalogSourceReconciler(context: CatalogControllerContext)
         next.reason = 'InvalidIntervalError';
         next.message = poll.invalidIntervalMessage;
       }
+      let pollDue = false;
       if (poll.intervalMs !== undefined) {
         const last = previous.latestImageRegistryPoll ? Date.parse(previous.latestImageRegistryPoll) : undefined;
         if (last === undefined || now.getTime() - last >= poll.intervalMs) {
+          pollDue = true;
           context.connections.invalidate(key);
           next.latestImageRegistryPoll = timestamp(now);
         }
       }
 
-      // 4. connect and check health
+      // 4. an image catalog's registry Pod and Service (recreating the Pod when a poll is due)
+      if (sourceType === 'grpc' && asString(spec.image)) {
+        try {
+          const changes = await ensureRegistryServer(context.client(), source, { replacePod: pollDue && previous.latestImageRegistryPoll !== undefined });
+          if (changes.length > 0) context.logger.info('registry server updated', { catalogSource: `${namespace}/${name}`, changes });
+        } catch (error) {
+          next.reason = 'RegistryServerError';
+          next.message = `cannot create the registry Pod and Service for image ${asString(spec.image)}: ${describeError(error)}`;
+        }
+      } else if (previous.registryService) {
+        await removeRegistryServer(context.client(), key).catch((error: unknown) =>
+          context.logger.warn('cannot remove the registry Pod and Service', { catalogSource: `${namespace}/${name}`, error: describeError(error) }),
+        );
+        delete next.registryService;
+      }
+
+      // 5. connect and check health
       let state: ConnectionState;
       let address = asString(connectSpec.address) || undefined;
       try {

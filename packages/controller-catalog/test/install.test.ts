@@ -208,6 +208,30 @@ describe('catalog sources that cannot be served', () => {
       reason: 'InvalidIntervalError',
     });
     expect((source.status as { message: string }).message).toMatch(/^error parsing spec.updateStrategy.registryPoll.interval. Using the default value of 15m0s instead. Error: /);
+    // the registry Service and Pod a real cluster would run (here the Pod never starts)
+    const service = await get(client, { apiVersion: 'v1', kind: 'Service' }, 'broken', 'image-only');
+    expect(service?.spec).toMatchObject({ selector: { 'olm.catalogSource': 'image.only' }, ports: [{ name: 'grpc', port: 50051, targetPort: 50051 }] });
+    expect(service?.metadata?.ownerReferences).toMatchObject([{ kind: 'CatalogSource', name: 'image.only', uid: source.metadata?.uid }]);
+    const registryPods = async () =>
+      (await list(client, { apiVersion: 'v1', kind: 'Pod' }, 'broken')).filter((pod) => pod.metadata?.labels?.['olm.catalogSource'] === 'image.only');
+    const [pod] = await registryPods();
+    expect(pod?.metadata?.name).toMatch(/^image-only-/);
+    expect((pod?.spec as { containers: unknown[] }).containers).toMatchObject([
+      {
+        name: 'registry-server',
+        image: 'registry.example.com/acme/catalog:latest',
+        imagePullPolicy: 'Always',
+        ports: [{ name: 'grpc', containerPort: 50051 }],
+        readinessProbe: { exec: { command: ['grpc_health_probe', '-addr=:50051'] } },
+      },
+    ]);
+    // a new image replaces the Pod; the Service stays
+    await client.patch({ ...Kinds.catalogSource, namespace: 'broken', name: 'image.only' }, { spec: { image: 'registry.example.com/acme/catalog:v2' } });
+    const replaced = await eventually(async () => {
+      const pods = await registryPods();
+      return pods.length === 1 && (pods[0]!.spec as { containers: Array<{ image: string }> }).containers[0]!.image.endsWith(':v2') && pods;
+    });
+    expect(replaced[0]!.metadata?.name).not.toBe(pod!.metadata?.name);
     // a subscription in that namespace to the (healthy) global catalog still resolves
     await client.create(subscription('broken', 'acme-database', {}));
     const plan = await eventually(async () => (await list(client, Kinds.installPlan, 'broken'))[0]);
@@ -217,6 +241,23 @@ describe('catalog sources that cannot be served', () => {
       return condition(found, 'CatalogSourcesUnhealthy')?.status === 'True' && found;
     });
     expect(condition(sub, 'CatalogSourcesUnhealthy')?.reason).toMatch(/^(UnhealthyCatalogSourceFound|CatalogSources(Added|Updated))$/);
+  });
+
+  it('recreates the registry Pod of a polled image catalog at each poll interval, keeping one', async () => {
+    await client.create({
+      ...Kinds.catalogSource,
+      metadata: { name: 'polled', namespace: 'broken' },
+      spec: { sourceType: 'grpc', image: 'registry.example.com/acme/catalog:latest', updateStrategy: { registryPoll: { interval: '1s' } } },
+    });
+    const podsOf = async () => (await list(client, { apiVersion: 'v1', kind: 'Pod' }, 'broken')).filter((pod) => pod.metadata?.labels?.['olm.catalogSource'] === 'polled');
+    const first = await eventually(async () => (await podsOf())[0]);
+    const next = await eventually(async () => {
+      const pods = await podsOf();
+      return pods.length === 1 && pods[0]!.metadata?.name !== first.metadata?.name && pods[0];
+    });
+    expect((next.spec as { containers: Array<{ imagePullPolicy: string }> }).containers[0]!.imagePullPolicy).toBe('Always');
+    const source = await get(client, Kinds.catalogSource, 'broken', 'polled');
+    expect((source?.status as { latestImageRegistryPoll?: string }).latestImageRegistryPoll).toBeDefined();
   });
 });
 
