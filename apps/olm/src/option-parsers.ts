@@ -14,3 +14,8 @@ export function parseMilliseconds(value: string): number {
 export function parseList(value: string): string[] {
   return value.split(',').map((item) => item.trim()).filter((item) => item !== '');
 }
+
+/** Collects a repeatable option (`--catalog a --catalog b`) into a list. */
+export function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}

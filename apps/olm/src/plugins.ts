@@ -21,6 +21,8 @@ export interface DistributionOptions {
   readonly leaderElection: boolean;
   /** The leader-election Lease; default `olm-controllers`. `olm run --controllers` names one per controller set. */
   readonly leaseName?: string;
+  /** Registries bundle images are pulled from over plain http (besides localhost, always allowed). */
+  readonly insecureRegistries?: readonly string[];
 }
 
 /** The Lease the controllers elect a leader on when every controller runs in one process. */
@@ -38,7 +40,10 @@ export function controllerPlugins(options: DistributionOptions): Plugin[] {
       ...(watchNamespace !== undefined ? { namespace: watchNamespace } : {}),
     }),
     createControllerCsvPlugin(),
-    createControllerCatalogPlugin({ globalCatalogNamespace: options.namespace }),
+    createControllerCatalogPlugin({
+      globalCatalogNamespace: options.namespace,
+      ...(options.insecureRegistries?.length ? { insecureRegistries: options.insecureRegistries } : {}),
+    }),
   ];
 }
 

@@ -1,6 +1,8 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { hasErrorCode } from '@olm/core';
 import { describe, expect, it } from 'vitest';
-import { BundleImageErrorCodes, parseAuthChallenge, parseImageReference, selectPlatformManifest, sha256Digest, verifyDigest } from './oci-registry-client.js';
+import { BundleImageErrorCodes, createOciRegistryClient, parseAuthChallenge, parseImageReference, selectPlatformManifest, sha256Digest, verifyDigest } from './oci-registry-client.js';
 
 describe('image references', () => {
   it('splits registry, repository and tag', () => {
@@ -84,5 +86,37 @@ describe('digests', () => {
     expect(hasErrorCode(caught, BundleImageErrorCodes.digestMismatch)).toBe(true);
     expect((caught as Error).message).toMatch(/^digest mismatch for layer x of img: expected sha256:[0-9a-f]{64}, got sha256:[0-9a-f]{64}; /);
     expect(() => verifyDigest(`sha512:${'0'.repeat(128)}`, bytes, 'layer y')).toThrow(/only sha256 digests can be verified/);
+  });
+});
+
+describe('plain http registries', () => {
+  /** A registry on a loopback address that is not 127.0.0.1, answering every manifest request with 404. */
+  async function plainRegistry(): Promise<{ host: string; requests: string[]; close(): Promise<void> }> {
+    const requests: string[] = [];
+    const server = createServer((request, response) => {
+      requests.push(`${request.method} ${request.url}`);
+      response.writeHead(404, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ errors: [{ code: 'MANIFEST_UNKNOWN', message: 'manifest unknown' }] }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.2', resolve));
+    const { port } = server.address() as AddressInfo;
+    return { host: `127.0.0.2:${port}`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  }
+
+  it('speaks https to a registry unless it is listed in insecureRegistries (by host:port or host)', async () => {
+    const registry = await plainRegistry();
+    try {
+      const image = `${registry.host}/acme/bundle:v1`;
+      // https to a plain http server fails in the TLS handshake: the server never sees a request line
+      await expect(createOciRegistryClient({ requestTimeoutMs: 5_000 }).pullImage(image)).rejects.toThrow();
+      expect(registry.requests).toEqual([]);
+      for (const listed of [registry.host, '127.0.0.2']) {
+        const error = await createOciRegistryClient({ insecureRegistries: [listed], requestTimeoutMs: 5_000 }).pullImage(image).catch((caught: unknown) => caught);
+        expect(String((error as Error).message)).toContain('MANIFEST_UNKNOWN');
+      }
+      expect(registry.requests).toEqual(['GET /v2/acme/bundle/manifests/v1', 'GET /v2/acme/bundle/manifests/v1']);
+    } finally {
+      await registry.close();
+    }
   });
 });

@@ -3,7 +3,7 @@ import { Command, Option } from 'commander';
 import { availableControllers, leaseNameFor, selectControllers } from '../controller-selection.js';
 import { olmDistribution, type Distribution } from '../distribution.js';
 import { readKubeconfig } from '../kubeconfig.js';
-import { parseList, parseMilliseconds, parsePort } from '../option-parsers.js';
+import { collect, parseList, parseMilliseconds, parsePort } from '../option-parsers.js';
 import { defaultLeaseName, type DistributionOptions } from '../plugins.js';
 import { startControllers } from '../runtime/controllers.js';
 import { logLevels, type LogLevel } from '../runtime/logger.js';
@@ -19,6 +19,8 @@ export interface RunOptions {
   readonly watchNamespaces: readonly string[];
   /** Run only these controller plugins (`csv`, `catalog`); all when empty or absent. */
   readonly controllers?: readonly string[];
+  /** Registries to pull bundle images from over plain http. */
+  readonly insecureRegistries?: readonly string[];
   readonly metricsPort: number;
   readonly metricsHost: string;
   readonly logLevel: LogLevel;
@@ -31,9 +33,14 @@ export interface RunOptions {
  * The plugins `run` boots: the distribution's list with only the selected controllers, electing
  * a leader on a Lease of their own when not all of them run.
  */
-export function runPlugins(distribution: Distribution, options: Pick<RunOptions, 'namespace' | 'watchNamespaces' | 'leaderElection' | 'controllers'>): Plugin[] {
+export function runPlugins(distribution: Distribution, options: Pick<RunOptions, 'namespace' | 'watchNamespaces' | 'leaderElection' | 'controllers' | 'insecureRegistries'>): Plugin[] {
   const selected = options.controllers ?? [];
-  const base: DistributionOptions = { namespace: options.namespace, watchNamespaces: options.watchNamespaces, leaderElection: options.leaderElection };
+  const base: DistributionOptions = {
+    namespace: options.namespace,
+    watchNamespaces: options.watchNamespaces,
+    leaderElection: options.leaderElection,
+    ...(options.insecureRegistries?.length ? { insecureRegistries: options.insecureRegistries } : {}),
+  };
   const available = availableControllers(distribution.distributionPlugins(base));
   const plugins = distribution.distributionPlugins({ ...base, leaseName: leaseNameFor(defaultLeaseName, available, selected) });
   return selectControllers(plugins, selected);
@@ -80,10 +87,11 @@ export function registerRunCommand(program: Command, distribution: Distribution 
     .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz', parsePort, 8080)
     .option('--metrics-host <host>', 'interface of /metrics, /healthz and /readyz', '0.0.0.0')
     .addOption(new Option('--log-level <level>', 'least severe log level written').choices([...logLevels]).default('info'))
+    .option('--insecure-registry <host[:port]>', 'pull bundle images from this registry over plain http (repeatable)', collect, [])
     .option('--no-leader-election', 'reconcile without electing a leader (only for a single replica)')
     .addOption(new Option('--exit-after-start', 'stop once everything started').hideHelp())
     .addOption(new Option('--run-for <ms>', 'stop after this many milliseconds').argParser(parseMilliseconds).hideHelp())
-    .action(async (options: Omit<RunOptions, 'leaderElection'> & { leaderElection: boolean }) => {
-      await runControllers(options, undefined, distribution);
+    .action(async ({ insecureRegistry, ...options }: Omit<RunOptions, 'leaderElection' | 'insecureRegistries'> & { leaderElection: boolean; insecureRegistry: string[] }) => {
+      await runControllers({ ...options, insecureRegistries: insecureRegistry }, undefined, distribution);
     });
 }

@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import { KubeClient } from '@olm/controller-runtime';
 import { startApiServer, type ApiServer } from '@olm/local-apiserver';
 import { Command, Option } from 'commander';
-import { parseMilliseconds, parsePort } from '../option-parsers.js';
+import { collect, parseMilliseconds, parsePort } from '../option-parsers.js';
 import { catalogSourceName, installOlmResources, serveCatalogs, watchCatalogs, type ServedCatalog } from '../local-olm.js';
 import { exampleCatalogDirectory } from '../paths.js';
 import { olmDistribution, type Distribution } from '../distribution.js';
@@ -20,6 +20,8 @@ export interface UpOptions {
   readonly logLevel?: LogLevel;
   /** Catalog directories served besides the bundled example catalog. */
   readonly catalogs?: readonly string[];
+  /** Registries to pull bundle images from over plain http. */
+  readonly insecureRegistries?: readonly string[];
   /** Stop as soon as everything started (tests, smoke checks). */
   readonly exitAfterStart?: boolean;
   /** Stop after this many milliseconds (tests). */
@@ -73,7 +75,11 @@ export async function runUp(
     // One local process: no other replica to elect a leader among.
     const controllers = await startControllers({
       kubeconfig: server.kubeconfig,
-      plugins: distribution.distributionPlugins({ namespace: olmNamespace, leaderElection: false }),
+      plugins: distribution.distributionPlugins({
+        namespace: olmNamespace,
+        leaderElection: false,
+        ...(options.insecureRegistries?.length ? { insecureRegistries: options.insecureRegistries } : {}),
+      }),
       metricsPort: options.metricsPort ?? 0,
       metricsHost: options.host,
       logLevel: options.logLevel ?? 'warn',
@@ -111,16 +117,18 @@ export function registerUpCommand(program: Command, distribution: Distribution =
     .option('--kubeconfig <path>', 'where to write the kubeconfig (default: <data-dir or ./.olm>/kubeconfig)')
     .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz (0 picks a free one)', parsePort, 0)
     .addOption(new Option('--log-level <level>', 'least severe controller log level written to stderr').choices([...logLevels]).default('warn'))
-    .option('--catalog <dir>', 'also serve this file-based catalog directory (repeatable)', (value: string, previous: string[]) => [...previous, value], [])
+    .option('--insecure-registry <host[:port]>', 'pull bundle images from this registry over plain http (repeatable)', collect, [])
+    .option('--catalog <dir>', 'also serve this file-based catalog directory (repeatable)', collect, [])
     .addOption(new Option('--exit-after-start', 'stop once everything started').hideHelp())
     .addOption(new Option('--run-for <ms>', 'stop after this many milliseconds').argParser(parseMilliseconds).hideHelp())
-    .action(async (options: { port: number; host: string; dataDir?: string; kubeconfig?: string; catalog: string[]; metricsPort: number; logLevel: LogLevel; exitAfterStart?: boolean; runFor?: number }) => {
+    .action(async (options: { port: number; host: string; dataDir?: string; kubeconfig?: string; catalog: string[]; insecureRegistry: string[]; metricsPort: number; logLevel: LogLevel; exitAfterStart?: boolean; runFor?: number }) => {
       await runUp({
         port: options.port,
         host: options.host,
         metricsPort: options.metricsPort,
         logLevel: options.logLevel,
         catalogs: options.catalog,
+        insecureRegistries: options.insecureRegistry,
         ...(options.dataDir !== undefined ? { dataDir: options.dataDir } : {}),
         ...(options.kubeconfig !== undefined ? { kubeconfig: options.kubeconfig } : {}),
         ...(options.exitAfterStart ? { exitAfterStart: true } : {}),
