@@ -59,7 +59,36 @@ describe('Controller', () => {
     expect(text).toContain('controller_runtime_reconcile_total{controller="toy",result="error"} 2');
     expect(text).toContain('controller_runtime_reconcile_total{controller="toy",result="success"} 1');
     expect(text).toContain('controller_runtime_reconcile_errors_total{controller="toy"} 2');
-    expect(text).toContain('workqueue_retries_total{name="toy"} 2');
+    expect(text).toContain('workqueue_retries_total{name="toy",controller="toy"} 2');
+  });
+
+  it('exports its series at zero once started, and shows a reconcile in flight', async () => {
+    let release: (() => void) | undefined;
+    const { controller, registry } = setup(() => new Promise<void>((resolve) => (release = resolve)));
+    await controller.start();
+    const idle = await registry.metrics();
+    for (const series of [
+      'controller_runtime_reconcile_total{controller="toy",result="success"} 0',
+      'controller_runtime_reconcile_total{controller="toy",result="error"} 0',
+      'controller_runtime_reconcile_total{controller="toy",result="requeue_after"} 0',
+      'controller_runtime_reconcile_errors_total{controller="toy"} 0',
+      'controller_runtime_terminal_reconcile_errors_total{controller="toy"} 0',
+      'controller_runtime_active_workers{controller="toy"} 0',
+      'controller_runtime_max_concurrent_reconciles{controller="toy"} 1',
+      'workqueue_depth{name="toy",controller="toy"} 0',
+    ]) {
+      expect(idle).toContain(series);
+    }
+    controller.enqueue({ namespace: 'ns', name: 'held' });
+    await until(() => release !== undefined);
+    await sleep(20);
+    const busy = await registry.metrics();
+    expect(busy).toContain('controller_runtime_active_workers{controller="toy"} 1');
+    const longest = /workqueue_longest_running_processor_seconds\{name="toy",controller="toy"\} (\S+)/.exec(busy)?.[1];
+    expect(Number(longest)).toBeGreaterThan(0);
+    release!();
+    await controller.stop();
+    expect(await registry.metrics()).toContain('controller_runtime_reconcile_total{controller="toy",result="success"} 1');
   });
 
   it('does not retry a TerminalError, recognised by code even from a plain object', async () => {

@@ -91,6 +91,7 @@ export class Controller {
     this.queue = queue;
     this.abort = new AbortController();
     this.metrics.maxConcurrentReconciles.set({ controller: this.name }, this.concurrency);
+    this.series ??= this.bindSeries();
     for (const object of this.cache.list(this.reconciler.for)) queue.add(requestKey(requestFor(object)));
     const signal = this.abort.signal;
     this.workers = Array.from({ length: this.concurrency }, () => this.work(queue, signal));
@@ -213,11 +214,14 @@ export class Controller {
 
   private series: ReturnType<Controller['bindSeries']> | undefined;
 
-  /** The metric children of this controller, bound once: per-call label lookups are costly. */
+  /**
+   * The metric children of this controller, bound once (per-call label lookups are costly) and
+   * exported at zero from the start, so an alert on a rate of errors has a series before the first.
+   */
   private bindSeries() {
     const controller = this.name;
     const total = this.metrics.reconcileTotal;
-    return {
+    const series = {
       success: total.labels({ controller, result: 'success' }),
       requeueAfter: total.labels({ controller, result: 'requeue_after' }),
       error: total.labels({ controller, result: 'error' }),
@@ -226,6 +230,9 @@ export class Controller {
       reconcileTime: this.metrics.reconcileTime.labels({ controller }),
       activeWorkers: this.metrics.activeWorkers.labels({ controller }),
     };
+    for (const counter of [series.success, series.requeueAfter, series.error, series.errors, series.terminalErrors]) counter.inc(0);
+    series.activeWorkers.inc(0);
+    return series;
   }
 }
 

@@ -52,7 +52,7 @@ export interface ManagerOptions {
   readonly watchTimeoutSeconds?: number;
   /** How long `start()` waits for the first list of every watched kind. Default 60 s. */
   readonly cacheSyncTimeoutMs?: number;
-  /** How long `stop()` lets reconciles in flight finish before aborting their signal. Default 30 s. */
+  /** How long `stop()` lets reconciles in flight finish before aborting their signal (a lost lease aborts it at once). Default 30 s. */
   readonly gracefulShutdownTimeoutMs?: number;
   /** Rate limiter per controller queue; default per-key backoff 5 ms → 5 min, 10 retries/s overall. */
   readonly rateLimiter?: () => RateLimiter;
@@ -190,7 +190,9 @@ export class Manager {
       },
       onStoppedLeading: async () => {
         leaderStatus.set(0);
-        await this.stopControllers();
+        // On shutdown reconciles in flight get their grace period; after a lost lease another replica
+        // may already lead, so their signal aborts at once (they are still waited for).
+        await this.stopControllers(this.state === 'stopping' ? undefined : 0);
       },
     });
     this.election = this.elector.run(this.electionAbort.signal);
@@ -220,9 +222,9 @@ export class Manager {
     await Promise.all([...this.controllers.values()].map((controller) => controller.start()));
   }
 
-  private async stopControllers(): Promise<void> {
+  private async stopControllers(timeoutMs?: number): Promise<void> {
     this.leading = false;
-    const timeout = this.options.gracefulShutdownTimeoutMs ?? 30_000;
+    const timeout = timeoutMs ?? this.options.gracefulShutdownTimeoutMs ?? 30_000;
     await Promise.all([...this.controllers.values()].map((controller) => controller.stop(timeout)));
   }
 }

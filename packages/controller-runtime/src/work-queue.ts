@@ -9,6 +9,16 @@ export interface WorkQueueMetrics {
   /** Seconds a worker held a key. */
   worked(seconds: number): void;
   retried(): void;
+  /** Receives a probe of the work in process, read when metrics are scraped. */
+  trackInFlight?(probe: () => InFlightWork): void;
+}
+
+/** Keys a worker holds right now, as seconds: what stuck workers look like from outside. */
+export interface InFlightWork {
+  /** Sum over keys in process of the time each has been held. */
+  readonly unfinishedSeconds: number;
+  /** The longest any key in process has been held. */
+  readonly longestSeconds: number;
 }
 
 export interface WorkQueueOptions {
@@ -45,6 +55,7 @@ export class WorkQueue {
     this.name = options.name ?? 'queue';
     this.rateLimiter = options.rateLimiter ?? createDefaultRateLimiter();
     this.metrics = options.metrics;
+    this.metrics?.trackInFlight?.(() => this.inFlight());
   }
 
   /** Keys waiting for a worker (not counting delayed ones or those in process). */
@@ -54,6 +65,18 @@ export class WorkQueue {
 
   get processingCount(): number {
     return this.processing.size;
+  }
+
+  inFlight(): InFlightWork {
+    const now = performance.now();
+    let unfinishedSeconds = 0;
+    let longestSeconds = 0;
+    for (const startedAt of this.processing.values()) {
+      const seconds = (now - startedAt) / 1000;
+      unfinishedSeconds += seconds;
+      longestSeconds = Math.max(longestSeconds, seconds);
+    }
+    return { unfinishedSeconds, longestSeconds };
   }
 
   get shuttingDown(): boolean {

@@ -1,6 +1,9 @@
 import type { CachedObject } from '@olm/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BuiltInIndexes } from '../src/indexer.js';
+import { hasErrorCode } from '@olm/core';
+import { sleep } from '../src/backoff.js';
+import { RuntimeErrorCodes } from '../src/errors.js';
+import { BuiltInIndexes, ownerIndexValue } from '../src/indexer.js';
 import { Informer } from '../src/informer.js';
 import { InformerCache } from '../src/informer-cache.js';
 import { KubeClient, type ListOptions, type ObjectList } from '../src/kube-client.js';
@@ -12,7 +15,7 @@ let client: KubeClient;
 beforeAll(async () => {
   env = await startServer({ durable: true });
   client = env.client();
-  for (const namespace of ['inf', 'gone', 'restart']) await createNamespace(client, namespace);
+  for (const namespace of ['inf', 'gone', 'restart', 'indexed']) await createNamespace(client, namespace);
 });
 afterAll(() => env?.stop());
 
@@ -143,5 +146,70 @@ describe('Informer against the local API server', () => {
     expect(informer.stats.errors).toBeGreaterThan(0);
     expect(log).toContain('delete doomed');
     await cache.stop();
+  });
+
+  it('shares one informer per kind in the cache and serves owner, label, namespace and custom indexes', async () => {
+    type Data = CachedObject & { data?: Record<string, string> };
+    const owner = await client.create(configMap('indexed', 'owner', {}));
+    const ownerReference = { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata!.uid! };
+    await client.create({ ...configMap('indexed', 'child-a', { tier: 'web' }, { app: 'shop' }), metadata: { namespace: 'indexed', name: 'child-a', labels: { app: 'shop' }, ownerReferences: [ownerReference] } });
+    await client.create({ ...configMap('indexed', 'child-b', { tier: 'db' }, { app: 'shop' }), metadata: { namespace: 'indexed', name: 'child-b', labels: { app: 'shop' }, ownerReferences: [ownerReference] } });
+    await client.create(configMap('indexed', 'labelled', {}, { 'olm.owner': 'owner', 'olm.owner.namespace': 'indexed', 'olm.owner.kind': 'ConfigMap' }));
+
+    const cache = new InformerCache({ client, backoff: fastBackoff, resyncPeriodMs: 0, namespace: 'indexed' });
+    const byTier: Record<string, (object: CachedObject) => string[]> = { tier: (object) => [(object as Data).data?.['tier'] ?? 'none'] };
+    const informer = cache.informerFor(configMapKind, byTier);
+    // A second user of the kind gets the same informer, with its own index added to it.
+    const again = cache.informerFor(configMapKind, { app: (object) => [object.metadata?.labels?.['app'] ?? ''] });
+    expect(again).toBe(informer);
+    expect(cache.all).toHaveLength(1);
+    cache.start();
+    await cache.waitForSync();
+
+    const names = (objects: CachedObject[]) => objects.map((object) => object.metadata?.name).sort();
+    const ownerKey = ownerIndexValue({ kind: 'ConfigMap', namespace: 'indexed', name: 'owner' });
+    expect(names(cache.byIndex(configMapKind, BuiltInIndexes.owner, ownerKey))).toEqual(['child-a', 'child-b', 'labelled']);
+    expect(names(cache.byIndex(configMapKind, BuiltInIndexes.owner, `uid:${owner.metadata!.uid}`))).toEqual(['child-a', 'child-b']);
+    expect(names(cache.byIndex(configMapKind, BuiltInIndexes.label, 'app=shop'))).toEqual(['child-a', 'child-b']);
+    expect(names(cache.byIndex(configMapKind, BuiltInIndexes.namespace, 'indexed'))).toEqual(['child-a', 'child-b', 'labelled', 'owner']);
+    expect(names(cache.byIndex(configMapKind, 'tier', 'db'))).toEqual(['child-b']);
+    expect(names(cache.byIndex(configMapKind, 'app', 'shop'))).toEqual(['child-a', 'child-b']);
+
+    // Indexes follow changes seen by the watch.
+    await client.patch({ ...configMapKind, namespace: 'indexed', name: 'child-a' }, { data: { tier: 'db' }, metadata: { labels: { app: null } } });
+    await eventually(() => cache.byIndex(configMapKind, 'tier', 'db').length === 2, { message: 'custom index updated' });
+    expect(names(cache.byIndex(configMapKind, BuiltInIndexes.label, 'app=shop'))).toEqual(['child-b']);
+    expect(cache.byIndex(configMapKind, 'tier', 'web')).toEqual([]);
+    await client.delete({ ...configMapKind, namespace: 'indexed', name: 'child-b' });
+    await eventually(() => cache.byIndex(configMapKind, 'tier', 'db').length === 1, { message: 'delete unindexed' });
+    expect(names(cache.byIndex(configMapKind, BuiltInIndexes.owner, `uid:${owner.metadata!.uid}`))).toEqual(['child-a']);
+    expect(informer.stats.lists).toBe(1);
+    await cache.stop();
+  });
+
+  it('spaces restarts by its backoff while the API server cannot be reached, and says why it cannot sync', async () => {
+    const unreachable = new KubeClient({
+      kubeconfig: `apiVersion: v1
+kind: Config
+clusters: [{ name: c, cluster: { server: 'http://127.0.0.1:9', insecure-skip-tls-verify: true } }]
+users: [{ name: u, user: {} }]
+contexts: [{ name: x, context: { cluster: c, user: u } }]
+current-context: x
+`,
+    });
+    // 40, 80, 160, 320, 320, … ms between attempts: about six attempts in 1.2 s, where a loop
+    // without backoff would fail hundreds of times.
+    const informer = new Informer({ client: unreachable, kind: configMapKind, backoff: { initialMs: 40, maxMs: 320 } });
+    informer.start();
+    const syncError = await informer.waitForSync(1_200).catch((error: unknown) => error);
+    expect(hasErrorCode(syncError, RuntimeErrorCodes.cacheSyncTimeout)).toBe(true);
+    expect((syncError as Error).message).toMatch(/did not sync within 1200 ms; last error: GET \/api\/v1 failed: .*ECONNREFUSED/);
+    const errors = informer.stats.errors;
+    expect(errors).toBeGreaterThanOrEqual(3);
+    expect(errors).toBeLessThanOrEqual(10);
+    // At the cap, one more attempt every 320 ms.
+    await sleep(700);
+    expect(informer.stats.errors - errors).toBeLessThanOrEqual(4);
+    await informer.stop();
   });
 });

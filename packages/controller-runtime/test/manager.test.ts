@@ -5,7 +5,8 @@ import { RuntimeErrorCodes, TerminalError } from '../src/errors.js';
 import type { KubeClient } from '../src/kube-client.js';
 import { createManager, type Manager, type ManagerOptions } from '../src/manager.js';
 import { setOwnerLabels, setOwnerReference, type OwnerObject } from '../src/owner-mapper.js';
-import { updateStatus } from '../src/status-update.js';
+import { microTime } from '../src/leader-election.js';
+import { updateObject, updateStatus } from '../src/status-update.js';
 import { configMap, configMapKind, createNamespace, eventually, installToyCrd, startServer, toyKind } from './helpers.js';
 
 let env: Awaited<ReturnType<typeof startServer>>;
@@ -15,7 +16,7 @@ const managers: Manager[] = [];
 beforeAll(async () => {
   env = await startServer({ durable: true });
   client = env.client();
-  for (const namespace of ['copy', 'restart', 'conflict', 'midway', 'leader', 'bad']) await createNamespace(client, namespace);
+  for (const namespace of ['copy', 'restart', 'conflict', 'midway', 'leader', 'bad', 'owners', 'parallel', 'stolen', 'resync']) await createNamespace(client, namespace);
   await installToyCrd(client);
 });
 afterAll(async () => {
@@ -78,7 +79,7 @@ describe('Manager with a toy reconciler against the local API server', () => {
 
     const metrics = await runtime.metrics.registry.metrics();
     expect(metrics).toMatch(/controller_runtime_reconcile_total\{controller="copier-copy",result="success"\} \d+/);
-    expect(metrics).toContain('workqueue_depth{name="copier-copy"}');
+    expect(metrics).toContain('workqueue_depth{name="copier-copy",controller="copier-copy"}');
     expect(metrics).toContain('controller_runtime_reconcile_time_seconds_bucket');
     await runtime.stop();
   });
@@ -142,6 +143,10 @@ describe('Manager with a toy reconciler against the local API server', () => {
     );
     expect(settled.status?.copied).toBe('v15');
     expect(statusWrites).toBeGreaterThan(0);
+    // Both controllers watch Toys through one shared informer: one list, one watch.
+    const toyInformers = runtime.cache.all.filter((informer) => informer.kind.kind === 'Toy');
+    expect(toyInformers).toHaveLength(1);
+    expect(toyInformers[0]!.stats).toMatchObject({ lists: 1, watches: 1, errors: 0 });
     await runtime.stop();
   });
 
@@ -182,6 +187,22 @@ describe('Manager with a toy reconciler against the local API server', () => {
     await second.start();
     await eventually(async () => (await client.get<Toy>({ ...toyKind, namespace: 'midway', name: 'job' })).status?.copied === 'x');
     await second.stop();
+  });
+
+  it('reconciles unchanged objects again on every resync period (the level-based safety net)', async () => {
+    const counts = new Map<string, number>();
+    await client.create(configMap('resync', 'quiet', {}));
+    const runtime = manager({ resyncPeriodMs: 150 });
+    runtime.add({
+      name: 'resynced',
+      for: configMapKind,
+      async reconcile(request) {
+        if (request.namespace === 'resync') counts.set(request.name, (counts.get(request.name) ?? 0) + 1);
+      },
+    });
+    await runtime.start();
+    await eventually(() => (counts.get('quiet') ?? 0) >= 3, { message: 'three reconciles without any change' });
+    await runtime.stop();
   });
 
   it('maps changes of another kind to requests with an arbitrary watch mapper', async () => {
@@ -257,6 +278,137 @@ describe('Manager with a toy reconciler against the local API server', () => {
     expect(attempts.get('hopeless')).toBe(hopeless);
     expect(runtime.isLeader).toBe(true);
     await runtime.stop();
+  });
+
+  it('maps a cluster-scoped dependent back to its namespaced owner through OLM owner labels alone', async () => {
+    type Toy = CachedObject & { spec?: { value?: string } };
+    type ClusterRole = CachedObject & { rules?: Array<{ apiGroups: string[]; resources: string[]; verbs: string[] }> };
+    const clusterRoleKind = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole' } as const;
+    const requests: string[] = [];
+    const runtime = manager();
+    runtime.add({
+      name: 'toy-cluster-role',
+      for: toyKind,
+      owns: [clusterRoleKind],
+      async reconcile(request, context) {
+        if (request.namespace !== 'owners') return;
+        requests.push(`${request.namespace}/${request.name}`);
+        const toy = context.cache.get(toyKind, request.name, request.namespace) as Toy | undefined;
+        if (!toy) return;
+        // A ClusterRole cannot carry an ownerReference to a namespaced object: OLM labels it instead.
+        const role: ClusterRole = {
+          ...clusterRoleKind,
+          metadata: { name: `toy-${request.namespace}-${request.name}` },
+          rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: [toy.spec?.value ?? 'get'] }],
+        };
+        setOwnerLabels(role, toy as OwnerObject);
+        await client.apply(role, { fieldManager: 'toy-cluster-role', force: true });
+      },
+    });
+    await runtime.start();
+    await client.create({ ...toyKind, metadata: { namespace: 'owners', name: 'lab' }, spec: { value: 'list' } });
+    const roleReference = { ...clusterRoleKind, name: 'toy-owners-lab' };
+    const verbs = async () => (await client.find<ClusterRole>(roleReference))?.rules?.[0]?.verbs;
+    expect(await eventually(verbs)).toEqual(['list']);
+    const role = await client.get<ClusterRole>(roleReference);
+    expect(role.metadata?.ownerReferences ?? []).toEqual([]);
+    expect(role.metadata?.labels).toMatchObject({ 'olm.owner': 'lab', 'olm.owner.namespace': 'owners', 'olm.owner.kind': 'Toy' });
+
+    // Someone edits the ClusterRole: only the owner labels lead back to the Toy, which puts it back.
+    const before = requests.length;
+    await client.patch(roleReference, { rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['delete'] }] });
+    await eventually(async () => (await verbs())?.[0] === 'list', { message: 'cluster role repaired' });
+    expect(requests.slice(before)).toContain('owners/lab');
+    await runtime.stop();
+  });
+
+  it('never runs one key on two workers while many changes race through four workers', async () => {
+    const names = Array.from({ length: 6 }, (_, i) => `key-${i}`);
+    const running = new Set<string>();
+    let overlaps = 0;
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const lastSeenVersion = new Map<string, string>();
+    const runtime = manager();
+    runtime.add({
+      name: 'parallel',
+      for: configMapKind,
+      maxConcurrentReconciles: 4,
+      async reconcile(request, context) {
+        if (request.namespace !== 'parallel') return;
+        if (running.has(request.name)) overlaps += 1;
+        running.add(request.name);
+        inFlight += 1;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        try {
+          const object = context.cache.get(configMapKind, request.name, request.namespace);
+          await sleep(5 + Math.random() * 15);
+          if (object?.metadata?.resourceVersion) lastSeenVersion.set(request.name, object.metadata.resourceVersion);
+        } finally {
+          inFlight -= 1;
+          running.delete(request.name);
+        }
+      },
+    });
+    await runtime.start();
+    await Promise.all(names.map((name) => client.create(configMap('parallel', name, { n: '0' }))));
+    for (let round = 1; round <= 10; round += 1) {
+      await Promise.all(names.map((name) => client.patch({ ...configMapKind, namespace: 'parallel', name }, { data: { n: String(round) } })));
+    }
+    // Level-based: every key is reconciled at least once after its last change.
+    for (const name of names) {
+      const latest = (await client.get({ ...configMapKind, namespace: 'parallel', name })).metadata?.resourceVersion;
+      await eventually(() => lastSeenVersion.get(name) === latest, { message: `${name} reconciled at its last version` });
+    }
+    expect(overlaps).toBe(0);
+    expect(maxInFlight).toBeGreaterThan(1);
+    expect(maxInFlight).toBeLessThanOrEqual(4);
+    await runtime.stop();
+  });
+
+  it('a leader whose lease is taken stops at once: reconciles in flight see their signal abort, new changes wait', async () => {
+    type Lease = CachedObject & { spec: { holderIdentity?: string; leaseDurationSeconds?: number; renewTime?: string } };
+    const leaseReference = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: 'stolen', name: 'stolen-lease' };
+    const reconciled: string[] = [];
+    let heldSignal: AbortSignal | undefined;
+    const runtime = manager({
+      // Far longer than the test: only the lost lease can explain an early abort.
+      gracefulShutdownTimeoutMs: 60_000,
+      leaderElection: { namespace: 'stolen', name: 'stolen-lease', identity: 'victim', leaseDurationMs: 2_000, renewDeadlineMs: 1_500, retryPeriodMs: 100 },
+    });
+    runtime.add({
+      name: 'stolen',
+      for: configMapKind,
+      maxConcurrentReconciles: 2,
+      async reconcile(request, context) {
+        if (request.namespace !== 'stolen') return;
+        reconciled.push(request.name);
+        if (request.name === 'held') {
+          heldSignal = context.signal;
+          await sleep(60_000, context.signal);
+        }
+      },
+    });
+    await runtime.start();
+    await eventually(() => runtime.isLeader, { message: 'victim leads' });
+    await client.create(configMap('stolen', 'held', {}));
+    await eventually(() => heldSignal, { message: 'reconcile in flight' });
+
+    // Another replica takes the lease over (for a minute, so the victim cannot win it back meanwhile).
+    await updateObject<Lease>(client, leaseReference, (lease) => {
+      lease.spec = { ...lease.spec, holderIdentity: 'usurper', leaseDurationSeconds: 60, renewTime: microTime(Date.now()) };
+    });
+    await eventually(() => heldSignal!.aborted, { message: 'in-flight reconcile aborted', timeoutMs: 5_000 });
+    await eventually(() => !runtime.isLeader, { message: 'victim stepped down' });
+    expect(await runtime.metrics.registry.metrics()).toContain('leader_election_master_status{name="stolen-lease"} 0');
+
+    await client.create(configMap('stolen', 'later', {}));
+    await sleep(300);
+    expect(reconciled).not.toContain('later');
+    expect(runtime.cache.get(configMapKind, 'later', 'stolen')).toBeDefined(); // the cache stays warm
+    await runtime.stop();
+    const lease = await client.get<Lease>(leaseReference);
+    expect(lease.spec.holderIdentity).toBe('usurper'); // a follower never releases someone else's lease
   });
 
   it('leader election: only the leader reconciles; a follower takes over on release or when the leader dies', async () => {
