@@ -262,6 +262,8 @@ export interface ClusterServiceVersionSpec {
   install: NamedInstallStrategy;
   /** Semantic version of the operator. */
   version?: string;
+  /** Packaging version of `version` (dot-separated pre-release identifiers, ≤ 20 characters), e.g. `2` or `hotfix.1`. */
+  release?: string;
   maturity?: string;
   customresourcedefinitions?: CustomResourceDefinitions;
   apiservicedefinitions?: APIServiceDefinitions;

@@ -2,10 +2,22 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Annotations, Labels } from './annotations.js';
 import { CatalogSourceReasons, SourceTypes } from './catalog-source.js';
-import { CSVPhases, CSVReasons, CSVUncopiableReasons, DependentStatusReasons, InstallModeTypes, RequirementStatusReasons } from './cluster-service-version.js';
-import { InstallPlanPhases, InstallPlanReasons, StepStatuses } from './install-plan.js';
-import { OperatorGroupReasons } from './operator-group.js';
-import { SubscriptionConditionTypes, SubscriptionStates } from './subscription.js';
+import { GrpcConnectionStates } from './catalog-source.js';
+import {
+  CSVCleanupFinalizer,
+  CSVObsoleteReasons,
+  CSVPhases,
+  CSVReasons,
+  CSVUncopiableReasons,
+  DependentStatusReasons,
+  InstallModeTypes,
+  RequirementStatusReasons,
+  StrategyErrorReasons,
+} from './cluster-service-version.js';
+import { Approvals, BundleLookupConditionTypes, InstallPlanConditionTypes, InstallPlanPhases, InstallPlanReasons, StepStatuses } from './install-plan.js';
+import { OLMConfigConditionTypes } from './olm-config.js';
+import { OperatorGroupConditionTypes, OperatorGroupReasons, UpgradeStrategies } from './operator-group.js';
+import { SubscriptionConditionTypes, SubscriptionReasons, SubscriptionStates } from './subscription.js';
 
 // The constants must be verbatim from the behaviour reference: read the names straight out of it.
 const reference = readFileSync(new URL('../../../../shared/reference/olm-v0-behaviour.md', import.meta.url), 'utf8');
@@ -63,6 +75,36 @@ describe('constants match the upstream names in the behaviour reference', () => 
     for (const reason of Object.values(CatalogSourceReasons)) expect(catalog).toContain(`\`${reason}\``);
     for (const reason of Object.values(OperatorGroupReasons)) expect(reference).toContain(`\`${reason}\``);
     expect(reference).toContain(`Types \`${Object.values(InstallModeTypes).join('|')}\``);
+  });
+
+  it('strategy error reasons, obsolete reasons and the CSV finalizer', () => {
+    const errorReasons = reference.match(/Error reasons: ([^\n]+)/)?.[1] ?? '';
+    expect(values(StrategyErrorReasons)).toEqual(errorReasons.replace(/\.$/, '').split(', ').sort());
+    const obsolete = backticked(/obsolete \(`IsObsolete`\):[^\n]+/).filter((name) => name !== 'IsObsolete');
+    expect([...CSVObsoleteReasons].sort()).toEqual(obsolete.sort());
+    expect(reference).toContain(`Finalizer \`${CSVCleanupFinalizer}\``);
+  });
+
+  it('Subscription reasons named in the reference, and approvals', () => {
+    const section = reference.match(/## 3\. Subscription[\s\S]*?\n---/)?.[0] ?? '';
+    // InvalidCatalog and UpgradeSucceeded are declared upstream but not described there; Deprecated is the deprecation conditions' reason.
+    const described = Object.values(SubscriptionReasons).filter((reason) => !['InvalidCatalog', 'UpgradeSucceeded', 'Deprecated'].includes(reason));
+    const named = new Set([...section.matchAll(/`([^`]+)`/g)].flatMap((match) => (match[1] ?? '').split('|')));
+    for (const reason of described) expect(named.has(reason), reason).toBe(true);
+    expect(section).toContain(`\`${Object.values(Approvals).join('|')}\``);
+  });
+
+  it('InstallPlan, bundle lookup, OperatorGroup and OLMConfig condition types, and upgrade strategies', () => {
+    const installPlan = reference.match(/## 4\. InstallPlan[\s\S]*?\n---/)?.[0] ?? '';
+    for (const type of [...Object.values(InstallPlanConditionTypes), ...Object.values(BundleLookupConditionTypes)]) expect(installPlan, type).toContain(`\`${type}\``);
+    for (const type of Object.values(OperatorGroupConditionTypes)) expect(reference, type).toContain(`condition \`${type}\``);
+    for (const type of Object.values(OLMConfigConditionTypes)) expect(reference, type).toContain(`condition \`${type}\``);
+    for (const strategy of Object.values(UpgradeStrategies).filter((name) => name !== 'Default')) expect(reference).toContain(`\`upgradeStrategy: ${strategy}\``);
+  });
+
+  it('gRPC connection states', () => {
+    const catalog = reference.match(/## 5\. CatalogSource[^\n]*\n[^\n]+/)?.[0] ?? '';
+    expect(catalog).toContain(`gRPC: ${Object.values(GrpcConnectionStates).join('|')}`);
   });
 
   it('annotation and label keys', () => {

@@ -67,6 +67,7 @@ describe('crds', () => {
     expect(columns('ClusterServiceVersion')).toEqual([
       'Display=string:.spec.displayName',
       'Version=string:.spec.version',
+      'Release=string:.spec.release',
       'Replaces=string:.spec.replaces',
       'Phase=string:.status.phase',
     ]);
@@ -78,7 +79,35 @@ describe('crds', () => {
       'Publisher=string:.spec.publisher',
       'Age=date:.metadata.creationTimestamp',
     ]);
-    expect(columns('OperatorGroup')).toEqual(['Age=date:.metadata.creationTimestamp']);
+    // Upstream declares none for these (kubectl then shows NAME and AGE).
+    for (const kind of ['OperatorGroup', 'OperatorCondition', 'Operator', 'OLMConfig']) expect(columns(kind), kind).toBeUndefined();
+  });
+
+  it('serves OperatorGroup v1alpha2 in its older shape: no upgradeStrategy, no conditions, plain lists', () => {
+    const schemaOf = (name: string) => crdsByKind.get('OperatorGroup')?.spec.versions.find((version) => version.name === name)?.schema.openAPIV3Schema;
+    const [v1, v1alpha2] = [schemaOf('v1'), schemaOf('v1alpha2')];
+    expect(Object.keys(v1?.properties?.spec?.properties ?? {})).toEqual(['selector', 'serviceAccountName', 'staticProvidedAPIs', 'targetNamespaces', 'upgradeStrategy']);
+    expect(Object.keys(v1alpha2?.properties?.spec?.properties ?? {})).toEqual(['selector', 'serviceAccountName', 'staticProvidedAPIs', 'targetNamespaces']);
+    expect(Object.keys(v1?.properties?.status?.properties ?? {})).toEqual(['conditions', 'lastUpdated', 'namespaces', 'serviceAccountRef']);
+    expect(Object.keys(v1alpha2?.properties?.status?.properties ?? {})).toEqual(['lastUpdated', 'namespaces', 'serviceAccountRef']);
+    expect(v1?.properties?.spec?.properties?.upgradeStrategy).toMatchObject({ type: 'string', default: 'Default', enum: ['Default', 'TechPreviewUnsafeFailForward'] });
+    expect(v1?.properties?.spec?.default).toEqual({ upgradeStrategy: 'Default' });
+    expect(v1alpha2?.properties?.spec?.default).toBeUndefined();
+  });
+
+  it('limits CSV spec.release to upstream\'s release grammar', async () => {
+    const { validateResource } = await import('./validate-resource.js');
+    const csv = (release: string) => ({
+      apiVersion: 'operators.coreos.com/v1alpha1',
+      kind: 'ClusterServiceVersion',
+      metadata: { name: 'x.v1' },
+      spec: { displayName: 'X', install: { strategy: 'deployment' }, release },
+    });
+    const accepted = ['1', '0', '10.2', 'hotfix', 'rc-1.2', '0a', '01a', '-', 'a.b.c.d.e.f.g.h.i.j'];
+    const rejected = ['', '01', '1.00', 'a..b', '.a', 'a.', 'build_7', 'a+b', 'ü'];
+    for (const release of accepted) expect(validateResource(csv(release)), release).toEqual([]);
+    for (const release of rejected) expect(validateResource(csv(release)).map((error) => error.field), release).toEqual(['spec.release']);
+    expect(validateResource(csv('a'.repeat(21))).map((error) => error.message)).toEqual(['Too long: may not be longer than 20']);
   });
 
   it('finds CRDs by kind, plural, short name and CRD name, and versions by apiVersion', () => {

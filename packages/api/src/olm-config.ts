@@ -10,7 +10,7 @@ export const OLMConfigConditionTypes = {
 
 export interface Features {
   disableCopiedCSVs?: boolean;
-  /** A Go duration (e.g. `5m`). */
+  /** A duration in hours, minutes and seconds only (`60m`, `1h30m`); the CRD rejects `ms`, `us` and `ns`. */
   packageServerSyncInterval?: string;
 }
 

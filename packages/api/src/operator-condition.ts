@@ -1,4 +1,4 @@
-import type { Condition, KubernetesObject } from './meta.js';
+import type { Condition, KubernetesObject, Time } from './meta.js';
 
 export const OperatorConditionKind = 'OperatorCondition';
 
@@ -10,10 +10,13 @@ export const OperatorConditionTypes = {
 /** Environment variable OLM sets on operator deployments, naming their OperatorCondition. */
 export const OperatorConditionEnvVarName = 'OPERATOR_CONDITION_NAME';
 
+/** An admin's override of a condition; unlike other conditions it may omit `lastTransitionTime`. */
+export type OperatorConditionOverride = Omit<Condition, 'lastTransitionTime'> & { lastTransitionTime?: Time };
+
 export interface OperatorConditionSpec {
   serviceAccounts?: string[];
   deployments?: string[];
-  overrides?: Condition[];
+  overrides?: OperatorConditionOverride[];
   /** v2 only. */
   conditions?: Condition[];
 }

@@ -16,22 +16,19 @@ export const OperatorGroupMessages = {
   MultipleOperatorGroupsFound: 'Multiple OperatorGroup found in the same namespace',
 } as const;
 
-/** `spec.upgradeStrategy.name`. */
+/** `spec.upgradeStrategy` (v1 only): a plain string, defaulted to `Default` by the CRD. */
 export const UpgradeStrategies = {
   Default: 'Default',
   UnsafeFailForward: 'TechPreviewUnsafeFailForward',
 } as const;
-export type UpgradeStrategyName = (typeof UpgradeStrategies)[keyof typeof UpgradeStrategies];
-
-export interface UpgradeStrategy {
-  name?: UpgradeStrategyName;
-}
+export type UpgradeStrategy = (typeof UpgradeStrategies)[keyof typeof UpgradeStrategies];
 
 export interface OperatorGroupSpec {
   selector?: LabelSelector;
   targetNamespaces?: string[];
   serviceAccountName?: string;
   staticProvidedAPIs?: boolean;
+  /** v1 only; v1alpha2 prunes it. */
   upgradeStrategy?: UpgradeStrategy;
 }
 
@@ -39,10 +36,11 @@ export interface OperatorGroupStatus {
   namespaces?: string[];
   serviceAccountRef?: ObjectReference;
   lastUpdated: Time;
+  /** v1 only. */
   conditions?: Condition[];
 }
 
-/** operators.coreos.com/v1 OperatorGroup (`og`); v1alpha2 is served with the same schema. */
+/** operators.coreos.com/v1 OperatorGroup (`og`); v1alpha2 is also served, without `upgradeStrategy` and `status.conditions`. */
 export interface OperatorGroup extends KubernetesObject<'operators.coreos.com/v1' | 'operators.coreos.com/v1alpha2', 'OperatorGroup'> {
   spec?: OperatorGroupSpec;
   status?: OperatorGroupStatus;

@@ -75,7 +75,7 @@ describe('pruneResource / defaultResource / admitResource', () => {
       apiVersion: 'operators.coreos.com/v1',
       kind: 'OperatorGroup',
       metadata: { name: 'og' },
-      spec: { upgradeStrategy: { name: 'Default' } },
+      spec: { upgradeStrategy: 'Default' },
     });
     const csv = defaultResource({
       apiVersion: 'operators.coreos.com/v1alpha1',
@@ -105,7 +105,7 @@ describe('pruneResource / defaultResource / admitResource', () => {
   it('admits like the API server: prune, default, then validate', () => {
     const result = admitResource({ apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: { name: 'og' }, spec: { selector: { matchLabels: { a: 1 } }, extra: true } });
     expect(result.unknownFields).toEqual(['spec.extra']);
-    expect(result.object).toMatchObject({ spec: { upgradeStrategy: { name: 'Default' } } });
+    expect(result.object).toMatchObject({ spec: { upgradeStrategy: 'Default' } });
     expect(result.errors.map((error) => error.field)).toEqual(['spec.selector.matchLabels.a']);
     expect(admitResource({ kind: 'Nope' }).errors.map((error) => error.field)).toEqual(['apiVersion']);
   });

@@ -41,7 +41,7 @@ describe('YAML examples embedded in the spec documents', () => {
     const result = admitResource(load(at(513).text));
     expect(result.errors).toEqual([]);
     expect(result.unknownFields).toEqual([]);
-    expect(result.object).toMatchObject({ spec: { targetNamespaces: ['my-namespace'], upgradeStrategy: { name: 'Default' } } });
+    expect(result.object).toMatchObject({ spec: { targetNamespaces: ['my-namespace'], upgradeStrategy: 'Default' } });
   });
 
   it('accepts the mis-indented selector OperatorGroup, but its spec is lost under metadata (so it selects all namespaces)', () => {
@@ -54,14 +54,14 @@ describe('YAML examples embedded in the spec documents', () => {
       apiVersion: 'operators.coreos.com/v1',
       kind: 'OperatorGroup',
       metadata: { name: 'my-group', namespace: 'my-namespace' },
-      spec: { upgradeStrategy: { name: 'Default' } },
+      spec: { upgradeStrategy: 'Default' },
     });
   });
 
   it('accepts the global OperatorGroup without spec (the spec default applies)', () => {
     const result = admitResource(load(at(538).text));
     expect(result.errors).toEqual([]);
-    expect(result.object).toMatchObject({ spec: { upgradeStrategy: { name: 'Default' } } });
+    expect(result.object).toMatchObject({ spec: { upgradeStrategy: 'Default' } });
   });
 
   it('cannot parse the providedAPIs OperatorGroup (it has a literal "..." line), and once repaired finds an unknown field', () => {

@@ -48,6 +48,7 @@ const csv: ClusterServiceVersion = {
   spec: {
     displayName: 'Memcached Operator',
     version: '0.0.2',
+    release: '1',
     replaces: 'memcached-operator.v0.0.1',
     installModes: [
       { type: InstallModeTypes.OwnNamespace, supported: true },
@@ -129,7 +130,7 @@ const operatorGroup: OperatorGroup = {
   apiVersion: ApiVersions.v1,
   kind: 'OperatorGroup',
   metadata: { name: 'og', namespace: 'operators' },
-  spec: { upgradeStrategy: { name: UpgradeStrategies.UnsafeFailForward }, selector: { matchExpressions: [{ key: 'team', operator: 'In', values: ['a'] }] } },
+  spec: { upgradeStrategy: UpgradeStrategies.UnsafeFailForward, selector: { matchExpressions: [{ key: 'team', operator: 'In', values: ['a'] }] } },
   status: { namespaces: ['a'], lastUpdated: now },
 };
 
@@ -137,7 +138,10 @@ const operatorCondition: OperatorCondition = {
   apiVersion: ApiVersions.v2,
   kind: 'OperatorCondition',
   metadata: { name: 'memcached-operator.v0.0.2', namespace: 'operators' },
-  spec: { conditions: [{ type: OperatorConditionTypes.Upgradeable, status: 'False', reason: 'Migrating', message: 'wait', lastTransitionTime: now }] },
+  spec: {
+    conditions: [{ type: OperatorConditionTypes.Upgradeable, status: 'False', reason: 'Migrating', message: 'wait', lastTransitionTime: now }],
+    overrides: [{ type: OperatorConditionTypes.Upgradeable, status: 'True', reason: 'AdminOverride', message: 'approved' }],
+  },
 };
 
 const operator: Operator = {

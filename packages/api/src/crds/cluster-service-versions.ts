@@ -18,6 +18,9 @@ import {
   stringMap,
 } from './schema-builders.js';
 
+const releaseIdentifier = '(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)';
+const releasePattern = `^${releaseIdentifier}(\\.${releaseIdentifier})*$`;
+
 const descriptor = (): JSONSchemaProps =>
   object({ description: string(), displayName: string(), path: string(), value: anyValue(), 'x-descriptors': stringList() }, ['path']);
 
@@ -100,6 +103,13 @@ const spec = (): JSONSchemaProps =>
       nativeAPIs: array(object({ group: string(), kind: string(), version: string() }, ['group', 'kind', 'version'])),
       provider: appLink(),
       relatedImages: array(object({ image: string(), name: string() }, ['image', 'name'])),
+      release: string({
+        description: 'The packaging version of this operator version: dot-separated semver pre-release identifiers, at most 20 characters.',
+        maxLength: 20,
+        // Upstream states these two rules in CEL (x-kubernetes-validations); one pattern says the same: identifiers of
+        // alphanumerics and hyphens, and numeric identifiers without leading zeros.
+        pattern: releasePattern,
+      }),
       replaces: string({ description: 'The name of the CSV this one replaces.' }),
       selector: labelSelector(),
       skips: stringList(),
@@ -202,6 +212,7 @@ export function clusterServiceVersionsCrd(): CustomResourceDefinition {
           additionalPrinterColumns: [
             { name: 'Display', type: 'string', jsonPath: '.spec.displayName', description: 'Display name of the operator' },
             { name: 'Version', type: 'string', jsonPath: '.spec.version', description: 'Version of the operator' },
+            { name: 'Release', type: 'string', jsonPath: '.spec.release', description: 'Release of this version of the operator' },
             { name: 'Replaces', type: 'string', jsonPath: '.spec.replaces', description: 'The CSV this one replaces' },
             { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
           ],

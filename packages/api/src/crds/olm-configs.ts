@@ -1,12 +1,13 @@
 import type { CustomResourceDefinition } from '../custom-resource-definition.js';
 import { GROUP } from '../meta.js';
-import { boolean, conditionList, object, resourceRoot, string } from './schema-builders.js';
+import { array, boolean, condition, object, resourceRoot, string } from './schema-builders.js';
 
 export function olmConfigsCrd(): CustomResourceDefinition {
   const spec = object({
     features: object({
       disableCopiedCSVs: boolean({ description: 'Stop copying CSVs of AllNamespaces operators into every namespace.' }),
-      packageServerSyncInterval: string({ format: 'duration', pattern: '^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$' }),
+      // Only hours, minutes and seconds, as upstream's pattern allows (a Go duration such as `1h30m`).
+      packageServerSyncInterval: string({ pattern: '^([0-9]+(\\.[0-9]+)?(s|m|h))+$' }),
     }),
   });
   return {
@@ -22,7 +23,7 @@ export function olmConfigsCrd(): CustomResourceDefinition {
           name: 'v1',
           served: true,
           storage: true,
-          schema: { openAPIV3Schema: resourceRoot('Cluster-wide configuration of OLM (the object named "cluster").', spec, object({ conditions: conditionList() }), ['metadata']) },
+          schema: { openAPIV3Schema: resourceRoot('Cluster-wide configuration of OLM (the object named "cluster").', spec, object({ conditions: array(condition()) }), ['metadata']) },
           subresources: { status: {} },
         },
       ],

@@ -7,7 +7,7 @@ const spec = (withConditions: boolean): JSONSchemaProps =>
   object({
     ...(withConditions ? { conditions: array(condition(), { description: 'Conditions the operator reports.' }) } : {}),
     deployments: stringList(),
-    overrides: array(condition(), { description: 'Conditions set by an admin; they win over the operator’s.' }),
+    overrides: array(condition(['message', 'reason', 'status', 'type']), { description: 'Conditions set by an admin; they win over the operator’s.' }),
     serviceAccounts: stringList(),
   });
 

@@ -1,43 +1,56 @@
 import type { JSONSchemaProps } from '@olm/structural-schema';
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion } from '../custom-resource-definition.js';
 import { GROUP } from '../meta.js';
-import { boolean, conditionList, dateTime, labelSelector, object, objectReference, resourceRoot, string, stringList } from './schema-builders.js';
+import { UpgradeStrategies } from '../operator-group.js';
+import { array, boolean, condition, dateTime, labelSelector, object, objectReference, resourceRoot, string, stringList } from './schema-builders.js';
 
-const spec = (): JSONSchemaProps =>
+// v1alpha2 is the older shape that upstream still serves: no upgradeStrategy, no conditions, plain lists.
+// With no conversion webhook, writing through v1alpha2 prunes the v1-only fields, as upstream does.
+
+const spec = (isV1: boolean): JSONSchemaProps =>
   object(
     {
       selector: labelSelector('Selects the target namespaces (ignored when targetNamespaces is set).'),
       serviceAccountName: string({ description: 'Service account OLM uses to install operators of this group.' }),
       staticProvidedAPIs: boolean({ description: 'When true OLM leaves the olm.providedAPIs annotation alone.' }),
-      targetNamespaces: stringList({ 'x-kubernetes-list-type': 'set' }),
-      upgradeStrategy: object(
-        { name: string({ enum: ['Default', 'TechPreviewUnsafeFailForward'], default: 'Default' }) },
-        undefined,
-        { default: { name: 'Default' }, description: 'Default, or TechPreviewUnsafeFailForward to let failed upgrades be replaced.' },
-      ),
+      targetNamespaces: stringList(isV1 ? { 'x-kubernetes-list-type': 'set' } : {}),
+      ...(isV1
+        ? {
+            upgradeStrategy: string({
+              enum: Object.values(UpgradeStrategies),
+              default: UpgradeStrategies.Default,
+              description: 'Default, or TechPreviewUnsafeFailForward to let failed upgrades be replaced.',
+            }),
+          }
+        : {}),
     },
     undefined,
-    { default: { upgradeStrategy: { name: 'Default' } } },
+    isV1 ? { default: { upgradeStrategy: UpgradeStrategies.Default } } : {},
   );
 
-const status = (): JSONSchemaProps =>
+const status = (isV1: boolean): JSONSchemaProps =>
   object(
     {
-      conditions: conditionList(),
+      ...(isV1 ? { conditions: array(condition()) } : {}),
       lastUpdated: dateTime(),
-      namespaces: stringList({ 'x-kubernetes-list-type': 'set' }),
+      namespaces: stringList(isV1 ? { 'x-kubernetes-list-type': 'set' } : {}),
       serviceAccountRef: objectReference(),
     },
     ['lastUpdated'],
   );
 
-const version = (name: string, storage: boolean): CustomResourceDefinitionVersion => ({
+const version = (name: 'v1' | 'v1alpha2'): CustomResourceDefinitionVersion => ({
   name,
   served: true,
-  storage,
-  schema: { openAPIV3Schema: resourceRoot('The unit of multitenancy for OLM: which namespaces the operators in its namespace watch.', spec(), status()) },
+  storage: name === 'v1',
+  schema: {
+    openAPIV3Schema: resourceRoot(
+      'The unit of multitenancy for OLM: which namespaces the operators in its namespace watch.',
+      spec(name === 'v1'),
+      status(name === 'v1'),
+    ),
+  },
   subresources: { status: {} },
-  additionalPrinterColumns: [{ name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' }],
 });
 
 export function operatorGroupsCrd(): CustomResourceDefinition {
@@ -49,7 +62,7 @@ export function operatorGroupsCrd(): CustomResourceDefinition {
       group: GROUP,
       names: { kind: 'OperatorGroup', listKind: 'OperatorGroupList', plural: 'operatorgroups', singular: 'operatorgroup', shortNames: ['og'], categories: ['olm'] },
       scope: 'Namespaced',
-      versions: [version('v1', true), version('v1alpha2', false)],
+      versions: [version('v1'), version('v1alpha2')],
     },
   };
 }

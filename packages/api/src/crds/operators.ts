@@ -15,16 +15,20 @@ const status = (): JSONSchemaProps =>
       {
         labelSelector: labelSelector('Selects the resources that make up the operator.'),
         refs: array(
-          object({
-            apiVersion: string(),
-            conditions: array(componentCondition()),
-            fieldPath: string(),
-            kind: string(),
-            name: string(),
-            namespace: string(),
-            resourceVersion: string(),
-            uid: string(),
-          }),
+          object(
+            {
+              apiVersion: string(),
+              conditions: array(componentCondition()),
+              fieldPath: string(),
+              kind: string(),
+              name: string(),
+              namespace: string(),
+              resourceVersion: string(),
+              uid: string(),
+            },
+            undefined,
+            { 'x-kubernetes-map-type': 'atomic' },
+          ),
         ),
       },
       ['labelSelector'],

@@ -76,8 +76,11 @@ export const objectReference = (description?: string): JSONSchemaProps =>
     { 'x-kubernetes-map-type': 'atomic', ...(description ? { description } : {}) },
   );
 
-/** `metav1.Condition` with the API machinery's own validation. */
-export const condition = (): JSONSchemaProps =>
+/**
+ * `metav1.Condition` with the API machinery's own validation. `required` defaults to upstream's; OperatorCondition
+ * `spec.overrides` leaves out `lastTransitionTime` (an admin writes an override without one).
+ */
+export const condition = (required = ['lastTransitionTime', 'message', 'reason', 'status', 'type']): JSONSchemaProps =>
   object(
     {
       lastTransitionTime: dateTime(),
@@ -90,7 +93,7 @@ export const condition = (): JSONSchemaProps =>
         pattern: '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$',
       }),
     },
-    ['lastTransitionTime', 'message', 'reason', 'status', 'type'],
+    required,
   );
 
 export const conditionList = (): JSONSchemaProps =>

@@ -176,6 +176,57 @@ describe('boot: wiring problems', () => {
     expect(problems[1]!.message).toContain('"latest", which is not a semver version');
   });
 
+  it('rejects a dependsOn range that is not semver', async () => {
+    const problems = await bootProblems([plain('resolver'), plain('a', { dependsOn: { resolver: 'one point oh' } })]);
+    expect(problems).toEqual([
+      {
+        code: KernelErrorCodes.invalidPlugin,
+        plugin: 'a',
+        message: 'plugin "a" depends on "resolver" with "one point oh", which is not a semver range; use one such as ^1.2.0',
+      },
+    ]);
+  });
+
+  it('prints a plugin that depends on itself as a one-step cycle', async () => {
+    const problems = await bootProblems([plain('a', { dependsOn: { a: '*' } })]);
+    expect(problems.map((problem) => problem.code)).toEqual([KernelErrorCodes.dependencyCycle]);
+    expect(problems[0]!.message).toContain('a -> a;');
+  });
+
+  it('reports each of two separate cycles once', async () => {
+    const problems = await bootProblems([
+      plain('a', { dependsOn: { b: '*' } }),
+      plain('b', { dependsOn: { a: '*' } }),
+      plain('x', { dependsOn: { y: '*' } }),
+      plain('y', { dependsOn: { x: '*' } }),
+      plain('depends-on-cycle', { dependsOn: { a: '*' } }),
+    ]);
+    expect(problems.map((problem) => problem.message.match(/cycle: (.*);/)?.[1])).toEqual(['a -> b -> a', 'x -> y -> x']);
+  });
+
+  it('reports a keyed contribution without a key, or one whose key cannot be read', async () => {
+    const problems = await bootProblems([
+      plain('blank', { register: (ctx) => ctx.provide(shapes, { name: '', sides: 0 }) }),
+      plain('broken', { register: (ctx) => ctx.provide(shapes, null as never) }),
+    ]);
+    expect(problems.map((problem) => [problem.code, problem.plugin])).toEqual([
+      [KernelErrorCodes.invalidPlugin, 'blank'],
+      [KernelErrorCodes.invalidPlugin, 'broken'],
+    ]);
+    expect(problems[0]!.message).toBe('"blank" contributed to keyed extension point "test.shapes" without a key');
+    expect(problems[1]!.message).toMatch(/^"broken" contributed something extension point "test.shapes" cannot read a key from: /);
+  });
+
+  it('names the app when a plugin provides a point the app already provides', async () => {
+    const problems = await bootProblems(
+      [plain('sat-one', { register: (ctx) => ctx.provide(greeter, { greet: () => 'plugin' }) })],
+      [provision(greeter, { greet: () => 'app' })],
+    );
+    expect(problems.map((problem) => problem.message)).toEqual([
+      'extension point "test.greeter" is provided by both "app" and "sat-one"; boot only one of them',
+    ]);
+  });
+
   it('refuses declarations made after register() returned', async () => {
     let lateProvide: (() => void) | undefined;
     const kernel = await boot({
@@ -226,6 +277,73 @@ describe('boot: ordering and lifecycle', () => {
         'stop plugin-sat',
       ]);
     }
+  });
+
+  it('boots the same order for every permutation of the list', async () => {
+    const plugins = [
+      plain('controller', { dependsOn: { resolver: '^1', registry: '^1' } }),
+      plain('resolver', { dependsOn: { 'plugin-sat': '^1' } }),
+      plain('registry'),
+      plain('plugin-sat'),
+      plain('metrics'),
+    ];
+    const permutations = (list: Plugin[]): Plugin[][] =>
+      list.length <= 1 ? [list] : list.flatMap((item, index) => permutations(list.filter((_, other) => other !== index)).map((rest) => [item, ...rest]));
+    const orders = new Set<string>();
+    for (const permutation of permutations(plugins)) {
+      const kernel = await boot({ plugins: permutation });
+      orders.add(kernel.plugins.map((plugin) => plugin.id).join(' '));
+      await kernel.stop();
+    }
+    // Dependencies first; plugins that are ready together start in id order.
+    expect([...orders]).toEqual(['metrics plugin-sat registry resolver controller']);
+  });
+
+  it('runs one plugin\'s hooks in declaration order on start and in reverse on stop', async () => {
+    const log: string[] = [];
+    const kernel = await boot({
+      plugins: [
+        plain('server', {
+          register: (ctx) => {
+            ctx.onStart(() => void log.push('open socket'));
+            ctx.onStart(() => void log.push('start listening'));
+            ctx.onStop(() => void log.push('close socket'));
+            ctx.onStop(() => void log.push('stop listening'));
+          },
+        }),
+      ],
+    });
+    await kernel.stop();
+    expect(log).toEqual(['open socket', 'start listening', 'stop listening', 'close socket']);
+  });
+
+  it('reports a rollback that fails too, after stopping every other started plugin', async () => {
+    const log: string[] = [];
+    const error = await boot({
+      plugins: [
+        plain('a', { register: (ctx) => ctx.onStop(() => void log.push('stop a')) }),
+        plain('b', {
+          dependsOn: { a: '*' },
+          register: (ctx) =>
+            ctx.onStop(() => {
+              throw new Error('lock file missing');
+            }),
+        }),
+        plain('c', {
+          dependsOn: { b: '*' },
+          register: (ctx) =>
+            ctx.onStart(() => {
+              throw 'port taken';
+            }),
+        }),
+      ],
+    }).catch((caught: unknown) => caught);
+    expect(hasErrorCode(error, KernelErrorCodes.startFailed)).toBe(true);
+    expect((error as Error).message).toBe(
+      'plugin "c" failed to start: port taken. Stopped again, in reverse order: b, a. Rollback also failed: "b": lock file missing.',
+    );
+    expect((error as { details: unknown }).details).toEqual({ plugin: 'c', rolledBack: ['b', 'a'] });
+    expect(log).toEqual(['stop a']);
   });
 
   it('rolls back started plugins in reverse when one fails to start', async () => {

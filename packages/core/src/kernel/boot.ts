@@ -145,7 +145,7 @@ function checkDependencies(plugins: readonly Plugin[], problems: KernelProblem[]
         problems.push({
           code: KernelErrorCodes.invalidPlugin,
           plugin: plugin.id,
-          message: `plugin "${plugin.id}" depends on "${dependencyId}" with "${range}", which is not a semver range`,
+          message: `plugin "${plugin.id}" depends on "${dependencyId}" with "${range}", which is not a semver range; use one such as ^1.2.0`,
         });
       } else if (semver.valid(dependency.version) && !semver.satisfies(dependency.version, range)) {
         problems.push({

@@ -33,7 +33,7 @@ export interface PluginDefinition {
 
 export type Plugin = Readonly<PluginDefinition>;
 
-/** Declares a plugin. Plugins are plain data; this only checks the shape early and freezes it. */
+/** Declares a plugin. Plugins are plain data: this types and freezes it; `boot()` checks its shape and reports problems. */
 export function definePlugin(definition: PluginDefinition): Plugin {
   return Object.freeze({ ...definition });
 }
