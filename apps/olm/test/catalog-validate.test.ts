@@ -38,12 +38,20 @@ properties:
 
 describe('olm catalog validate', () => {
   let dir: string;
+  let validDir: string;
+  let unloadableDir: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'olm-cli-validate-'));
     await writeFile(join(dir, 'catalog.yaml'), invalidCatalog);
+    validDir = await mkdtemp(join(tmpdir(), 'olm-cli-validate-ok-'));
+    // The invalid catalog minus its second head: valid.
+    await writeFile(join(validDir, 'catalog.yaml'), invalidCatalog.replace('  - name: foo.v0.2.0\n', '  - name: foo.v0.2.0\n    replaces: foo.v0.1.0\n'));
+    unloadableDir = await mkdtemp(join(tmpdir(), 'olm-cli-validate-bad-'));
+    await writeFile(join(unloadableDir, 'catalog.yaml'), invalidCatalog);
+    await writeFile(join(unloadableDir, 'broken.yaml'), 'schema: olm.channel\nentries: [\n');
   });
   afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
+    for (const path of [dir, validDir, unloadableDir]) await rm(path, { recursive: true, force: true });
   });
 
   it('exits 0 on the real catalog', async () => {
@@ -88,6 +96,41 @@ describe('olm catalog validate', () => {
         code: 'OLM_REGISTRY_INVALID',
       }),
     ]);
+  });
+
+  it('prints {"passed": true} with -o json and exits 0 on a valid catalog', async () => {
+    const run = await runCliCaptured(['catalog', 'validate', validDir, '-o', 'json']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    const report = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(report).toEqual({ passed: true, errors: [], warnings: [], counts: { packages: 1, channels: 1, bundles: 2 } });
+    const text = await runCliCaptured(['catalog', 'validate', validDir]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toBe(`${validDir} is valid: 1 packages, 1 channels, 2 bundles\n`);
+  });
+
+  it('exits 1 when a file cannot be parsed: the load problem with file:line, in text and JSON', async () => {
+    const run = await runCliCaptured(['catalog', 'validate', unloadableDir]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^broken\.yaml:3: yaml: line 3: /);
+    expect(run.stdout).toContain('    hint: fix the YAML syntax');
+    const json = await runCliCaptured(['catalog', 'validate', unloadableDir, '-o', 'json']);
+    expect(json.code).toBe(1);
+    const report = JSON.parse(json.stdout) as { passed: boolean; error: { message: string }; errors: Array<Record<string, unknown>> };
+    expect(report.passed).toBe(false);
+    expect(report.error.message).toMatch(/^yaml: line 3: /);
+    // Only the load problem: the rest of the catalog is not judged while a file fails to load.
+    expect(report.errors).toEqual([expect.objectContaining({ rule: 'load', stage: 'load', file: 'broken.yaml', line: 3, code: 'OLM_REGISTRY_LOAD' })]);
+  });
+
+  it('exits 2 for a missing argument, or a path that is a file', async () => {
+    const noDir = await runCliCaptured(['catalog', 'validate']);
+    expect(noDir.code).toBe(2);
+    expect(noDir.stderr).toContain("missing required argument 'dir'");
+    const file = await runCliCaptured(['catalog', 'validate', join(dir, 'catalog.yaml')]);
+    expect(file.code).toBe(2);
+    expect(file.stderr).toMatch(/^error: /);
+    expect(file.stdout).toBe('');
   });
 
   it('exits 2 for a missing directory or a bad output format', async () => {

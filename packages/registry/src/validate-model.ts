@@ -1,4 +1,5 @@
-import { parseRange } from '@olm/semver-range';
+import { compareVersions, parseRange } from '@olm/semver-range';
+import type { Version } from '@olm/semver-range';
 import type { CatalogProblem } from './catalog-problem.js';
 import type { DraftChannel, DraftModel, DraftPackage } from './convert-to-model.js';
 import type { BlobPosition } from './declarative-config.js';
@@ -132,23 +133,25 @@ function validatePackage(draftPackage: DraftPackage, add: Add): ValidationNode |
   return children.length === 0 ? undefined : { message: `invalid package ${goQuote(draftPackage.name)}`, children };
 }
 
+/** Groups listed in version order (upstream sorts them with semver precedence, not as text). */
 function duplicateVersions(draftPackage: DraftPackage): string | undefined {
-  const bundlesByVersion = new Map<string, Set<string>>();
+  const bundlesByVersion = new Map<string, { version: Version; release: string; names: Set<string> }>();
   for (const channel of draftPackage.channels.values()) {
     for (const name of channel.entries.keys()) {
       const bundle = draftPackage.bundles.get(name);
       if (bundle?.version === undefined || bundle.isBroken) continue;
-      const versionText = bundle.release === undefined ? bundle.version.toString() : `${bundle.version.toString()}-${bundle.release}`;
-      const names = bundlesByVersion.get(versionText) ?? new Set<string>();
-      names.add(name);
-      bundlesByVersion.set(versionText, names);
+      const release = bundle.release ?? '';
+      const versionText = release === '' ? bundle.version.toString() : `${bundle.version.toString()}-${release}`;
+      const group = bundlesByVersion.get(versionText) ?? { version: bundle.version, release, names: new Set<string>() };
+      group.names.add(name);
+      bundlesByVersion.set(versionText, group);
     }
   }
-  const groups = [...bundlesByVersion.keys()]
-    .sort(compareStrings)
-    .flatMap((version) => {
-      const names = [...(bundlesByVersion.get(version) ?? [])].sort(compareStrings);
-      return names.length > 1 ? [`{${version}: [${names.join(', ')}]}`] : [];
+  const groups = [...bundlesByVersion]
+    .sort(([textA, a], [textB, b]) => compareVersions(a.version, b.version) || compareStrings(a.release, b.release) || compareStrings(textA, textB))
+    .flatMap(([versionText, group]) => {
+      const names = [...group.names].sort(compareStrings);
+      return names.length > 1 ? [`{${versionText}: [${names.join(', ')}]}`] : [];
     });
   return groups.length === 0 ? undefined : `duplicate versions found in bundles: [${groups.join(' ')}]`;
 }

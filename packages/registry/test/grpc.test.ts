@@ -457,6 +457,27 @@ describe('registry server lifecycle', () => {
     }
   });
 
+  it('GetDefaultBundleThatProvides fails when only heads outside default channels provide the API', async () => {
+    const catalog = fixtureCatalog();
+    // Without "bbb", Widget is provided only by the head of aaa's non-default channel "other".
+    (catalog.packages as Map<string, CatalogPackage>).delete('bbb');
+    const server = await startRegistryServer({ catalog });
+    const client = createRegistryClient(server.address);
+    try {
+      const widget = { group: 'example.com', version: 'v1', kind: 'Widget' };
+      expect(await client.getLatestChannelEntriesThatProvide(widget)).toEqual([
+        { packageName: 'aaa', channelName: 'other', bundleName: 'aaa.v2.0.0', replaces: '' },
+      ]);
+      expect(await rpcFailure(client.getDefaultBundleThatProvides(widget))).toEqual({
+        code: grpc.status.UNKNOWN,
+        message: 'no entry found that provides group:"example.com" version:"v1" kind:"Widget"',
+      });
+    } finally {
+      client.close();
+      await server.stop();
+    }
+  });
+
   it('refuses a catalog it cannot serve, naming the package', async () => {
     const catalog = fixtureCatalog();
     const broken = catalog.packages.get('bbb') as CatalogPackage;

@@ -77,6 +77,18 @@ describe('loading bad input', () => {
     expect(await problemsFor('binary.yaml')).toMatchObject([{ message: 'yaml: invalid UTF-8 byte 0xff at offset 26', line: 2 }]);
   });
 
+  it('non-UTF-8 bytes in a JSON stream: U+FFFD inside strings (as Go decodes them), a syntax error elsewhere', async () => {
+    const invalid = Buffer.from([0xff, 0xfe]);
+    await writeFile(join(root, 'in-string.json'), Buffer.concat([Buffer.from('{"schema": "my.thing", "name": "a'), invalid, Buffer.from('"}\n')]));
+    await writeFile(join(root, 'between.json'), Buffer.concat([Buffer.from('{"schema": "my.thing", "name": "b"}\n\n'), invalid, Buffer.from('\n')]));
+    expect(await problemsFor('in-string.json')).toEqual([]);
+    const [problem, ...rest] = await problemsFor('between.json');
+    expect(rest).toEqual([]);
+    expect(problem).toMatchObject({ line: 3, message: expect.stringMatching(/^invalid character '.' looking for beginning of value$/) });
+    const config = await loadDeclarativeConfig(root);
+    expect(config.others.map((other) => other.name)).toEqual(['b', 'a\ufffd\ufffd']); // files in path order; b's blob precedes its bad bytes
+  });
+
   it('a symbolic link loop and a dangling link', async () => {
     await symlink(join(root, 'loop-b'), join(root, 'loop-a'));
     await symlink(join(root, 'loop-a'), join(root, 'loop-b'));

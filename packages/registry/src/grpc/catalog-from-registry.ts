@@ -182,7 +182,10 @@ function csvMetadataFromCsv(csv: Record<string, unknown>): Record<string, unknow
   return value;
 }
 
-/** Sqlite-era servers send no `properties`: rebuild them from the typed fields, as upstream does. */
+/**
+ * Sqlite-era servers send no `properties`: rebuild them from the typed fields, as OLM does
+ * (`olm.gvk` dependencies are the `requiredApis` already).
+ */
 function addLegacyProperties(api: ApiBundle, properties: Property[]): void {
   const has = (type: string, matches: (value: Record<string, unknown>) => boolean): boolean =>
     properties.some((property) => property.type === type && matches(asRecord(property.value)));
@@ -200,12 +203,19 @@ function addLegacyProperties(api: ApiBundle, properties: Property[]): void {
     }
   }
   for (const dependency of api.dependencies) {
-    if (dependency.type !== 'olm.package') continue;
-    const value = asRecord(parseJson(dependency.value, api, 'dependency'));
-    const packageName = typeof value.packageName === 'string' ? value.packageName : '';
-    const versionRange = typeof value.version === 'string' ? value.version : '';
-    if (!has('olm.package.required', (required) => required.packageName === packageName && required.versionRange === versionRange)) {
-      properties.push({ type: 'olm.package.required', value: { packageName, versionRange } });
+    if (dependency.type === 'olm.package') {
+      const value = asRecord(parseJson(dependency.value, api, 'dependency'));
+      const packageName = typeof value.packageName === 'string' ? value.packageName : '';
+      const versionRange = typeof value.version === 'string' ? value.version : '';
+      if (!has('olm.package.required', (required) => required.packageName === packageName && required.versionRange === versionRange)) {
+        properties.push({ type: 'olm.package.required', value: { packageName, versionRange } });
+      }
+    } else if (dependency.type === 'olm.label' || dependency.type === 'olm.constraint') {
+      // As OLM reads sqlite-era dependencies: a label becomes `olm.label.required`, a constraint stays one.
+      const type = dependency.type === 'olm.label' ? 'olm.label.required' : 'olm.constraint';
+      const value = parseJson(dependency.value, api, 'dependency');
+      const text = JSON.stringify(value);
+      if (!properties.some((property) => property.type === type && JSON.stringify(property.value) === text)) properties.push({ type, value });
     }
   }
 }
