@@ -92,6 +92,30 @@ subscriptions:
     expect(missing.stderr).toContain('no-such-scenario.yaml: cannot read the scenario');
     const format = await runCliCaptured(['resolve', '-f', file, '-o', 'xml']);
     expect(format.code).toBe(2);
+    // A misspelt key would silently resolve something else: it is refused, naming the known fields.
+    const typo = scenarioFile('namespace: operators\nsubscription:\n  - {name: x, package: p, source: c, sourceNamespace: olm}\n');
+    const refused = await runCliCaptured(['resolve', '-f', typo, '-o', 'json']);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain(`${typo}: subscription: unknown field; the known fields are namespace, failForward, catalogs, installed, subscriptions`);
+  });
+
+  it('exits 2 with upstream\'s message when a catalog bundle carries a broken olm.constraint', async () => {
+    const file = scenarioFile(`namespace: operators
+catalogs:
+  - name: community
+    namespace: olm
+    content:
+      - {schema: olm.package, name: app, defaultChannel: stable}
+      - {schema: olm.channel, package: app, name: stable, entries: [{name: app.v1}]}
+      - {schema: olm.bundle, name: app.v1, package: app, version: 1.0.0, properties: [{type: olm.constraint, value: {failureMessage: x, packge: {packageName: db, versionRange: ">=1.0.0"}}}]}
+subscriptions:
+  - {name: app, package: app, channel: stable, source: community, sourceNamespace: olm}
+`);
+    const run = await runCliCaptured(['resolve', '-f', file, '-o', 'text']);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('Invalid input: parse olm.constraint: json: unknown field "packge"\n');
+    expect(run.stderr).toContain(`${file}: parse olm.constraint: json: unknown field "packge"`);
   });
 
   it('resolves a package of the real certified catalog to the head of its default channel', async () => {

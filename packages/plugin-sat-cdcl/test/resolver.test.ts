@@ -1,11 +1,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { boot, constraintEvaluators, satBackend, type CatalogContent } from '@olm/core';
+import { boot, constraintEvaluators, hasErrorCode, satBackend, type CatalogContent } from '@olm/core';
 import { celPlugin, createCelConstraintEvaluator } from '@olm/plugin-cel';
 import { createLogicSolverBackend } from '@olm/plugin-sat-logic-solver';
 import { loadCatalog, registryPlugin } from '@olm/registry';
-import { builtInConstraintEvaluators, createResolver, loadScenario, resolverPlugin, resolveToOutcome } from '@olm/resolver';
+import { builtInConstraintEvaluators, createResolver, loadScenario, ResolverErrorCodes, resolverPlugin, resolveToOutcome, solveVariables, type SolverVariable } from '@olm/resolver';
 import { describe, expect, it } from 'vitest';
 import { satCdclPlugin } from '../src/plugin.js';
 import { createCdclBackend } from '../src/cdcl-backend.js';
@@ -44,6 +44,33 @@ describe('the resolver on the CDCL backend', () => {
       expect(outcome).toEqual(resolveToOutcome(reference, input).outcome);
     } finally {
       await kernel.stop();
+    }
+  });
+
+  describe('upstream\'s solver table (packages/resolver/test/cases/solver-*) gives the expected answers', () => {
+    const cases = readdirSync(casesDirectory)
+      .filter((name) => existsSync(join(casesDirectory, name, 'variables.json')))
+      .sort();
+    const backend = createCdclBackend();
+    const outcomeOf = (variables: SolverVariable[]): unknown => {
+      try {
+        return { installed: [...solveVariables(variables, backend)].sort() };
+      } catch (error) {
+        if (hasErrorCode(error, ResolverErrorCodes.unsatisfiable)) return { unsatisfiable: error.message, constraints: error.details['constraints'] };
+        if (hasErrorCode(error, ResolverErrorCodes.invalidInput)) return { invalid: error.message };
+        throw error;
+      }
+    };
+
+    it('finds the solver folders', () => {
+      expect(cases.length).toBeGreaterThanOrEqual(20);
+    });
+
+    for (const name of cases) {
+      it(name, () => {
+        const { variables } = JSON.parse(readFileSync(join(casesDirectory, name, 'variables.json'), 'utf8')) as { variables: SolverVariable[] };
+        expect(outcomeOf(variables)).toEqual(JSON.parse(readFileSync(join(casesDirectory, name, 'expected.json'), 'utf8')) as unknown);
+      });
     }
   });
 

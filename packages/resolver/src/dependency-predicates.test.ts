@@ -72,6 +72,32 @@ describe('dependency predicates', () => {
     );
   });
 
+  it('accepts a value of exactly 131072 bytes and refuses one byte more (upstream: len > 2<<16)', () => {
+    // The raw JSON is measured in UTF-8 bytes: a two-byte character counts twice.
+    const sized = (bytes: number) => {
+      const base = JSON.stringify({ failureMessage: '', gvk: { group: 'g', version: 'v', kind: 'K' } });
+      const filler = bytes - Buffer.byteLength(base, 'utf8');
+      return JSON.stringify({ failureMessage: `é${'x'.repeat(filler - 2)}`, gvk: { group: 'g', version: 'v', kind: 'K' } });
+    };
+    expect(Buffer.byteLength(sized(maxConstraintSize), 'utf8')).toBe(131072);
+    expect(compiler().compile(constraint(sized(maxConstraintSize)))!.predicate.describe()).toBe('providing an API with group: g, version: v, kind: K');
+    expect(() => compiler().compile(constraint(sized(maxConstraintSize + 1)))).toThrowError(
+      'parse olm.constraint: olm.constraint value is greater than max constraint size 131072 bytes',
+    );
+  });
+
+  it('treats the deprecated "none" key as upstream does: it parses, but alone the constraint is empty and "not" wins', () => {
+    const none = { none: { constraints: [{ gvk: { group: 'g', version: 'v', kind: 'K' } }] } };
+    expect(() => compiler().compile(constraint(none))).toThrowError('convert olm.constraint to resolver predicate: constraint is empty');
+    expect(() => compiler().compile(constraint({ none: { constraints: [{ gvk: { group: 'g', version: 'v', kind: 'K', extra: 1 } }] } }))).toThrowError(
+      'parse olm.constraint: json: unknown field "extra"',
+    );
+    const both = compiler().compile(constraint({ ...none, not: { constraints: [{ gvk: { group: 'h', version: 'v', kind: 'H' } }] } }))!;
+    expect(both.predicate.describe()).toBe('providing an API with group: h, version: v, kind: H');
+    expect(both.predicate.test(bundle(gvk('g', 'v', 'K')))).toBe(true);
+    expect(both.predicate.test(bundle(gvk('h', 'v', 'H')))).toBe(false);
+  });
+
   it('hands cel (or any plugin kind) to its evaluator with the failure message', () => {
     const seen: unknown[] = [];
     const cel: ConstraintEvaluator = {

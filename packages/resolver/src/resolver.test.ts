@@ -76,7 +76,7 @@ describe('createResolver', () => {
     expect(resolver.resolve({ ...input, catalogs: [...catalogs].reverse() }).operators).toEqual(answer);
   });
 
-  it('infers the package of an installed CSV without properties from the one subscription naming it', () => {
+  it('withholds an update whose only acceptable provider would replace an installed operator without a subscription', () => {
     const resolver = createResolver({ satBackend, constraintEvaluators: [...builtInConstraintEvaluators, tierEvaluator] });
     const resolution = resolver.resolve({
       ...subscribeApp,
@@ -89,6 +89,34 @@ describe('createResolver', () => {
       ['db.v1', true],
     ]);
     expect(resolution.stats.bundleVariables).toBeGreaterThanOrEqual(3);
+  });
+
+  it('infers olm.package of an installed CSV without properties from the subscriptions naming it, not from the catalog', () => {
+    // The catalog no longer has legacy-db.v1; upstream's csv source infers its package from subscriptions alone.
+    const content = catalog(
+      pkg('app', 'stable', { stable: [{ name: 'app.v1' }] }, [
+        bundle('app.v1', 'app', '1.0.0', { properties: [{ type: 'olm.package.required', value: { packageName: 'db', versionRange: '>=1.0.0' } }] }),
+      ]),
+      pkg('db', 'stable', { stable: [{ name: 'db.v2' }] }, [bundle('db.v2', 'db', '2.0.0')]),
+      pkg('other', 'stable', { stable: [{ name: 'other.v1' }] }, [bundle('other.v1', 'other', '1.0.0')]),
+    );
+    const resolve = (packages: string[]) =>
+      createResolver({ satBackend })
+        .resolve({
+          namespace: 'operators',
+          catalogs: [{ name: 'community', namespace: 'olm', content }],
+          installed: [{ name: 'legacy-db.v1', version: '1.0.0' }],
+          subscriptions: [
+            ...packages.map((name, position) => ({ name: `legacy-${position}`, package: name, channel: 'stable', source: 'community', sourceNamespace: 'olm', installedCSV: 'legacy-db.v1' })),
+            { name: 'app', package: 'app', channel: 'stable', source: 'community', sourceNamespace: 'olm' },
+          ],
+        })
+        .operators.map((operator) => `${operator.name}${operator.existing ? ' (kept)' : ''}`);
+    // One package (named by one or by two subscriptions): legacy-db.v1 is db 1.0.0 and satisfies app.
+    expect(resolve(['db'])).toEqual(['app.v1', 'legacy-db.v1 (kept)']);
+    expect(resolve(['db', 'db'])).toEqual(['app.v1', 'legacy-db.v1 (kept)']);
+    // Subscriptions disagreeing on the package: nothing is inferred, so the catalog's db.v2 is installed.
+    expect(resolve(['db', 'other'])).toEqual(['app.v1', 'db.v2', 'legacy-db.v1 (kept)']);
   });
 
   it('applies system constraints to catalog bundles (upstream WithSystemConstraints)', () => {
@@ -128,5 +156,17 @@ describe('createResolver', () => {
       ],
     });
     expect(steered.operators.map((operator) => operator.name)).toEqual(['app.v1', 'gold-db.v1']);
+
+    // "Existing packages are ignored": installed operators get no system constraints, so a prohibited
+    // package that is already installed stays.
+    const kept = createResolver({
+      satBackend,
+      systemConstraints: (bundle) => (bundle.package === 'db' ? [{ kind: 'prohibited', message: `package ${bundle.package} is not white listed` }] : []),
+    }).resolve({
+      ...subscribeApp,
+      installed: [{ name: 'db.v1', properties: [{ type: 'olm.package', value: { packageName: 'db', version: '1.0.0' } }, { type: 'olm.gvk', value: gvk('Database') }] }],
+      subscriptions: [{ name: 'db', package: 'db', channel: 'stable', source: 'community', sourceNamespace: 'olm', installedCSV: 'db.v1' }],
+    });
+    expect(kept.operators.map((operator) => [operator.name, operator.existing])).toEqual([['db.v1', true]]);
   });
 });

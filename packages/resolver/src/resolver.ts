@@ -285,7 +285,11 @@ class NamespaceResolution {
     });
   }
 
-  /** Upstream's inference for a CSV without the properties annotation. */
+  /**
+   * Upstream's inference for a CSV without the properties annotation: its owned and required APIs,
+   * and `olm.package` when the subscriptions naming it as installedCSV agree on one package (the
+   * catalog is not consulted: the CSV may no longer be in it).
+   */
   private inferProperties(operator: InstalledOperator): Property[] {
     const properties: Property[] = [
       ...(operator.providedApis ?? []).map((gvk) => ({ type: 'olm.gvk', value: { group: gvk.group, kind: gvk.kind, version: gvk.version } })),
@@ -293,11 +297,7 @@ class NamespaceResolution {
     ];
     const packages = new Set<string>();
     for (const subscription of this.input.subscriptions ?? []) {
-      if (subscription.installedCSV !== operator.name) continue;
-      const catalog = this.catalogs.find((each) => each.ref.name === subscription.source && each.ref.namespace === subscription.sourceNamespace);
-      for (const record of catalog?.index.byPackage.get(subscription.package) ?? []) {
-        if (record.name === operator.name) packages.add(record.package);
-      }
+      if (subscription.installedCSV === operator.name && subscription.package) packages.add(subscription.package);
     }
     if (packages.size === 1) properties.push({ type: 'olm.package', value: { packageName: [...packages][0], version: operator.version ?? '' } });
     return properties;

@@ -28,6 +28,32 @@ describe('scenario files', () => {
     expect(invalidMessage(() => parseScenario('namespace: [', '/s.yaml'))).toMatch(/^\/s\.yaml: not valid YAML: /);
   });
 
+  it('refuses unknown fields (a misspelt key would silently change the answer) and names listed twice', () => {
+    expect(invalidMessage(() => parseScenario('namespace: ns\nsubscriptons: []', '/s.yaml'))).toBe(
+      '/s.yaml: subscriptons: unknown field; the known fields are namespace, failForward, catalogs, installed, subscriptions',
+    );
+    expect(invalidMessage(() => parseScenario('namespace: ns\nsubscriptions: [{name: s, pakage: p, source: c, sourceNamespace: olm}]', '/s.yaml'))).toBe(
+      '/s.yaml: subscriptions[0].pakage: unknown field; the known fields are name, package, channel, source, sourceNamespace, startingCSV, installedCSV',
+    );
+    expect(invalidMessage(() => parseScenario('namespace: ns\ninstalled: [{name: a.v1, provides: []}]', '/s.yaml'))).toMatch(
+      /^\/s\.yaml: installed\[0\]\.provides: unknown field; the known fields are name, properties, providedAPIs/,
+    );
+    expect(invalidMessage(() => parseScenario('namespace: ns\ncatalogs: [{name: c, namespace: olm, content: [], prio: 1}]', '/s.yaml'))).toMatch(
+      /^\/s\.yaml: catalogs\[0\]\.prio: unknown field/,
+    );
+    expect(invalidMessage(() => parseScenario('namespace: ns\ninstalled: [{name: a.v1}, {name: b.v1}, {name: a.v1}]', '/s.yaml'))).toBe(
+      '/s.yaml: installed[2].name: installed operator "a.v1" is listed twice (also installed[0])',
+    );
+    expect(
+      invalidMessage(() =>
+        parseScenario('namespace: ns\nsubscriptions: [{name: s, package: p, source: c, sourceNamespace: olm}, {name: s, package: q, source: c, sourceNamespace: olm}]', '/s.yaml'),
+      ),
+    ).toBe('/s.yaml: subscriptions[1].name: subscription "s" is listed twice (also subscriptions[0])');
+    expect(invalidMessage(() => parseScenario('namespace: ns\ncatalogs: [{name: c, namespace: olm, content: []}, {name: c, namespace: olm, content: []}]', '/s.yaml'))).toBe(
+      '/s.yaml: catalogs[1]: catalog "olm/c" is listed twice (also catalogs[0])',
+    );
+  });
+
   it('resolves catalog paths against the scenario file', () => {
     const scenario = parseScenario('namespace: ns\ncatalogs: [{name: c, namespace: olm, path: ./catalog}]', '/work/cases/s.yaml');
     expect(scenario.catalogs[0]!.path).toBe('/work/cases/catalog');

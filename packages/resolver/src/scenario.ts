@@ -59,12 +59,14 @@ export function parseScenario(text: string, file: string): Scenario {
   }
   const reader = new FieldReader(file);
   const root = reader.object(document, '');
+  reader.onlyKnown(root, '', scenarioFields);
   const namespace = reader.string(root, 'namespace', '', { required: true });
   const failForward = root['failForward'] ?? false;
   if (typeof failForward !== 'boolean') reader.fail('failForward', 'must be true or false');
   const catalogs = reader.list(root, 'catalogs', '').map((item, position) => {
     const where = `catalogs[${position}]`;
     const catalog = reader.object(item, where);
+    reader.onlyKnown(catalog, where, catalogFields);
     const path = reader.optionalString(catalog, 'path', where);
     const content = catalog['content'];
     if ((path === undefined) === (content === undefined)) reader.fail(where, 'give exactly one of "path" or "content"');
@@ -82,6 +84,7 @@ export function parseScenario(text: string, file: string): Scenario {
   const installed = reader.list(root, 'installed', '').map((item, position) => {
     const where = `installed[${position}]`;
     const operator = reader.object(item, where);
+    reader.onlyKnown(operator, where, installedFields);
     const properties = operator['properties'];
     return {
       name: reader.string(operator, 'name', where, { required: true }),
@@ -97,6 +100,7 @@ export function parseScenario(text: string, file: string): Scenario {
   const subscriptions = reader.list(root, 'subscriptions', '').map((item, position) => {
     const where = `subscriptions[${position}]`;
     const subscription = reader.object(item, where);
+    reader.onlyKnown(subscription, where, subscriptionFields);
     return {
       name: reader.string(subscription, 'name', where, { required: true }),
       package: reader.string(subscription, 'package', where, { required: true }),
@@ -107,8 +111,18 @@ export function parseScenario(text: string, file: string): Scenario {
       ...optional('installedCSV', reader.optionalString(subscription, 'installedCSV', where)),
     };
   });
+  reader.unique(catalogs.map((catalog) => `${catalog.namespace}/${catalog.name}`), 'catalogs', '', 'catalog');
+  reader.unique(installed.map((operator) => operator.name), 'installed', '.name', 'installed operator');
+  reader.unique(subscriptions.map((subscription) => subscription.name), 'subscriptions', '.name', 'subscription');
   return { file, namespace, failForward: failForward as boolean, catalogs, installed, subscriptions };
 }
+
+// The fields each part of a scenario may have: anything else is most likely a typo that would
+// silently change the answer (a misspelt `subscriptions:` resolves nothing).
+const scenarioFields = ['namespace', 'failForward', 'catalogs', 'installed', 'subscriptions'];
+const catalogFields = ['name', 'namespace', 'priority', 'path', 'content'];
+const installedFields = ['name', 'properties', 'providedAPIs', 'requiredAPIs', 'version', 'replaces', 'phase'];
+const subscriptionFields = ['name', 'package', 'channel', 'source', 'sourceNamespace', 'startingCSV', 'installedCSV'];
 
 /** Reads a scenario file and its catalogs into resolver input. */
 export async function loadScenario(file: string, options: { loadCatalog?: CatalogLoader } = {}): Promise<ResolveInput> {
@@ -310,6 +324,23 @@ class FieldReader {
 
   fail(field: string, problem: string): never {
     throw invalidInput(`${this.file}: ${field || '(top level)'}: ${problem}`, { file: this.file, field });
+  }
+
+  /** Refuses fields outside `known`, naming the known ones. */
+  onlyKnown(record: Record<string, unknown>, where: string, known: readonly string[]): void {
+    for (const key of Object.keys(record)) {
+      if (!known.includes(key)) this.fail(join(where, key), `unknown field; the known fields are ${known.join(', ')}`);
+    }
+  }
+
+  /** Refuses a name listed twice in `list`, pointing at the second one. */
+  unique(names: readonly string[], list: string, suffix: string, what: string): void {
+    const first = new Map<string, number>();
+    names.forEach((name, position) => {
+      const earlier = first.get(name);
+      if (earlier !== undefined) this.fail(`${list}[${position}]${suffix}`, `${what} ${JSON.stringify(name)} is listed twice (also ${list}[${earlier}])`);
+      first.set(name, position);
+    });
   }
 
   object(value: unknown, field: string): Record<string, unknown> {
