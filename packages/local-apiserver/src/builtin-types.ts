@@ -1,5 +1,7 @@
 import type { KubeObject } from './kube-object.js';
+import { labelSelectorText } from './label-selector.js';
 import { allVerbs, type PrinterColumn, type ResourceType } from './resource-type.js';
+import type { ScaleSubresource } from './scale-subresource.js';
 import { age, ageColumn, createdAtColumn, nameColumn } from './table.js';
 
 /** The built-in kinds the server serves, with their printer columns and field selectors. */
@@ -38,6 +40,7 @@ interface BuiltinSpec {
   shortNames?: string[];
   categories?: string[];
   status?: boolean;
+  scale?: ScaleSubresource;
   generation?: boolean;
   columns?: PrinterColumn[];
   fieldLabels?: Record<string, (object: KubeObject) => string>;
@@ -60,6 +63,7 @@ function builtin(spec: BuiltinSpec): ResourceType {
     categories: spec.categories ?? [],
     verbs: allVerbs,
     statusSubresource: spec.status ?? false,
+    ...(spec.scale ? { scale: spec.scale } : {}),
     tracksGeneration: spec.generation ?? false,
     strategicMerge: true,
     requiresResourceVersionOnUpdate: spec.requiresResourceVersionOnUpdate ?? false,
@@ -92,6 +96,13 @@ function containerField(object: KubeObject, field: string): string {
   const containers = get(object, 'spec', 'template', 'spec', 'containers');
   return Array.isArray(containers) ? containers.map((container) => text(container, field)).join(',') : '';
 }
+
+/** Deployments and ReplicaSets scale `spec.replicas`; their Scale selects pods with `spec.selector`. */
+const workloadScale: ScaleSubresource = {
+  specReplicasPath: '.spec.replicas',
+  statusReplicasPath: '.status.replicas',
+  selector: (object) => labelSelectorText(get(object, 'spec', 'selector')),
+};
 
 export function builtinResourceTypes(): ResourceType[] {
   return [
@@ -217,6 +228,7 @@ export function builtinResourceTypes(): ResourceType[] {
       shortNames: ['deploy'],
       categories: ['all'],
       status: true,
+      scale: workloadScale,
       generation: true,
       columns: [
         nameColumn,
@@ -238,6 +250,7 @@ export function builtinResourceTypes(): ResourceType[] {
       shortNames: ['rs'],
       categories: ['all'],
       status: true,
+      scale: workloadScale,
       generation: true,
       columns: [
         nameColumn,

@@ -11,6 +11,7 @@ import {
   methodNotAllowed,
   notFound,
   optimisticLockMessage,
+  pathNotFound,
   unsupportedMediaType,
   type FieldProblem,
 } from './errors.js';
@@ -22,6 +23,7 @@ import { recordUpdate, serverSideApply, type ListKeys } from './managed-fields.j
 import { applyMergePatch } from './merge-patch.js';
 import { generateNameSuffix, validateObjectName } from './object-names.js';
 import { groupVersion, qualifiedKind, resourceKey, type ResourceRegistry, type ResourceType } from './resource-type.js';
+import { requestedReplicas, scaleApiVersion, scaleOf, withReplicas, type ScaleSubresource } from './scale-subresource.js';
 import type { Store, StoreEvent } from './store.js';
 import { applyStrategicMergePatch, isPrimitiveMergeList, strategicMergeKey } from './strategic-merge-patch.js';
 
@@ -282,6 +284,56 @@ export class Cluster {
       return this.create(type, version, namespace, merged, options);
     }
     return this.write(type, version, existing, merged, options, merged.metadata.managedFields ?? []);
+  }
+
+  // ---- scale subresource ----
+
+  /** The autoscaling/v1 Scale of an object (GET …/scale). */
+  getScale(type: ResourceType, namespace: string | undefined, name: string): KubeObject {
+    return scaleOf(this.scaleSubresource(type), this.get(type, namespace, name));
+  }
+
+  /** Sets the desired replicas from a Scale (PUT …/scale): 409 on a stale resourceVersion, 422 below zero. */
+  updateScale(type: ResourceType, version: string, namespace: string | undefined, name: string, body: unknown, options: WriteOptions = {}): KubeObject {
+    const scale = this.scaleSubresource(type);
+    const existing = this.get(type, namespace, name);
+    if (!isJsonObject(body)) throw badRequest('the body of the request was in an unknown format - expected a Scale object');
+    if (body['kind'] !== undefined && body['kind'] !== 'Scale') {
+      throw badRequest(`Scale in version "v1" cannot be handled as a Scale: the kind in the data (${String(body['kind'])}) does not match the expected kind (Scale)`);
+    }
+    if (body['apiVersion'] !== undefined && body['apiVersion'] !== scaleApiVersion) {
+      throw badRequest(`the API version in the data (${String(body['apiVersion'])}) does not match the expected API version (${scaleApiVersion})`);
+    }
+    const metadata = isJsonObject(body['metadata']) ? body['metadata'] : {};
+    if (metadata['name'] !== undefined && metadata['name'] !== '' && metadata['name'] !== name) {
+      throw badRequest(`the name of the object (${String(metadata['name'])}) does not match the name on the URL (${name})`);
+    }
+    const resourceVersion = metadata['resourceVersion'];
+    if (typeof resourceVersion === 'string' && resourceVersion !== '' && resourceVersion !== existing.metadata.resourceVersion) throw conflict(type, name, optimisticLockMessage);
+    const { replicas, problems } = requestedReplicas(body as KubeObject);
+    if (problems.length > 0) throw invalid({ group: 'autoscaling', plural: 'scales' }, 'Scale.autoscaling', name, problems);
+    const next = withReplicas(scale, this.toVersion(type, existing, version), replicas);
+    return scaleOf(scale, this.write(type, version, existing, next, { ...options, subresource: 'scale' }, undefined));
+  }
+
+  /** Patches the Scale (PATCH …/scale) and writes the replicas it ends up with. */
+  patchScale(type: ResourceType, version: string, namespace: string | undefined, name: string, patchType: PatchType, patchBody: unknown, options: WriteOptions = {}): KubeObject {
+    const current = this.getScale(type, namespace, name);
+    let patched: unknown;
+    if (patchType === 'json') patched = applyJsonPatch(current, patchBody);
+    else if (patchType === 'merge') patched = applyMergePatch(current, patchBody);
+    else if (patchType === 'strategic') patched = applyStrategicMergePatch(current, patchBody);
+    else {
+      // Server-side apply of a Scale only ever sets spec.replicas; no field ownership is tracked for it.
+      if (!options.fieldManager) throw badRequest('PATCH, application/apply-patch+yaml requires fieldManager to be set');
+      patched = applyMergePatch(current, isJsonObject(patchBody) ? { spec: patchBody['spec'] } : patchBody);
+    }
+    return this.updateScale(type, version, namespace, name, patched, options);
+  }
+
+  private scaleSubresource(type: ResourceType): ScaleSubresource {
+    if (!type.scale) throw pathNotFound();
+    return type.scale;
   }
 
   /** The shared tail of update and patch: strategy, admission, generation, commit or finalize. */

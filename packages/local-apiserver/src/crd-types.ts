@@ -2,6 +2,7 @@ import { checkStructural, compileSchema, type JSONSchemaProps } from '@olm/struc
 import type { FieldProblem } from './errors.js';
 import { isJsonObject, type JsonObject, type KubeObject } from './kube-object.js';
 import { allVerbs, compareKubeVersions, type PrinterColumn, type ResourceType, type VersionSchema } from './resource-type.js';
+import { stringAt, type ScaleSubresource } from './scale-subresource.js';
 import { ageColumn, jsonPathColumn, nameColumn } from './table.js';
 
 /** Reading CustomResourceDefinitions: validation of the CRD itself and the resource type it serves. */
@@ -10,8 +11,14 @@ export interface CrdVersion {
   served: boolean;
   storage: boolean;
   schema?: { openAPIV3Schema?: JsonObject };
-  subresources?: { status?: JsonObject; scale?: JsonObject };
+  subresources?: { status?: JsonObject; scale?: CrdScale };
   additionalPrinterColumns?: { name: string; type: string; format?: string; description?: string; priority?: number; jsonPath: string }[];
+}
+
+export interface CrdScale {
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  labelSelectorPath?: string;
 }
 
 export interface CrdNames {
@@ -71,6 +78,10 @@ export function validateCrd(crd: KubeObject): FieldProblem[] {
       problems.push(problem(`${path}.name`, 'FieldValueInvalid', `Invalid value: ${JSON.stringify(isJsonObject(version) ? (version['name'] ?? '') : '')}: a DNS-1035 label must consist of lower case alphanumeric characters or '-'`));
       return;
     }
+    const subresources = version['subresources'];
+    if (isJsonObject(subresources) && subresources['scale'] !== undefined && subresources['scale'] !== null) {
+      problems.push(...scaleProblems(subresources['scale'], `${path}.subresources.scale`));
+    }
     const schema = isJsonObject(version['schema']) ? version['schema']['openAPIV3Schema'] : undefined;
     if (!isJsonObject(schema)) {
       problems.push(problem(`${path}.schema.openAPIV3Schema`, 'FieldValueRequired', 'Required value: schemas are required'));
@@ -91,6 +102,42 @@ export function validateCrd(crd: KubeObject): FieldProblem[] {
     }
   });
   return problems;
+}
+
+/** A dotted path without array notation (`.spec.replicas`), as scale paths must be. */
+const simpleJsonPath = /^(\.[A-Za-z0-9_$-]+)+$/;
+
+function scaleProblems(scale: unknown, path: string): FieldProblem[] {
+  if (!isJsonObject(scale)) return [problem(path, 'FieldValueInvalid', 'Invalid value: must be an object')];
+  const problems: FieldProblem[] = [];
+  const check = (field: string, required: boolean, prefixes: readonly string[], under: string): void => {
+    const value = scale[field];
+    if (value === undefined || value === null || value === '') {
+      if (required) problems.push(problem(`${path}.${field}`, 'FieldValueRequired', 'Required value'));
+      return;
+    }
+    if (typeof value !== 'string' || !simpleJsonPath.test(value)) {
+      problems.push(problem(`${path}.${field}`, 'FieldValueInvalid', `Invalid value: ${JSON.stringify(value)}: must be a simple json path starting with . and without array notation`));
+    } else if (!prefixes.some((prefix) => value.startsWith(prefix))) {
+      problems.push(problem(`${path}.${field}`, 'FieldValueInvalid', `Invalid value: ${JSON.stringify(value)}: should be a json path under ${under}`));
+    }
+  };
+  check('specReplicasPath', true, ['.spec.'], '.spec');
+  check('statusReplicasPath', true, ['.status.'], '.status');
+  check('labelSelectorPath', false, ['.spec.', '.status.'], 'either .spec or .status');
+  return problems;
+}
+
+/** The scale subresource a CRD serves: the storage version's, else the first version declaring one. */
+function crdScale(spec: CrdSpec, storage: CrdVersion | undefined): ScaleSubresource | undefined {
+  const scale = storage?.subresources?.scale ?? spec.versions.find((version) => version.subresources?.scale)?.subresources?.scale;
+  if (!scale) return undefined;
+  const labelSelectorPath = scale.labelSelectorPath;
+  return {
+    specReplicasPath: scale.specReplicasPath,
+    statusReplicasPath: scale.statusReplicasPath,
+    selector: (object) => (labelSelectorPath ? stringAt(object, labelSelectorPath) : ''),
+  };
 }
 
 export function crdSpec(crd: KubeObject): CrdSpec {
@@ -134,6 +181,7 @@ export function resourceTypeFromCrd(crd: KubeObject): ResourceType {
   }
   const storageSchema = storage?.schema?.openAPIV3Schema;
   const statusSubresource = spec.versions.some((version) => version.subresources?.status !== undefined);
+  const scale = crdScale(spec, storage);
   return {
     group: spec.group,
     versions: served.map((version) => version.name).sort(compareKubeVersions),
@@ -147,6 +195,7 @@ export function resourceTypeFromCrd(crd: KubeObject): ResourceType {
     categories: spec.names.categories ?? [],
     verbs: allVerbs,
     statusSubresource,
+    ...(scale ? { scale } : {}),
     tracksGeneration: true,
     strategicMerge: false,
     requiresResourceVersionOnUpdate: true,

@@ -57,6 +57,9 @@ function resourceEntries(type: ResourceType): JsonObject[] {
   if (type.statusSubresource) {
     entries.push({ name: `${type.plural}/status`, singularName: '', namespaced: type.namespaced, kind: type.kind, verbs: ['get', 'patch', 'update'] });
   }
+  if (type.scale) {
+    entries.push({ name: `${type.plural}/scale`, singularName: '', namespaced: type.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] });
+  }
   return entries;
 }
 

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
+import { checkClientAccess } from './client-access.js';
 import type { Cluster, DeleteOptions, FieldValidation, PatchType } from './cluster.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, serverVersion } from './discovery.js';
 import { ApiError, badRequest, internalError, methodNotAllowed, pathNotFound, unsupportedMediaType } from './errors.js';
@@ -23,12 +24,6 @@ export interface HandlerOptions {
 }
 
 type Query = URLSearchParams;
-
-const loopback = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
-
-function isLoopback(address: string | undefined): boolean {
-  return address !== undefined && (loopback.has(address) || address.startsWith('127.') || address.startsWith('::ffff:127.'));
-}
 
 function sendJson(response: ServerResponse, code: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
   const text = JSON.stringify(body);
@@ -146,16 +141,7 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
   const { cluster } = options;
   const registry = cluster.registry;
 
-  const authenticate = (request: IncomingMessage): void => {
-    if (options.token !== undefined) {
-      const header = request.headers.authorization ?? '';
-      if (header !== `Bearer ${options.token}`) throw new ApiError(401, 'Unauthorized', 'Unauthorized');
-      return;
-    }
-    if (!isLoopback(request.socket.remoteAddress)) {
-      throw new ApiError(403, 'Forbidden', 'forbidden: requests from non-loopback addresses are refused unless the server is started with a token');
-    }
-  };
+  const authenticate = (request: IncomingMessage): void => checkClientAccess(request.socket.remoteAddress, request.headers.authorization, options.token);
 
   const render = (type: ResourceType, version: string, object: KubeObject): KubeObject => cluster.toVersion(type, object, version);
 
@@ -168,7 +154,8 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
     if (namespace !== undefined && !type.namespaced) throw pathNotFound();
     const subresource = route.subresource;
     if (subresource !== undefined) {
-      const allowed = (subresource === 'status' && type.statusSubresource) || (subresource === 'finalize' && type.plural === 'namespaces' && type.group === '');
+      const allowed =
+        (subresource === 'status' && type.statusSubresource) || (subresource === 'scale' && type.scale !== undefined) || (subresource === 'finalize' && type.plural === 'namespaces' && type.group === '');
       if (!allowed) throw pathNotFound();
     }
     const accept = request.headers.accept;
@@ -257,6 +244,10 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
 
     const name = route.name;
     if (type.namespaced && namespace === undefined) throw pathNotFound();
+    if (subresource === 'scale') {
+      await handleScale(request, response, type, version, namespace, name, query, writeOptions);
+      return;
+    }
     switch (method) {
       case 'GET': {
         const object = cluster.get(type, namespace, name);
@@ -304,6 +295,47 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
           return;
         }
         respondObject(200, result.object);
+        return;
+      }
+      default:
+        throw methodNotAllowed('the server does not allow this method on the requested resource');
+    }
+  };
+
+  /** `…/scale`: an autoscaling/v1 Scale read and written in place of the object. */
+  const handleScale = async (
+    request: IncomingMessage,
+    response: ServerResponse,
+    type: ResourceType,
+    version: string,
+    namespace: string | undefined,
+    name: string,
+    query: Query,
+    writeOptions: () => { dryRun: boolean; fieldManager: string; fieldValidation: FieldValidation; warnings: string[] },
+  ): Promise<void> => {
+    switch (request.method) {
+      case 'GET':
+        sendJson(response, 200, cluster.getScale(type, namespace, name));
+        return;
+      case 'PUT': {
+        const body = await readTypedBody(request, options.maxBodyBytes);
+        const scale = cluster.updateScale(type, version, namespace, name, body, writeOptions());
+        await cluster.store.durable();
+        sendJson(response, 200, scale);
+        return;
+      }
+      case 'PATCH': {
+        const contentType = mediaType(request);
+        const patchType = patchTypeOf(contentType);
+        const body = decodeDocument(await readBody(request, options.maxBodyBytes), contentType === 'application/apply-patch+yaml' ? contentType : 'application/json');
+        if (body === undefined) throw badRequest('the body of the request was empty');
+        if (query.get('force') !== null && patchType !== 'apply') throw badRequest('force: Invalid value: true: may not be specified for non-apply patch');
+        const scale = cluster.patchScale(type, version, namespace, name, patchType, body, {
+          ...writeOptions(),
+          fieldManager: patchType === 'apply' ? (query.get('fieldManager') ?? '') : managerOf(query, request),
+        });
+        await cluster.store.durable();
+        sendJson(response, 200, scale);
         return;
       }
       default:

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from './errors.js';
-import { matchesLabelSelectorObject, parseLabelSelector } from './label-selector.js';
+import { labelSelectorText, matchesLabelSelectorObject, parseLabelSelector } from './label-selector.js';
 
 describe('parseLabelSelector', () => {
   const labels = { app: 'web', tier: 'front', 'example.com/team': 'a', replicas: '3' };
@@ -46,5 +46,17 @@ describe('matchesLabelSelectorObject', () => {
     expect(matchesLabelSelectorObject(selector, { app: 'web', tier: 'front' })).toBe(true);
     expect(matchesLabelSelectorObject(selector, { app: 'web', tier: 'front', canary: 'yes' })).toBe(false);
     expect(matchesLabelSelectorObject(selector, { app: 'db', tier: 'front' })).toBe(false);
+  });
+});
+
+describe('labelSelectorText', () => {
+  it('writes matchLabels and matchExpressions as a selector string sorted by key, which parses back', () => {
+    const selector = { matchLabels: { tier: 'front', app: 'web' }, matchExpressions: [{ key: 'zone', operator: 'NotIn', values: ['b', 'a'] }, { key: 'canary', operator: 'DoesNotExist' }, { key: 'env', operator: 'Exists' }] };
+    const text = labelSelectorText(selector);
+    expect(text).toBe('app=web,!canary,env,tier=front,zone notin (a,b)');
+    expect(parseLabelSelector(text).matches({ app: 'web', tier: 'front', env: 'x', zone: 'c' })).toBe(true);
+    expect(parseLabelSelector(text).matches({ app: 'web', tier: 'front', env: 'x', zone: 'a' })).toBe(false);
+    expect(labelSelectorText({ matchExpressions: [{ key: 'k', operator: 'In', values: ['y', 'x'] }] })).toBe('k in (x,y)');
+    expect(labelSelectorText(undefined)).toBe('');
   });
 });

@@ -145,3 +145,25 @@ export function matchesLabelSelectorObject(selector: unknown, labels: Readonly<R
   }
   return true;
 }
+
+/**
+ * A `metav1.LabelSelector` object in the string form of the `labelSelector` parameter, as a Scale's
+ * `status.selector` carries it: requirements sorted by key (`app=web,tier in (a,b),!canary`).
+ */
+export function labelSelectorText(selector: unknown): string {
+  if (typeof selector !== 'object' || selector === null) return '';
+  const { matchLabels, matchExpressions } = selector as { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] };
+  const terms: { key: string; text: string }[] = [];
+  for (const [key, value] of Object.entries(matchLabels ?? {})) terms.push({ key, text: `${key}=${value}` });
+  for (const { key, operator, values = [] } of matchExpressions ?? []) {
+    const set = [...values].sort().join(',');
+    if (operator === 'In') terms.push({ key, text: `${key} in (${set})` });
+    else if (operator === 'NotIn') terms.push({ key, text: `${key} notin (${set})` });
+    else if (operator === 'Exists') terms.push({ key, text: key });
+    else if (operator === 'DoesNotExist') terms.push({ key, text: `!${key}` });
+  }
+  return terms
+    .sort((left, right) => (left.key < right.key ? -1 : left.key > right.key ? 1 : 0))
+    .map((term) => term.text)
+    .join(',');
+}

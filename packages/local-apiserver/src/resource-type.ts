@@ -1,4 +1,5 @@
 import type { KubeObject } from './kube-object.js';
+import type { ScaleSubresource } from './scale-subresource.js';
 
 /** A column of `kubectl get` output (a `TableColumnDefinition` plus how to compute its cell). */
 export interface PrinterColumn {
@@ -34,6 +35,8 @@ export interface ResourceType {
   readonly verbs: readonly string[];
   /** Has a `status` subresource (main endpoint ignores status; `/status` changes only status). */
   readonly statusSubresource: boolean;
+  /** Has a `scale` subresource (autoscaling/v1 Scale over the replica count). */
+  readonly scale?: ScaleSubresource;
   /** Sets and bumps `metadata.generation`. */
   readonly tracksGeneration: boolean;
   /** Built-in kinds accept strategic merge patches. */

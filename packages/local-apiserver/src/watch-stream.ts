@@ -94,8 +94,11 @@ export function serveWatch(response: ServerResponse, request: WatchRequest, onCl
     if (request.sendInitialEvents && request.allowBookmarks) bookmark({ 'k8s.io/initial-events-end': 'true' });
   } else {
     const events = store.eventsSince(fromRevision);
-    if (events === undefined) {
-      const status = expired(`too old resource version: ${fromRevision} (${store.compactedRevision + 1})`).toStatus();
+    // A version past the current revision comes from an earlier run of an in-memory server: watching
+    // from it would skip every event up to it, so the client is told to relist, as for a compacted one.
+    const unknown = fromRevision > store.revision ? `Too large resource version: ${fromRevision}, current: ${store.revision}` : undefined;
+    if (events === undefined || unknown !== undefined) {
+      const status = expired(unknown ?? `too old resource version: ${fromRevision} (${store.compactedRevision + 1})`).toStatus();
       write('ERROR', status);
       close();
       return;

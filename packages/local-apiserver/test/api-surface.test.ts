@@ -160,6 +160,16 @@ describe('API surface', () => {
     expect((await call(server, 'GET', '/apis/example.com')).body.versions.map((entry: any) => entry.version)).toEqual(['v1']);
     const unconditional = await call(server, 'PUT', crdPath, { ...updated.body, metadata: { ...updated.body.metadata, resourceVersion: undefined } });
     expect(unconditional.status).toBe(422);
+
+    // Moving storage to another version records it in storedVersions, after the earlier one.
+    const moving = structuredClone(updated.body);
+    moving.spec.versions[0].storage = false;
+    moving.spec.versions[1] = { ...moving.spec.versions[1], served: true, storage: true };
+    expect((await call(server, 'PUT', crdPath, moving)).status).toBe(200);
+    await eventually(async () => expect((await call(server, 'GET', crdPath)).body.status.storedVersions).toEqual(['v1', 'v1alpha1']));
+    const stored = await call(server, 'POST', '/apis/example.com/v1alpha1/namespaces/default/widgets', { apiVersion: 'example.com/v1alpha1', kind: 'Widget', metadata: { name: 'in-alpha' }, spec: { size: 2 } });
+    expect(stored.status).toBe(201);
+    expect((await call(server, 'GET', `${widgets}/in-alpha`)).body.apiVersion).toBe('example.com/v1');
   });
 
   it('deletes the objects of a deleted CRD, then stops serving it', async () => {

@@ -82,6 +82,22 @@ describe('conformance with raw HTTP', () => {
     expect(watch.events[0]?.object.message).toMatch(/^too old resource version: \d+ \(\d+\)$/);
   });
 
+  it('sends ERROR 410 for a resourceVersion from an earlier in-memory run, instead of silently skipping events up to it', async () => {
+    const earlier = await startTestServer();
+    for (let index = 0; index < 30; index++) await call(earlier, 'POST', cms, { metadata: { generateName: 'old-' } });
+    const remembered = earlier.revision();
+    await earlier.stop();
+    const restarted = await startTestServer();
+    try {
+      expect(restarted.revision()).toBeLessThan(remembered);
+      const watch = openWatch(restarted, `${cms}?watch=true&resourceVersion=${remembered}`);
+      await watch.done;
+      expect(watch.events).toEqual([{ type: 'ERROR', object: expect.objectContaining({ kind: 'Status', code: 410, reason: 'Expired', message: `Too large resource version: ${remembered}, current: ${restarted.revision()}` }) }]);
+    } finally {
+      await restarted.stop();
+    }
+  });
+
   it('resumes a watch from the last seen resourceVersion without missing or repeating events', async () => {
     const first = openWatch(server, `${cms}?watch=true&resourceVersion=${server.revision()}&labelSelector=resume%3Dyes`);
     for (let index = 0; index < 3; index++) await call(server, 'POST', cms, { metadata: { name: `resume-${index}`, labels: { resume: 'yes' } } });
@@ -156,6 +172,13 @@ describe('conformance with raw HTTP', () => {
     expect(rest.body.items.map((item: any) => item.metadata.name)).toEqual(['page-3', 'page-4']);
     const across = await call(server, 'GET', `/api/v1/configmaps?limit=1&continue=${Buffer.from(JSON.stringify({ rv: Number(first.body.metadata.resourceVersion), start: 'paging/page-3' })).toString('base64url')}`);
     expect(across.body.items.map((item: any) => `${item.metadata.namespace}/${item.metadata.name}`)).toEqual(['paging/page-4']);
+    // Once the list's revision is compacted away, its continue token is expired.
+    await call(server, 'POST', paging, { metadata: { name: 'page-5' } });
+    server.compact(server.revision());
+    const expiredPage = await call(server, 'GET', `${paging}?limit=2&continue=${first.body.metadata.continue}`);
+    expect(expiredPage.status).toBe(410);
+    expect(expiredPage.body).toMatchObject({ kind: 'Status', reason: 'Expired', code: 410 });
+    expect(expiredPage.body.message).toMatch(/^The provided continue parameter is too old/);
   });
 
   it('rejects malformed selectors with 400', async () => {

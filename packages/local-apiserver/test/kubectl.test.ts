@@ -298,6 +298,45 @@ spec:
     expect((await run(['get', 'ns', '-o', 'jsonpath={.items[*].metadata.name}'])).stdout).toContain('kube-system');
   });
 
+  it('rolls out, scales, labels and annotates a Deployment', async () => {
+    const deployment = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: c, image: busybox}]}\n';
+    expect((await run(['apply', '-f', '-'], deployment)).stdout.trim()).toBe('deployment.apps/web created');
+    expect((await run(['apply', '-f', '-'], deployment)).stdout.trim()).toBe('deployment.apps/web unchanged');
+    expect((await run(['rollout', 'status', 'deployment/web', '--timeout=15s'])).stdout).toContain('deployment "web" successfully rolled out');
+    expect((await run(['scale', 'deployment', 'web', '--replicas=3'])).stdout.trim()).toBe('deployment.apps/web scaled');
+    const wrongPrecondition = await run(['scale', 'deployment', 'web', '--replicas=2', '--current-replicas=1']);
+    expect(wrongPrecondition.code).not.toBe(0);
+    expect(wrongPrecondition.stderr).toContain('Expected replicas to be 1, was 3');
+    expect((await run(['rollout', 'status', 'deployment/web', '--timeout=15s'])).code).toBe(0);
+    expect((await run(['get', 'deploy', 'web', '-o', 'jsonpath={.spec.replicas} {.status.availableReplicas} {.metadata.generation}'])).stdout).toBe('3 3 2');
+    expect((await run(['label', 'deploy', 'web', 'tier=front'])).stdout.trim()).toBe('deployment.apps/web labeled');
+    expect((await run(['label', 'deploy', 'web', 'tier=back'])).stderr).toContain("'tier' already has a value (front), and --overwrite is false");
+    expect((await run(['label', 'deploy', 'web', 'tier=back', '--overwrite'])).code).toBe(0);
+    expect((await run(['annotate', 'deploy', 'web', 'note=hello'])).stdout.trim()).toBe('deployment.apps/web annotated');
+    expect((await run(['get', 'deploy', '-l', 'tier=back', '-o', 'jsonpath={.items[*].metadata.annotations.note} {.items[*].metadata.generation}'])).stdout).toBe('hello 2');
+    const all = await run(['get', 'all']);
+    expect(all.stdout).toMatch(/^deployment\.apps\/web\s+3\/3\s+3\s+3\s/m);
+    expect((await run(['delete', 'deploy', 'web'])).stdout.trim()).toBe('deployment.apps "web" deleted');
+  });
+
+  it('talks HTTPS with the generated CA and bearer token', async () => {
+    const secure = await startTestServer({ tls: true, token: 'kubectl-token' });
+    try {
+      const secureEnv = { ...env, KUBECONFIG: secure.kubeconfigPath };
+      const list = (args: string[]) =>
+        new Promise<Result>((resolve) => {
+          execFile(kubectl, args, { env: secureEnv, cwd: workDir, timeout: 20_000 }, (error, stdout, stderr) => resolve({ code: error ? 1 : 0, stdout, stderr }));
+        });
+      const served = await list(['get', 'namespaces', '-o', 'name']);
+      expect(served.stdout.trim().split('\n')).toEqual(['namespace/default', 'namespace/kube-node-lease', 'namespace/kube-public', 'namespace/kube-system']);
+      const refused = await list(['get', 'namespaces', '--token=wrong']);
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toContain('Unauthorized');
+    } finally {
+      await secure.stop();
+    }
+  });
+
   it('18: stops serving a deleted CRD', async () => {
     expect((await run(['delete', 'crd', 'widgets.example.com'])).code).toBe(0);
     await eventually(async () => {

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { CoreV1Api, KubeConfig, makeInformer, type V1ConfigMap } from '@kubernetes/client-node';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,6 +58,38 @@ describe('durable storage with dataDir', () => {
     expect(widget.body.spec).toEqual({ size: 5, color: 'blue' });
     const next = await call(second, 'POST', cms, { metadata: { name: 'after-restart' } });
     expect(Number(next.body.metadata.resourceVersion)).toBeGreaterThan(revisionBefore);
+  });
+
+  it('has every acknowledged write on disk at once: a copy taken while serving (as a crash leaves it) restarts complete', async () => {
+    const dataDir = temporary();
+    const first = await start(dataDir);
+    const from = first.revision();
+    const created = await Promise.all(Array.from({ length: 40 }, (_, index) => call(first, 'POST', cms, { metadata: { name: `crash-${index}` }, data: { v: '0' } })));
+    const deleted = await call(first, 'DELETE', `${cms}/crash-39`);
+    const updated = await Promise.all(created.slice(0, 10).map((response) => call(first, 'PUT', `${cms}/${response.body.metadata.name}`, { ...response.body, data: { v: '1' } })));
+    expect([...created, ...updated, deleted].every((response) => response.status < 300)).toBe(true);
+    // No stop(), no flush: copy the log exactly as it is the moment the last write was acknowledged.
+    const copy = temporary();
+    copyFileSync(join(dataDir, 'store.jsonl'), join(copy, 'store.jsonl'));
+
+    const restarted = await start(copy);
+    const stored = new Map<string, any>((await call(restarted, 'GET', cms)).body.items.map((item: any) => [item.metadata.name, item]));
+    const latest = [...updated, ...created.slice(10, 39)];
+    for (const response of latest) {
+      expect(stored.get(response.body.metadata.name)?.metadata).toMatchObject({ uid: response.body.metadata.uid, resourceVersion: response.body.metadata.resourceVersion });
+    }
+    expect(stored.has('crash-39')).toBe(false);
+    expect(restarted.revision()).toBeGreaterThanOrEqual(Math.max(...latest.map((response) => Number(response.body.metadata.resourceVersion))));
+    // The watch history came along too: every acknowledged event replays in order.
+    const watch = openWatch(restarted, `${cms}?watch=true&resourceVersion=${from}`);
+    const events = await watch.waitFor(51);
+    watch.stop();
+    const inRevisionOrder = (responses: typeof created) => [...responses].sort((left, right) => Number(left.body.metadata.resourceVersion) - Number(right.body.metadata.resourceVersion));
+    expect(events.slice(0, 51).map((event) => `${event.type} ${event.object.metadata.name}`)).toEqual([
+      ...inRevisionOrder(created).map((response) => `ADDED ${response.body.metadata.name}`),
+      'DELETED crash-39',
+      ...inRevisionOrder(updated).map((response) => `MODIFIED ${response.body.metadata.name}`),
+    ]);
   });
 
   it('resumes watches after a restart from a stored resourceVersion, or answers 410 when it was compacted', async () => {
