@@ -153,6 +153,7 @@ export function createCatalogController(options: CatalogControllerOptions): Cata
     fieldManager: 'catalog-operator',
     now,
     subscriptionNamespaces: new Set(),
+    reconciledCatalogSources: new Set(),
     ...(options.onStepApplied ? { onStepApplied: options.onStepApplied } : {}),
   };
   return {

@@ -32,11 +32,15 @@ export function createCatalogSourceReconciler(context: CatalogControllerContext)
       const source = cache.get(Kinds.catalogSource, name, namespace) as AnyObject | undefined;
       if (!source) {
         await context.connections.remove(key);
+        context.reconciledCatalogSources.delete(`${namespace}/${name}`);
         context.metrics?.catalogSourceReady.remove({ namespace, name });
+        context.metrics?.catalogSourceSnapshots.remove({ namespace, name });
         context.metrics?.catalogSourceCount.set(cache.list(Kinds.catalogSource).length);
         return;
       }
       context.metrics?.catalogSourceCount.set(cache.list(Kinds.catalogSource).length);
+      // Upstream shows every catalog's snapshot counter, at 0 before its first snapshot.
+      context.metrics?.catalogSourceSnapshots.inc({ namespace, name }, 0);
       const spec = (source.spec ?? {}) as Record<string, unknown>;
       const previous = (source.status ?? {}) as CatalogSourceStatusView;
       const now = context.now();
@@ -74,9 +78,7 @@ export function createCatalogSourceReconciler(context: CatalogControllerContext)
         try {
           configMap = await context.client().get({ ...Kinds.configMap, namespace, name: configMapName });
         } catch (error) {
-          const message = isNotFound(error)
-            ? `unable to get configmap ${namespace}/${configMapName}: not found`
-            : `unable to get configmap ${namespace}/${configMapName}: ${describeError(error)}`;
+          const message = `failed to get catalog config map ${configMapName}: ${isNotFound(error) ? `configmaps ${JSON.stringify(configMapName)} not found` : describeError(error)}`;
           await writeStatus(context, source, { ...next, reason: 'ConfigMapError', message, connectionState: connectionState(previous, 'TRANSIENT_FAILURE', undefined, now) });
           context.metrics?.catalogSourceReady.set({ namespace, name }, 0);
           return { requeueAfter: context.unhealthyRetryMs };
@@ -155,6 +157,8 @@ function connectionState(previous: CatalogSourceStatusView, state: ConnectionSta
 }
 
 async function writeStatus(context: CatalogControllerContext, source: AnyObject, status: CatalogSourceStatusView): Promise<void> {
+  // Resolution waits for catalogs this process has not looked at yet; from now on it knows this one's state.
+  context.reconciledCatalogSources.add(`${source.metadata?.namespace ?? ''}/${source.metadata?.name ?? ''}`);
   if (JSON.stringify(source.status ?? {}) === JSON.stringify(status)) return;
   await updateStatus<AnyObject>(
     context.client(),

@@ -40,5 +40,7 @@ export interface CatalogControllerContext {
   readonly now: () => Date;
   /** Namespaces that hold Subscriptions, learnt from watch events (a global catalog's change resolves them all). */
   readonly subscriptionNamespaces: Set<string>;
+  /** `namespace/name` of the CatalogSources this process has reconciled at least once (resolution waits for the others). */
+  readonly reconciledCatalogSources: Set<string>;
   readonly onStepApplied?: (event: StepAppliedEvent) => void | Promise<void>;
 }

@@ -44,17 +44,43 @@ describe('CRD upgrade safety', () => {
     ]);
     const verdict = await checkCrdUpgrade(v1, next, existing({ v1: [widget('ok', { size: 1, color: 'red' }), widget('big', { size: 9 })] }));
     expect(verdict.error).toMatch(
-      /^error validating existing CRs against new CRD's schema for "widgets\.example\.com": error validating example\.com\/v1, Kind=Widget "big": updated validation is too restrictive: \[/,
+      /^error validating existing CRs against new CRD's schema for "widgets\.example\.com": error validating example\.com\/v1, Kind=Widget "default\/big": updated validation is too restrictive: \[/,
     );
     expect(verdict.error).toContain('spec.size');
     expect(verdict.error).toContain('spec.color');
   });
 
-  it('only warns when the new CRD converts through a webhook', async () => {
+  it('names a cluster-scoped object without a namespace', async () => {
+    const next = crd([{ name: 'v1', served: true, storage: true, schema: schema({ size: { type: 'string' } }) }]);
+    const clusterWide = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'global' }, spec: { size: 3 } };
+    const verdict = await checkCrdUpgrade(v1, next, existing({ v1: [clusterWide] }));
+    expect(verdict.error).toContain('error validating example.com/v1, Kind=Widget "global": updated validation is too restrictive: ');
+  });
+
+  it("only warns, in upstream's words, when the new CRD converts through a webhook, and still checks stored versions", async () => {
     const next = crd([{ name: 'v1', served: true, storage: true, schema: schema({ size: { type: 'string' } }) }], undefined, 'Webhook');
-    const verdict = await checkCrdUpgrade(v1, next, existing({ v1: [widget('w1', { size: 3 })] }));
+    const verdict = await checkCrdUpgrade(v1, next, existing({ v1: [widget('w1', { size: 3 }), widget('w2', { size: 4 })] }));
     expect(verdict.error).toBeUndefined();
     expect(verdict.warnings).toHaveLength(1);
+    const [warning] = verdict.warnings;
+    expect(warning).toMatch(
+      /^Validation of existing CRs against the new CRD's schema failed, but a webhook conversion strategy was specified in the new CRD\.\nThe new webhook will only start after the bundle is upgraded, so we must assume that it will successfully convert existing CRs to a format that would have passed validation\.\n\nCRD: "widgets\.example\.com"\nValidation Error: error validating example\.com\/v1, Kind=Widget "default\/w1": updated validation is too restrictive: .*spec\.size.*\n$/,
+    );
+    const dropping = crd([{ name: 'v2', served: true, storage: true, schema: schema({}) }], undefined, 'Webhook');
+    expect((await checkCrdUpgrade(v1, dropping, existing({ v1: [widget('w1', { size: 3 })] }))).error).toMatch(/^risk of data loss updating/);
+  });
+
+  it('reports invalid objects before a dropped stored version, as upstream checks them first', async () => {
+    const twoVersions = crd(
+      [
+        { name: 'v1', served: true, storage: true, schema: schema({ size: { type: 'integer' } }) },
+        { name: 'v1beta1', served: true, storage: false, schema: schema({ size: { type: 'integer' } }) },
+      ],
+      ['v1beta1', 'v1'],
+    );
+    const next = crd([{ name: 'v1', served: true, storage: true, schema: schema({ size: { type: 'string' } }) }]);
+    const verdict = await checkCrdUpgrade(twoVersions, next, existing({ v1: [widget('w1', { size: 3 })] }));
+    expect(verdict.error).toMatch(/^error validating existing CRs against new CRD's schema/);
   });
 
   it('skips versions the new CRD no longer serves', async () => {

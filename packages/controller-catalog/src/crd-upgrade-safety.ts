@@ -36,25 +36,53 @@ export interface CrdUpgradeVerdict {
   readonly warnings: readonly string[];
 }
 
+/** The warning event upstream records when existing objects fail the new schema but a conversion webhook may fix them. */
+export function webhookValidationWarning(crdName: string, validationError: string): string {
+  return [
+    "Validation of existing CRs against the new CRD's schema failed, but a webhook conversion strategy was specified in the new CRD.",
+    'The new webhook will only start after the bundle is upgraded, so we must assume that it will successfully convert existing CRs to a format that would have passed validation.',
+    '',
+    `CRD: ${JSON.stringify(crdName)}`,
+    `Validation Error: ${validationError}`,
+    '',
+  ].join('\n');
+}
+
 /**
- * Upstream's CRD upgrade safety check: every version the old CRD serves and the new one still serves
- * must accept the existing objects of that version under the new schema (unless a conversion webhook
- * is configured), and no version listed in the old CRD's `status.storedVersions` may disappear.
+ * Upstream's CRD upgrade safety check, in upstream's order: first every version the old CRD serves
+ * and the new one still serves must accept the existing objects of that version under the new schema
+ * (the first object that does not is reported; with a conversion webhook it is only a warning), then
+ * no version listed in the old CRD's `status.storedVersions` may disappear.
  */
 export async function checkCrdUpgrade(oldCrd: CrdView, newCrd: CrdView, listObjects: ListCustomResources): Promise<CrdUpgradeVerdict> {
   const name = newCrd.metadata.name;
   const newVersions = new Map(newCrd.spec.versions.map((version) => [version.name, version]));
+  const warnings: string[] = [];
+  const invalid = await firstInvalidObject(oldCrd, newCrd, newVersions, listObjects);
+  if (invalid) {
+    if (newCrd.spec.conversion?.strategy !== 'Webhook') {
+      return { error: `error validating existing CRs against new CRD's schema for ${JSON.stringify(name)}: ${invalid}`, warnings };
+    }
+    warnings.push(webhookValidationWarning(name, invalid));
+  }
   for (const stored of oldCrd.status?.storedVersions ?? []) {
     if (!newVersions.has(stored)) {
       return {
         error: `risk of data loss updating ${JSON.stringify(name)}: new CRD removes version ${stored} that is listed as a stored version on the existing CRD`,
-        warnings: [],
+        warnings,
       };
     }
   }
+  return { warnings };
+}
 
-  const warnings: string[] = [];
-  const usesWebhook = newCrd.spec.conversion?.strategy === 'Webhook';
+/** The validation error of the first existing object the new schema rejects, named `<namespace>/<name>` when namespaced. */
+async function firstInvalidObject(
+  oldCrd: CrdView,
+  newCrd: CrdView,
+  newVersions: ReadonlyMap<string, CrdVersion>,
+  listObjects: ListCustomResources,
+): Promise<string | undefined> {
   for (const oldVersion of oldCrd.spec.versions) {
     const newVersion = newVersions.get(oldVersion.name);
     if (!oldVersion.served || !newVersion?.served) continue;
@@ -66,11 +94,9 @@ export async function checkCrdUpgrade(oldCrd: CrdView, newCrd: CrdView, listObje
       if (errors.length === 0) continue;
       const details = errors.map(formatFieldError);
       const gvk = `${newCrd.spec.group}/${oldVersion.name}, Kind=${newCrd.spec.names.kind}`;
-      const problem = `error validating ${gvk} ${JSON.stringify(object.metadata?.name ?? '')}: updated validation is too restrictive: ${details.length === 1 ? details[0] : `[${details.join(', ')}]`}`;
-      const message = `error validating existing CRs against new CRD's schema for ${JSON.stringify(name)}: ${problem}`;
-      if (!usesWebhook) return { error: message, warnings };
-      warnings.push(message);
+      const objectName = object.metadata?.namespace ? `${object.metadata.namespace}/${object.metadata.name ?? ''}` : (object.metadata?.name ?? '');
+      return `error validating ${gvk} ${JSON.stringify(objectName)}: updated validation is too restrictive: ${details.length === 1 ? details[0] : `[${details.join(', ')}]`}`;
     }
   }
-  return { warnings };
+  return undefined;
 }

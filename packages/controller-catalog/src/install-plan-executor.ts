@@ -3,7 +3,10 @@ import { apiStatusCode, isAlreadyExists, isNotFound, setOwnerLabels, setOwnerRef
 import type { Step } from './bundle-steps.js';
 import type { CatalogControllerContext } from './controller-context.js';
 import { checkCrdUpgrade, type CrdView, type CustomResource } from './crd-upgrade-safety.js';
+import { installedAlongside, withInstalledAlongside, type CsvReference } from './installed-alongside.js';
 import { Kinds, nameOf, type AnyObject } from './kinds.js';
+
+const managedLabel = 'olm.managed';
 
 /** Kinds an InstallPlan may create besides CSVs, CRDs and Subscriptions (upstream's supported bundle resources). */
 export const supportedStepKinds: ReadonlySet<string> = new Set([
@@ -61,8 +64,11 @@ export async function executePlan(context: CatalogControllerContext, plan: AnyOb
     const step = steps[index]!;
     if (step.status === 'Present' || step.status === 'Created') continue;
     if (step.status === 'WaitingForApi') {
-      if (await crdEstablished(client, step.resource.name)) steps[index] = { ...step, status: 'Created' };
-      continue;
+      const state = await crdState(client, step.resource.name);
+      if (state === 'established') steps[index] = { ...step, status: 'Created' };
+      // Deleted while we waited: NotPresent, which is applied again below.
+      if (state !== 'missing') continue;
+      steps[index] = { ...step, status: 'NotPresent' };
     }
     let status: string;
     try {
@@ -77,7 +83,7 @@ export async function executePlan(context: CatalogControllerContext, plan: AnyOb
   // CRDs created in this pass are usually established by now: look once more before waiting a requeue.
   for (let index = 0; index < steps.length; index += 1) {
     const step = steps[index]!;
-    if (step.status === 'WaitingForApi' && (await crdEstablished(client, step.resource.name))) steps[index] = { ...step, status: 'Created' };
+    if (step.status === 'WaitingForApi' && (await crdState(client, step.resource.name)) === 'established') steps[index] = { ...step, status: 'Created' };
   }
   return { steps, waitingForApi: steps.some((step) => step.status === 'WaitingForApi'), aborted: false };
 }
@@ -96,17 +102,19 @@ async function applyStep(context: CatalogControllerContext, client: KubeClient, 
   delete metadata.creationTimestamp;
   const kind = step.resource.kind;
 
+  // Everything a plan creates carries OLM's managed label, as upstream marks it.
+  const labels = { ...metadata.labels, [managedLabel]: 'true' };
   switch (kind) {
     case 'ClusterServiceVersion':
-      return createOrPresent(client, { ...manifest, metadata: { ...metadata, namespace } }, 'Created');
+      return createOrPresent(client, { ...manifest, metadata: { ...metadata, namespace, labels } }, 'Created');
     case 'Subscription':
       return createOrPresent(
         client,
-        { ...manifest, metadata: { ...metadata, namespace, annotations: { ...metadata.annotations, 'olm.generated-by': nameOf(plan) } } },
+        { ...manifest, metadata: { ...metadata, namespace, labels, annotations: { ...metadata.annotations, 'olm.generated-by': nameOf(plan) } } },
         'Created',
       );
     case 'CustomResourceDefinition':
-      return applyCrd(context, client, plan, { ...manifest, metadata: { ...metadata } });
+      return applyCrd(context, client, plan, step.resolving, { ...manifest, metadata: { ...metadata, labels } });
     default:
       break;
   }
@@ -115,7 +123,7 @@ async function applyStep(context: CatalogControllerContext, client: KubeClient, 
   const object: AnyObject = {
     ...manifest,
     kind: kind === 'BundleSecret' ? 'Secret' : kind,
-    metadata: { ...metadata, labels: { ...metadata.labels, 'olm.managed': 'true' } },
+    metadata: { ...metadata, labels },
   };
   const resource = await client.resourceFor({ apiVersion: object.apiVersion ?? '', kind: object.kind ?? '' });
   const owner = await csvOwner(client, namespace, step.resolving, owners);
@@ -174,8 +182,41 @@ async function csvOwner(client: KubeClient, namespace: string, name: string, own
   return owner;
 }
 
+/**
+ * Upstream's installed-alongside annotations for a CRD applied for `resolving`: that CSV, plus the
+ * CSVs the CRD (as shipped, and as it is now) was installed alongside that still exist and are not copies.
+ */
+async function alongsideAnnotations(client: KubeClient, namespace: string, resolving: string, ...sources: AnyObject[]): Promise<Record<string, string>> {
+  const csvs: CsvReference[] = [];
+  for (const reference of sources.flatMap((source) => installedAlongside(source.metadata?.annotations))) {
+    if ((reference.namespace === namespace && reference.name === resolving) || csvs.some((known) => known.namespace === reference.namespace && known.name === reference.name)) continue;
+    let csv: AnyObject | undefined;
+    try {
+      csv = await client.find<AnyObject>({ ...Kinds.clusterServiceVersion, namespace: reference.namespace, name: reference.name });
+      if (!csv) continue;
+    } catch {
+      // Unsure whether it exists: keep it, as upstream does, and look again next time.
+    }
+    if (csv && isCopiedCsv(csv)) continue;
+    csvs.push(reference);
+  }
+  if (namespace && resolving) csvs.push({ namespace, name: resolving });
+  return withInstalledAlongside(sources[0]?.metadata?.annotations, csvs);
+}
+
+function isCopiedCsv(csv: AnyObject): boolean {
+  const operatorNamespace = csv.metadata?.annotations?.['olm.operatorNamespace'];
+  return (
+    (csv.status as { reason?: string } | undefined)?.reason === 'Copied' ||
+    (operatorNamespace !== undefined && operatorNamespace !== csv.metadata?.namespace) ||
+    csv.metadata?.labels?.['olm.copiedFrom'] !== undefined
+  );
+}
+
 /** Create → WaitingForApi; exists → the upgrade safety check, then replace → Present. */
-async function applyCrd(context: CatalogControllerContext, client: KubeClient, plan: AnyObject, crd: AnyObject): Promise<string> {
+async function applyCrd(context: CatalogControllerContext, client: KubeClient, plan: AnyObject, resolving: string, shipped: AnyObject): Promise<string> {
+  const namespace = plan.metadata?.namespace ?? '';
+  const crd: AnyObject = { ...shipped, metadata: { ...shipped.metadata, annotations: await alongsideAnnotations(client, namespace, resolving, shipped) } };
   try {
     await client.create(crd, { fieldManager: context.fieldManager });
     return 'WaitingForApi';
@@ -192,12 +233,13 @@ async function applyCrd(context: CatalogControllerContext, client: KubeClient, p
     void context.events().warning(plan, 'CRDValidation', warning);
   }
   if (verdict.error) throw new OlmError('OLM_CATALOG_CRD_UPGRADE_REFUSED', verdict.error);
+  const alongside = await alongsideAnnotations(client, namespace, resolving, shipped, existing);
   const updated: AnyObject = {
     ...crd,
     metadata: {
       ...existing.metadata,
       labels: { ...existing.metadata?.labels, ...(crd.metadata?.labels ?? {}) },
-      annotations: { ...existing.metadata?.annotations, ...(crd.metadata?.annotations ?? {}) },
+      annotations: withInstalledAlongside({ ...existing.metadata?.annotations, ...(shipped.metadata?.annotations ?? {}) }, installedAlongside(alongside)),
     },
     status: existing.status,
   };
@@ -222,9 +264,11 @@ async function listAll(client: KubeClient, kind: { apiVersion: string; kind: str
   return items;
 }
 
-async function crdEstablished(client: KubeClient, name: string): Promise<boolean> {
+/** Whether a CRD a step created serves its API yet (Established and NamesAccepted), or is gone. */
+async function crdState(client: KubeClient, name: string): Promise<'established' | 'pending' | 'missing'> {
   const crd = await client.find<AnyObject>({ ...Kinds.customResourceDefinition, name });
-  const conditions = ((crd?.status as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? []);
+  if (!crd) return 'missing';
+  const conditions = ((crd.status as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? []);
   const isTrue = (type: string) => conditions.some((condition) => condition.type === type && condition.status === 'True');
-  return isTrue('Established') && isTrue('NamesAccepted');
+  return isTrue('Established') && isTrue('NamesAccepted') ? 'established' : 'pending';
 }

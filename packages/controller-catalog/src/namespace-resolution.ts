@@ -77,7 +77,9 @@ export function createNamespaceResolutionReconciler(context: CatalogControllerCo
     async reconcile({ name: namespace }, { cache }) {
       context.metrics?.subscriptionCount.set(cache.list(Kinds.subscription).length);
       context.metrics?.installPlanCount.set(cache.list(Kinds.installPlan).length);
-      if (cache.list(Kinds.subscription, { namespace }).length === 0) return;
+      const present = cache.list(Kinds.subscription, { namespace });
+      context.metrics?.subscriptionSyncs.forgetMissing(namespace, new Set(present.map(nameOf)));
+      if (present.length === 0) return;
       return syncNamespace(context, cache, namespace);
     },
   };
@@ -106,12 +108,15 @@ async function syncNamespace(context: CatalogControllerContext, cache: ObjectRea
   if (subscriptions.length === 0) return;
   const csvs = (await client.list<AnyObject>(Kinds.clusterServiceVersion, { namespace })).items;
   const operatorGroups = (await client.list<AnyObject>(Kinds.operatorGroup, { namespace })).items;
-  const failForward = operatorGroups.length === 1 && (operatorGroups[0]!.spec as { upgradeStrategy?: { name?: string } } | undefined)?.upgradeStrategy?.name === 'UnsafeFailForward';
-  const catalogNamespaces = visibleCatalogNamespaces(context, namespace, operatorGroups);
-  const sources = catalogNamespaces.flatMap((catalogNamespace) => cache.list(Kinds.catalogSource, { namespace: catalogNamespace }) as AnyObject[]);
+  const failForward = operatorGroups.length === 1 && isUnsafeFailForward(operatorGroups[0]!);
+  const catalogsIn = (namespaces: readonly string[]) => namespaces.flatMap((catalogNamespace) => cache.list(Kinds.catalogSource, { namespace: catalogNamespace }) as AnyObject[]);
+  // Resolution sees the global catalogs unless the OperatorGroup excludes them; health always lists them (as upstream).
+  const sources = catalogsIn(visibleCatalogNamespaces(context, namespace, operatorGroups));
+  const healthSources = catalogsIn(namespace === context.globalCatalogNamespace ? [namespace] : [namespace, context.globalCatalogNamespace]);
 
   // 2. refresh every Subscription's state from its InstallPlan, its CSV and the catalogs' health
-  const health = catalogHealth(sources, now);
+  const health = catalogHealth(healthSources, now);
+  await refreshTargetedContent(context, healthSources, subscriptions);
   const working: Working[] = subscriptions.map((object) => ({ object, status: object.status ?? {} }));
   let stateChanged = false;
   for (const sub of working) {
@@ -132,8 +137,8 @@ async function syncNamespace(context: CatalogControllerContext, cache: ObjectRea
       stateChanged = true;
     }
     sub.status = updateCatalogHealth({ spec: { source: asString(sub.object.spec?.source), sourceNamespace: asString(sub.object.spec?.sourceNamespace) }, status: sub.status }, health, now).status;
-    sub.status = deprecationConditions(sub.object, sub.status, sources, context, now);
-    context.metrics?.subscriptionSync.inc({
+    sub.status = deprecationConditions(sub.object, sub.status, healthSources, context, now);
+    context.metrics?.subscriptionSyncs.record(namespace, {
       name: nameOf(sub.object),
       installed: asString(sub.status.installedCSV),
       channel: asString(sub.object.spec?.channel),
@@ -146,7 +151,18 @@ async function syncNamespace(context: CatalogControllerContext, cache: ObjectRea
   if (stateChanged) return;
   if (working.every((sub) => sub.status.installPlanRef && sub.status.state === 'UpgradePending')) return;
 
-  // 3. resolve
+  // 3. resolve, once every visible catalog has been looked at by this process (just created, or just
+  // after a restart): resolving without one could take a dependency from a catalog it would have beaten.
+  // Not a failure, so no condition; its status write brings the namespace back.
+  const unseen = sources.filter(
+    (source) =>
+      !context.reconciledCatalogSources.has(`${source.metadata?.namespace ?? ''}/${nameOf(source)}`) &&
+      !specInvalidReason((source.spec ?? {}) as Record<string, unknown>, context.sourceTypes().keys()),
+  );
+  if (unseen.length > 0) {
+    context.logger.debug('waiting for catalog sources to be reconciled before resolving', { namespace, catalogSources: unseen.map((source) => `${source.metadata?.namespace}/${nameOf(source)}`) });
+    return { requeueAfter: context.unhealthyRetryMs };
+  }
   let resolution: Resolution;
   let catalogs: ResolverCatalog[];
   const started = performance.now();
@@ -157,7 +173,7 @@ async function syncNamespace(context: CatalogControllerContext, cache: ObjectRea
       namespace,
       failForward,
       catalogs,
-      installed: installedOperators(csvs),
+      installed: installedOperators(namespace, csvs),
       subscriptions: subscriptions.map(resolverSubscription),
     });
     context.metrics?.resolutionDuration.observe({ outcome: 'succeeded' }, (performance.now() - started) / 1000);
@@ -204,6 +220,20 @@ async function syncNamespace(context: CatalogControllerContext, cache: ObjectRea
 function visibleCatalogNamespaces(context: CatalogControllerContext, namespace: string, operatorGroups: readonly AnyObject[]): string[] {
   const excluded = operatorGroups.length === 1 && operatorGroups[0]!.metadata?.annotations?.[excludeGlobalAnnotation] === 'true';
   return excluded || namespace === context.globalCatalogNamespace ? [namespace] : [namespace, context.globalCatalogNamespace];
+}
+
+/**
+ * Brings the content of the catalogs the Subscriptions target up to date (within the TTL, or after
+ * the CatalogSource changed), so deprecation conditions read what resolution will. A catalog that
+ * cannot be read now is left as it is: its health and resolution say so.
+ */
+async function refreshTargetedContent(context: CatalogControllerContext, sources: readonly AnyObject[], subscriptions: readonly SubscriptionObject[]): Promise<void> {
+  for (const source of sources) {
+    const key = { namespace: source.metadata?.namespace ?? '', name: nameOf(source) };
+    if (!subscriptions.some((sub) => sub.spec?.source === key.name && sub.spec?.sourceNamespace === key.namespace)) continue;
+    if (!context.connections.isConnected(key)) continue;
+    await context.connections.content(key, catalogSourceRevision(source)).catch(() => undefined);
+  }
 }
 
 /** Health of every catalog the namespace sees, sorted by namespace and name (as upstream lists them). */
@@ -278,38 +308,65 @@ async function loadCatalogs(context: CatalogControllerContext, sources: readonly
 }
 
 /** Installed, non-copied CSVs: the `@existing` catalog. */
-function installedOperators(csvs: readonly AnyObject[]): InstalledOperator[] {
+type OwnedOrRequired<T> = { owned?: T[]; required?: T[] };
+type CrdDescription = { name?: string; version?: string; kind?: string };
+type ApiServiceDescription = { group?: string; version?: string; kind?: string };
+
+/**
+ * The namespace's non-copied CSVs as the resolver's `@existing` catalog: provided and required APIs from
+ * owned/required CRDs and APIServices, properties from the `operatorframework.io/properties` annotation.
+ * A CSV that cannot be read fails resolution of the namespace, as upstream.
+ */
+export function installedOperators(namespace: string, csvs: readonly AnyObject[]): InstalledOperator[] {
   return csvs
     .filter((csv) => !csv.metadata?.labels?.['olm.copiedFrom'] && (csv.status as { reason?: string } | undefined)?.reason !== 'Copied')
     .map((csv) => {
       const spec = (csv.spec ?? {}) as {
         version?: string;
         replaces?: string;
-        customresourcedefinitions?: { owned?: Array<{ name?: string; version?: string; kind?: string }>; required?: Array<{ name?: string; version?: string; kind?: string }> };
+        customresourcedefinitions?: OwnedOrRequired<CrdDescription>;
+        apiservicedefinitions?: OwnedOrRequired<ApiServiceDescription>;
       };
-      const apis = (list: Array<{ name?: string; version?: string; kind?: string }> | undefined) =>
-        (list ?? []).map((crd) => ({ group: (crd.name ?? '').split('.').slice(1).join('.'), version: crd.version ?? '', kind: crd.kind ?? '' }));
+      const fail = (detail: string) => new Error(`error using catalogsource ${namespace}/@existing: ${detail}`);
+      const crdApis = (list: CrdDescription[] | undefined) =>
+        (list ?? []).map((crd) => {
+          const name = crd.name ?? '';
+          const dot = name.indexOf('.');
+          if (dot < 1) throw fail(`error parsing crd name: ${name}`);
+          return { group: name.slice(dot + 1), version: crd.version ?? '', kind: crd.kind ?? '' };
+        });
+      const apiServiceApis = (list: ApiServiceDescription[] | undefined) =>
+        (list ?? []).map((api) => ({ group: api.group ?? '', version: api.version ?? '', kind: api.kind ?? '' }));
+      let properties: Property[] | undefined;
+      try {
+        properties = propertiesFromAnnotation(csv);
+      } catch (error) {
+        throw fail(`failed to retrieve properties of csv ${JSON.stringify(nameOf(csv))}: ${describeError(error)}`);
+      }
+      const phase = (csv.status as { phase?: string } | undefined)?.phase;
       return {
         name: nameOf(csv),
-        ...(propertiesFromAnnotation(csv) ? { properties: propertiesFromAnnotation(csv)! } : {}),
-        providedApis: apis(spec.customresourcedefinitions?.owned),
-        requiredApis: apis(spec.customresourcedefinitions?.required),
+        ...(properties ? { properties } : {}),
+        providedApis: [...crdApis(spec.customresourcedefinitions?.owned), ...apiServiceApis(spec.apiservicedefinitions?.owned)],
+        requiredApis: [...crdApis(spec.customresourcedefinitions?.required), ...apiServiceApis(spec.apiservicedefinitions?.required)],
         ...(spec.version ? { version: spec.version } : {}),
         ...(spec.replaces ? { replaces: spec.replaces } : {}),
-        ...((csv.status as { phase?: string } | undefined)?.phase ? { phase: (csv.status as { phase: string }).phase } : {}),
+        ...(phase ? { phase } : {}),
       };
     });
 }
 
+/** The `operatorframework.io/properties` annotation's list; absent when there is no annotation; throws when it is malformed. */
 function propertiesFromAnnotation(csv: AnyObject): Property[] | undefined {
   const text = csv.metadata?.annotations?.[propertiesAnnotation];
-  if (!text) return undefined;
-  try {
-    const parsed = JSON.parse(text) as { properties?: Property[] };
-    return Array.isArray(parsed.properties) ? parsed.properties : undefined;
-  } catch {
-    return undefined;
+  if (text === undefined) return undefined;
+  const parsed = JSON.parse(text) as unknown;
+  const properties = (parsed as { properties?: unknown } | null)?.properties;
+  if (properties === undefined) return [];
+  if (!Array.isArray(properties) || !properties.every((item) => typeof item === 'object' && item !== null && typeof (item as { type?: unknown }).type === 'string')) {
+    throw new Error('"properties" must be a list of {"type", "value"} objects');
   }
+  return properties as Property[];
 }
 
 function resolverSubscription(sub: SubscriptionObject): ResolverSubscription {
@@ -505,4 +562,15 @@ async function writeSubscriptions(context: CatalogControllerContext, working: Wo
     (sub as { object: SubscriptionObject }).object = stored;
     sub.status = stored.status ?? {};
   }
+}
+
+/**
+ * Whether an OperatorGroup opts into fail-forward upgrades. Current OLM writes `spec.upgradeStrategy` as a
+ * string (`TechPreviewUnsafeFailForward`); older releases wrote `{ name: UnsafeFailForward }`. Both are honoured.
+ */
+export function isUnsafeFailForward(group: AnyObject): boolean {
+  const strategy = (group.spec as { upgradeStrategy?: unknown } | undefined)?.upgradeStrategy;
+  if (typeof strategy === 'string') return strategy === 'TechPreviewUnsafeFailForward';
+  const name = (strategy as { name?: unknown } | undefined)?.name;
+  return name === 'TechPreviewUnsafeFailForward' || name === 'UnsafeFailForward';
 }

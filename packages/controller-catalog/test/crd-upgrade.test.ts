@@ -60,7 +60,7 @@ describe('CRD upgrades in an InstallPlan', () => {
     const installed = condition(plan, 'Installed');
     expect(installed).toMatchObject({ status: 'False', reason: 'InstallComponentFailed' });
     expect(installed?.message).toMatch(
-      /^error validating existing CRs against new CRD's schema for "databases\.acme\.example\.com": error validating acme\.example\.com\/v1, Kind=Database "legacy": updated validation is too restrictive: /,
+      /^error validating existing CRs against new CRD's schema for "databases\.acme\.example\.com": error validating acme\.example\.com\/v1, Kind=Database "data\/legacy": updated validation is too restrictive: /,
     );
     expect((plan.status as { message?: string }).message).toBe(installed?.message);
     const steps = (plan.status as { plan: Array<{ resource: { kind: string }; status: string }> }).plan;
@@ -87,6 +87,46 @@ describe('CRD upgrades in an InstallPlan', () => {
       reason: 'InstallComponentFailed',
       message: 'risk of data loss updating "databases.acme.example.com": new CRD removes version v1alpha1 that is listed as a stored version on the existing CRD',
     });
+  });
+
+  it('creates again a CRD deleted while its step waited for the API, then completes', async () => {
+    await createOperatorNamespace(client, 'waiting');
+    const created = await client.create<AnyObject>({
+      ...Kinds.installPlan,
+      metadata: { name: 'waiting-plan', namespace: 'waiting' },
+      spec: { clusterServiceVersionNames: [], approval: 'Automatic', approved: true, generation: 1 },
+    });
+    const crd = {
+      ...Kinds.customResourceDefinition,
+      metadata: { name: 'gadgets.waiting.example.com' },
+      spec: {
+        group: 'waiting.example.com',
+        names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' },
+        scope: 'Namespaced',
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+      },
+    };
+    // as a controller leaves a plan that created the CRD, after someone deleted it
+    await client.replaceStatus({
+      ...created,
+      status: {
+        phase: 'Installing',
+        catalogSources: [],
+        plan: [
+          {
+            resolving: 'gadgets.v1',
+            resource: { sourceName: 's', sourceNamespace: 'olm', group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition', name: crd.metadata.name, manifest: JSON.stringify(crd) },
+            status: 'WaitingForApi',
+          },
+        ],
+      },
+    });
+    const done = await eventually(async () => {
+      const plan = await get(client, Kinds.installPlan, 'waiting', 'waiting-plan');
+      return (plan?.status as { phase?: string } | undefined)?.phase === 'Complete' && plan;
+    });
+    expect((done.status as { plan: Array<{ status: string }> }).plan[0]!.status).toBe('Created');
+    expect(condition(await get(client, Kinds.customResourceDefinition, undefined, crd.metadata.name), 'Established')?.status).toBe('True');
   });
 
   it('marks a step of an unsupported kind UnsupportedResource and fails the plan after retrying', async () => {

@@ -1,4 +1,6 @@
+import { execFile, execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { crds } from '@olm/api';
 import type { CachedObject } from '@olm/core';
 import { createManager, isAlreadyExists, KubeClient, type Manager } from '@olm/controller-runtime';
@@ -127,4 +129,55 @@ export function condition(object: AnyObject | undefined, type: string): { type: 
   return ((object?.status as { conditions?: Array<{ type: string; status: string; reason?: string; message?: string }> } | undefined)?.conditions ?? []).find(
     (entry) => entry.type === type,
   );
+}
+
+/** kubectl, as a user would run it (`$KUBECTL`, else `kubectl` on PATH); undefined when this machine has none. */
+export const kubectlBinary: string | undefined = (() => {
+  const candidate = process.env['KUBECTL'] ?? 'kubectl';
+  try {
+    execFileSync(candidate, ['version', '--client'], { stdio: 'ignore', timeout: 10_000 });
+    return candidate;
+  } catch {
+    console.warn(`controller-catalog tests: "${candidate} version --client" failed; user steps go through the API client instead (set KUBECTL to a kubectl binary)`);
+    return undefined;
+  }
+})();
+
+/** Runs kubectl against the test API server and returns its output. */
+export async function kubectl(server: TestServer, args: readonly string[]): Promise<string> {
+  if (!kubectlBinary) throw new Error('kubectl is not available');
+  const { stdout } = await promisify(execFile)(kubectlBinary, ['--kubeconfig', server.kubeconfigPath, ...args], { encoding: 'utf8', timeout: 20_000 });
+  return stdout;
+}
+
+/** Approves an InstallPlan the way a user does: `kubectl patch installplan … -p '{"spec":{"approved":true}}'`. */
+export async function approveInstallPlan(server: TestServer, client: KubeClient, namespace: string, name: string): Promise<void> {
+  if (!kubectlBinary) {
+    await client.patch({ ...Kinds.installPlan, namespace, name }, { spec: { approved: true } });
+    return;
+  }
+  const output = await kubectl(server, ['patch', 'installplan', name, '-n', namespace, '--type', 'merge', '-p', '{"spec":{"approved":true}}']);
+  if (!output.includes(`installplan.operators.coreos.com/${name} patched`)) throw new Error(`unexpected kubectl output: ${output}`);
+}
+
+/**
+ * Plays the OLM operator's part in an upgrade, which these tests do not run: a CSV named by another
+ * CSV's `spec.replaces` is deleted (upstream deletes it once its successor succeeds). Returns a stop function.
+ */
+export function collectReplacedCsvs(client: KubeClient, namespace: string): () => Promise<void> {
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const csvs = await list(client, Kinds.clusterServiceVersion, namespace).catch(() => []);
+      const replaced = new Set(csvs.map((csv) => (csv.spec as { replaces?: string } | undefined)?.replaces).filter(Boolean));
+      for (const csv of csvs) {
+        if (replaced.has(csv.metadata?.name)) await client.delete({ ...Kinds.clusterServiceVersion, namespace, name: csv.metadata!.name! }).catch(() => undefined);
+      }
+      await sleep(100);
+    }
+  })();
+  return async () => {
+    running = false;
+    await loop;
+  };
 }

@@ -6,6 +6,7 @@ import type { KubeClient } from '@olm/controller-runtime';
 import type { RegistryServer } from '@olm/registry';
 import { Kinds, type AnyObject } from '../src/kinds.js';
 import {
+  approveInstallPlan,
   condition,
   createOperatorNamespace,
   eventually,
@@ -76,6 +77,11 @@ describe('installing from a subscription', () => {
 
     // what the plan created
     const csv = await get(client, Kinds.clusterServiceVersion, 'backup', 'acme-backup.v0.2.0');
+    expect(csv?.metadata?.labels).toMatchObject({ 'olm.managed': 'true' });
+    const databaseCrd = await get(client, Kinds.customResourceDefinition, undefined, 'databases.acme.example.com');
+    expect(databaseCrd?.metadata?.labels).toMatchObject({ 'olm.managed': 'true' });
+    // upstream's record of the CSV the CRD came with (key: FNV-1a of "backup/acme-database.v1.2.0")
+    expect(databaseCrd?.metadata?.annotations).toMatchObject({ 'operatorframework.io/installed-alongside-cd28fc47bd9d19e9': 'backup/acme-database.v1.2.0' });
     expect(JSON.parse(csv!.metadata!.annotations!['operatorframework.io/properties']!).properties).toContainEqual({
       type: 'olm.package',
       value: { packageName: 'acme-backup', version: '0.2.0' },
@@ -87,6 +93,17 @@ describe('installing from a subscription', () => {
     expect(serviceAccount?.metadata?.ownerReferences).toEqual([
       expect.objectContaining({ kind: 'ClusterServiceVersion', name: 'acme-database.v1.2.0', blockOwnerDeletion: false, controller: false }),
     ]);
+    // the CSV's permissions, through the RBAC generator: namespaced objects owned by the CSV, named after it and its service account
+    for (const kind of ['Role', 'RoleBinding']) {
+      const owned = (await list(client, { apiVersion: 'rbac.authorization.k8s.io/v1', kind }, 'backup')).filter((object) =>
+        object.metadata?.ownerReferences?.some((owner) => owner.kind === 'ClusterServiceVersion' && owner.name === 'acme-database.v1.2.0'),
+      );
+      // `<csv>-<service account>` cut to leave room for `-<hash>` within 63 characters
+      expect(owned.map((object) => object.metadata?.name)).toEqual([expect.stringMatching(/^acme-database\.v1\.2\.0-acm-\w+$/)]);
+      expect(owned[0]!.metadata!.name!.length).toBeLessThanOrEqual(63);
+      expect(owned[0]!.metadata?.labels).toMatchObject({ 'olm.managed': 'true' });
+      expect(steps).toContainEqual(expect.objectContaining({ resolving: 'acme-database.v1.2.0', resource: expect.objectContaining({ kind, name: owned[0]!.metadata?.name }) }));
+    }
     const clusterRoles = (await list(client, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole' })).filter(
       (role) => role.metadata?.labels?.['olm.owner'] === 'acme-database.v1.2.0',
     );
@@ -99,6 +116,7 @@ describe('installing from a subscription', () => {
       return (found?.status as { state?: string } | undefined)?.state === 'AtLatestKnown' && found;
     });
     expect(dependency.metadata?.annotations).toMatchObject({ 'olm.generated-by': plan.metadata?.name });
+    expect(dependency.metadata?.labels).toMatchObject({ 'olm.managed': 'true' });
     expect(dependency.spec).toMatchObject({ name: 'acme-database', startingCSV: 'acme-database.v1.2.0', installPlanApproval: 'Automatic' });
     expect(dependency.status).toMatchObject({ installedCSV: 'acme-database.v1.2.0', installPlanRef: { name: plan.metadata?.name } });
 
@@ -135,7 +153,7 @@ describe('installing from a subscription', () => {
       const sub = await get(client, Kinds.subscription, 'upgrade', 'acme-database');
       expect(sub?.status).toMatchObject({ state: 'UpgradePending', currentCSV: csv, installPlanRef: { name: plan.metadata?.name } });
       expect(condition(sub, 'InstallPlanPending')).toMatchObject({ status: 'True', reason: 'RequiresApproval' });
-      await client.patch({ ...Kinds.installPlan, namespace: 'upgrade', name: plan.metadata!.name! }, { spec: { approved: true } });
+      await approveInstallPlan(cluster.server, client, 'upgrade', plan.metadata!.name!);
       await eventually(async () => phaseOf(await get(client, Kinds.installPlan, 'upgrade', plan.metadata!.name!)) === 'Complete', { message: `${csv} installed` });
       return plan;
     };
@@ -154,6 +172,12 @@ describe('installing from a subscription', () => {
       return (found?.status as { installedCSV?: string } | undefined)?.installedCSV === 'acme-database.v1.2.0' && found;
     });
     expect(settled.status).toMatchObject({ state: 'AtLatestKnown', currentCSV: 'acme-database.v1.2.0', installPlanGeneration: 3 });
+    // each upgrade recorded its CSV on the shared CRD and dropped CSVs that were gone by then (1.0.0)
+    const alongside = Object.entries((await get(client, Kinds.customResourceDefinition, undefined, 'databases.acme.example.com'))?.metadata?.annotations ?? {})
+      .filter(([key]) => key.startsWith('operatorframework.io/installed-alongside-'))
+      .map(([, value]) => value)
+      .sort();
+    expect(alongside).toEqual(['backup/acme-database.v1.2.0', 'upgrade/acme-database.v1.1.0', 'upgrade/acme-database.v1.2.0']);
     await sleep(500);
     expect(await list(client, Kinds.installPlan, 'upgrade')).toHaveLength(3);
   });
@@ -305,8 +329,14 @@ describe('resolution failures', () => {
     expect(message).toMatch(/^constraints not satisfiable: /);
     expect(message).toContain('requires an operator providing an API with group: missing.example.com, version: v1, kind: Widget');
     expect(message).toContain('subscription lonely requires local/unsat/stable/lonely.v1.0.0');
-    // the global catalog is excluded by the OperatorGroup: its catalogs are not in the health list
-    expect((sub.status as { catalogHealth: Array<{ catalogSourceRef: { name: string } }> }).catalogHealth.map((entry) => entry.catalogSourceRef.name)).toEqual(['local']);
+    // the OperatorGroup excludes the global catalogs from resolution (the message names only local), yet
+    // their health is still listed, as upstream lists every catalog of the namespace and the global one
+    expect(message).not.toContain('acme-examples');
+    expect(
+      (sub.status as { catalogHealth: Array<{ catalogSourceRef: { name: string; namespace: string } }> }).catalogHealth.map(
+        (entry) => `${entry.catalogSourceRef.namespace}/${entry.catalogSourceRef.name}`,
+      ),
+    ).toEqual(['olm/acme-examples', 'unsat/local']);
     expect(await list(client, Kinds.installPlan, 'unsat')).toEqual([]);
     expect(await list(client, Kinds.clusterServiceVersion, 'unsat')).toEqual([]);
     expect(sub.status).not.toHaveProperty('installPlanRef');

@@ -56,10 +56,40 @@ describe('controllerCatalogPlugin booted with the other plugins', () => {
     expect(text).toContain('catalogsource_ready{namespace="olm",name="acme-examples"} 1');
     expect(text).toMatch(/catalog_source_snapshots_total\{namespace="olm",name="acme-examples"\} [1-9]/);
     expect(text).toMatch(/olm_resolution_duration_seconds_count\{outcome="succeeded"\} [1-9]/);
-    expect(text).toContain('subscription_sync_total{name="acme-monitoring"');
-    expect(text).toMatch(/catalog_source_count \d/);
-    expect(text).toContain('install_plan_count');
-    expect(text).toContain('subscription_count');
+    expect(text).toMatch(/olm_resolution_duration_seconds\{quantile="0.95",outcome="succeeded"\} /);
+    expect(text).toMatch(/catalog_source_count [1-9]/);
+    expect(text).toMatch(/install_plan_count [1-9]/);
+    expect(text).toMatch(/subscription_count [1-9]/);
+    // one series per Subscription: the one of its installed CSV, once installed
+    const syncSeries = async () => (await metricsRegistry.metrics()).split('\n').filter((line) => line.startsWith('subscription_sync_total{name="acme-monitoring"'));
+    const installed = await eventually(async () => {
+      const lines = await syncSeries();
+      return lines.length === 1 && lines[0]!.includes('installed="acme-monitoring.v0.1.0"') && lines;
+    });
+    expect(installed[0]).toMatch(/^subscription_sync_total\{name="acme-monitoring",installed="acme-monitoring.v0.1.0",channel="stable",package="acme-monitoring",approval="Automatic"\} [1-9]/);
+    // a deleted Subscription's series goes with it
+    await client.delete({ ...Kinds.subscription, namespace: 'kernel', name: 'acme-monitoring' });
+    await eventually(async () => (await syncSeries()).length === 0, { message: 'series of the deleted Subscription removed' });
+  });
+
+  it('reports a missing ConfigMap as ConfigMapError, and drops the series of a deleted catalog', async () => {
+    await createOperatorNamespace(client, 'cm-missing');
+    await client.create({ ...Kinds.catalogSource, metadata: { name: 'nowhere', namespace: 'cm-missing' }, spec: { sourceType: 'configmap', configMap: 'absent' } });
+    const source = await eventually(async () => {
+      const found = await get(client, Kinds.catalogSource, 'cm-missing', 'nowhere');
+      return (found?.status as { reason?: string } | undefined)?.reason && found;
+    });
+    expect(source.status).toMatchObject({
+      reason: 'ConfigMapError',
+      message: 'failed to get catalog config map absent: configmaps "absent" not found',
+      connectionState: { lastObservedState: 'TRANSIENT_FAILURE' },
+    });
+    const text = await metricsRegistry.metrics();
+    expect(text).toContain('catalogsource_ready{namespace="cm-missing",name="nowhere"} 0');
+    // registered at 0 before any snapshot, as upstream
+    expect(text).toContain('catalog_source_snapshots_total{namespace="cm-missing",name="nowhere"} 0');
+    await client.delete({ ...Kinds.catalogSource, namespace: 'cm-missing', name: 'nowhere' });
+    await eventually(async () => !(await metricsRegistry.metrics()).includes('name="nowhere"'), { message: 'series of the deleted catalog removed' });
   });
 
   it('reads configmap catalogs from the cluster', async () => {

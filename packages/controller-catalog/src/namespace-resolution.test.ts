@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { installedOperators, isUnsafeFailForward } from './namespace-resolution.js';
+
+describe('isUnsafeFailForward', () => {
+  const group = (upgradeStrategy: unknown) => ({ apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: { name: 'og' }, spec: { upgradeStrategy } });
+
+  it('reads the string form current OLM writes', () => {
+    expect(isUnsafeFailForward(group('TechPreviewUnsafeFailForward'))).toBe(true);
+    expect(isUnsafeFailForward(group('Default'))).toBe(false);
+    expect(isUnsafeFailForward(group('UnsafeFailForward'))).toBe(false);
+  });
+
+  it('reads the object form older OLM releases wrote', () => {
+    expect(isUnsafeFailForward(group({ name: 'UnsafeFailForward' }))).toBe(true);
+    expect(isUnsafeFailForward(group({ name: 'TechPreviewUnsafeFailForward' }))).toBe(true);
+    expect(isUnsafeFailForward(group({ name: 'Default' }))).toBe(false);
+  });
+
+  it('is off without a strategy', () => {
+    expect(isUnsafeFailForward(group(undefined))).toBe(false);
+    expect(isUnsafeFailForward({ apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: { name: 'og' } })).toBe(false);
+  });
+});
+
+describe('installedOperators', () => {
+  const csv = (name: string, spec: Record<string, unknown>, annotations?: Record<string, string>, extra: Record<string, unknown> = {}) => ({
+    apiVersion: 'operators.coreos.com/v1alpha1',
+    kind: 'ClusterServiceVersion',
+    metadata: { name, namespace: 'ns', ...(annotations ? { annotations } : {}) },
+    spec,
+    ...extra,
+  });
+
+  it('takes provided and required APIs from CRDs and APIServices, and leaves copies out', () => {
+    const operators = installedOperators('ns', [
+      csv('a.v1', {
+        version: '1.0.0',
+        replaces: 'a.v0',
+        customresourcedefinitions: { owned: [{ name: 'widgets.acme.io', version: 'v1', kind: 'Widget' }], required: [{ name: 'gadgets.acme.io', version: 'v2', kind: 'Gadget' }] },
+        apiservicedefinitions: { owned: [{ group: 'metrics.acme.io', version: 'v1beta1', kind: 'Usage', name: 'usages' }], required: [{ group: 'auth.acme.io', version: 'v1', kind: 'Token' }] },
+      }, undefined, { status: { phase: 'Succeeded' } }),
+      csv('copy.v1', {}, undefined, { metadata: { name: 'copy.v1', namespace: 'ns', labels: { 'olm.copiedFrom': 'other' } } }),
+    ]);
+    expect(operators).toEqual([
+      {
+        name: 'a.v1',
+        version: '1.0.0',
+        replaces: 'a.v0',
+        phase: 'Succeeded',
+        providedApis: [{ group: 'acme.io', version: 'v1', kind: 'Widget' }, { group: 'metrics.acme.io', version: 'v1beta1', kind: 'Usage' }],
+        requiredApis: [{ group: 'acme.io', version: 'v2', kind: 'Gadget' }, { group: 'auth.acme.io', version: 'v1', kind: 'Token' }],
+      },
+    ]);
+  });
+
+  it('uses the properties annotation, even an empty list', () => {
+    const property = { type: 'olm.package', value: { packageName: 'a', version: '1.0.0' } };
+    expect(installedOperators('ns', [csv('a.v1', {}, { 'operatorframework.io/properties': JSON.stringify({ properties: [property] }) })])[0]!.properties).toEqual([property]);
+    expect(installedOperators('ns', [csv('a.v1', {}, { 'operatorframework.io/properties': '{}' })])[0]!.properties).toEqual([]);
+  });
+
+  it('fails the namespace with upstream wording for a malformed annotation or CRD name', () => {
+    expect(() => installedOperators('ns', [csv('a.v1', {}, { 'operatorframework.io/properties': '{"properties": [' })])).toThrow(
+      /^error using catalogsource ns\/@existing: failed to retrieve properties of csv "a\.v1": /,
+    );
+    expect(() => installedOperators('ns', [csv('a.v1', {}, { 'operatorframework.io/properties': '{"properties": [1]}' })])).toThrow(/must be a list of/);
+    expect(() => installedOperators('ns', [csv('a.v1', { customresourcedefinitions: { owned: [{ name: 'widgets', version: 'v1', kind: 'Widget' }] } })])).toThrow(
+      'error using catalogsource ns/@existing: error parsing crd name: widgets',
+    );
+  });
+});
