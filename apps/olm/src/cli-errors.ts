@@ -22,3 +22,18 @@ export function exitCodeFor(error: unknown): number {
   }
   return ExitCode.failed;
 }
+
+/** Errors that mean no API server answered at the kubeconfig's address. */
+const unreachable = /\b(ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ECONNRESET|ETIMEDOUT|EAI_AGAIN)\b/;
+
+/** How to fix a failure the message alone does not say how to fix, or undefined. */
+export function hintFor(error: unknown): string | undefined {
+  const messages: string[] = [];
+  for (let current = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth += 1) {
+    messages.push(String((current as { message?: unknown }).message ?? current), String((current as { code?: unknown }).code ?? ''));
+  }
+  if (messages.some((message) => unreachable.test(message))) {
+    return 'no Kubernetes API server answered there: start one (`olm up` writes .olm/kubeconfig), or point --kubeconfig or KUBECONFIG at a running cluster';
+  }
+  return undefined;
+}

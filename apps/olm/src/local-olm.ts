@@ -3,6 +3,7 @@ import { crds } from '@olm/api';
 import type { CachedObject } from '@olm/core';
 import { KubeClient } from '@olm/controller-runtime';
 import { loadCatalog, startRegistryServer, type RegistryServer } from '@olm/registry';
+import { inputError } from './cli-errors.js';
 
 type Json = CachedObject & Record<string, any>;
 const fieldManager = 'olm';
@@ -68,7 +69,13 @@ export async function serveCatalogs(
   try {
     for (const catalog of catalogs) {
       const directory = resolve(catalog.directory);
-      const server = await startRegistryServer({ catalog: () => loadCatalog(directory), port: 0, host: '127.0.0.1' });
+      const server = await startRegistryServer({ catalog: () => loadCatalog(directory), port: 0, host: '127.0.0.1' }).catch((error: unknown) => {
+        throw inputError(
+          `cannot serve catalog ${directory} (CatalogSource ${namespace}/${catalog.name}): ${(error as Error).message}\n` +
+            `fix the catalog (every problem: olm catalog validate ${directory}) or leave it out`,
+          error,
+        );
+      });
       served.push({ name: catalog.name, directory, address: server.address, server });
       await client.apply(
         {

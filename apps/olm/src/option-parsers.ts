@@ -1,12 +1,15 @@
-import { usageError } from './cli-errors.js';
+import { InvalidArgumentError } from 'commander';
+
+// Parsers throw commander's InvalidArgumentError so that the message names the flag that was given
+// (`option '--timeout <ms>' argument 'soon' is invalid. ...`) and the exit code is the usage one.
 
 export function parsePort(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) > 65_535) throw usageError(`--port must be a number from 0 to 65535, got "${value}"`);
+  if (!/^\d+$/.test(value) || Number(value) > 65_535) throw new InvalidArgumentError('a port is a number from 0 to 65535 (0 picks a free one).');
   return Number(value);
 }
 
 export function parseMilliseconds(value: string): number {
-  if (!/^\d+$/.test(value)) throw usageError(`--run-for must be a number of milliseconds, got "${value}"`);
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('give a whole number of milliseconds, e.g. 30000.');
   return Number(value);
 }
 

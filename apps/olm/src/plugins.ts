@@ -7,6 +7,7 @@ import { rbacPlugin } from '@olm/plugin-rbac';
 import { satLogicSolverPlugin } from '@olm/plugin-sat-logic-solver';
 import { registryPlugin } from '@olm/registry';
 import { resolverPlugin } from '@olm/resolver';
+import { usageError } from './cli-errors.js';
 
 /** The plugins that need no cluster: catalogs, resolution, constraint kinds and RBAC policy (`olm resolve`). */
 export const resolutionPlugins: readonly Plugin[] = [registryPlugin, resolverPlugin, satLogicSolverPlugin, celPlugin, rbacPlugin];
@@ -15,7 +16,10 @@ export const resolutionPlugins: readonly Plugin[] = [registryPlugin, resolverPlu
 export interface DistributionOptions {
   /** Where OLM runs: its leader-election Lease and the global catalog namespace. */
   readonly namespace: string;
-  /** Reconcile only these namespaces (all when empty). */
+  /**
+   * Reconcile only this namespace (all when empty). A list of one: the controller runtime caches
+   * one namespace or all of them, so a longer list is refused rather than widened to all.
+   */
   readonly watchNamespaces?: readonly string[];
   /** Elect one active replica through a Lease (off for a single local process). */
   readonly leaderElection: boolean;
@@ -33,7 +37,7 @@ export const defaultLeaseName = 'olm-controllers';
  * Exported so that other distributions (`apps/olm-minimal`) reuse it and only change the rest.
  */
 export function controllerPlugins(options: DistributionOptions): Plugin[] {
-  const watchNamespace = options.watchNamespaces?.length === 1 ? options.watchNamespaces[0] : undefined;
+  const watchNamespace = singleWatchNamespace(options.watchNamespaces ?? []);
   return [
     createControllerRuntimePlugin({
       leaderElection: options.leaderElection ? { namespace: options.namespace, name: options.leaseName ?? defaultLeaseName } : false,
@@ -45,6 +49,18 @@ export function controllerPlugins(options: DistributionOptions): Plugin[] {
       ...(options.insecureRegistries?.length ? { insecureRegistries: options.insecureRegistries } : {}),
     }),
   ];
+}
+
+/** The one namespace to watch, or undefined for all; refuses a list it cannot honour. */
+export function singleWatchNamespace(namespaces: readonly string[]): string | undefined {
+  const distinct = [...new Set(namespaces)];
+  if (distinct.length > 1) {
+    throw usageError(
+      `--watch-namespaces: got ${distinct.length} namespaces (${distinct.join(', ')}), but the controllers watch either one namespace or all of them: ` +
+        'pass one namespace, or leave the flag out to watch every namespace',
+    );
+  }
+  return distinct[0];
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describeError } from '@olm/core';
 import { Command, CommanderError } from 'commander';
-import { ExitCode, exitCodeFor } from './cli-errors.js';
+import { ExitCode, exitCodeFor, hintFor } from './cli-errors.js';
 import { commandRegistrars } from './commands/index.js';
 import { olmDistribution, type Distribution } from './distribution.js';
 
@@ -30,6 +30,8 @@ export async function runCli(argv: readonly string[], distribution: Distribution
       return ExitCode.usage;
     }
     process.stderr.write(`error: ${describeError(error)}\n`);
+    const hint = hintFor(error);
+    if (hint !== undefined) process.stderr.write(`hint: ${hint}\n`);
     return exitCodeFor(error);
   }
 }

@@ -34,6 +34,8 @@ describe('olm install and olm status (without controllers)', () => {
     const run = await runCliCaptured(['install', 'acme-backup', '--kubeconfig', kubeconfig, '-n', 'team-a', '--no-wait']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('no CatalogSource in team-a or olm');
+    // Refused before any write: no namespace or OperatorGroup left behind.
+    expect((await fetch(`${server.url}/api/v1/namespaces/team-a`)).status).toBe(404);
   });
 
   it('creates the namespace, an OwnNamespace OperatorGroup and the Subscription, and status shows it', async () => {
@@ -67,6 +69,25 @@ describe('olm install and olm status (without controllers)', () => {
     expect(status.code).toBe(0);
     expect(status.stdout).toMatch(/^NAMESPACE\s+SUBSCRIPTION\s+PACKAGE\s+CHANNEL\s+STATE\s+CSV\s+PHASE\s+REASON$/m);
     expect(status.stdout).toMatch(/^team-b\s+acme-backup\s+acme-backup\s+stable$/m);
+  });
+
+  it('says how to fix an unreachable cluster', async () => {
+    const unreachable = join(kubeconfig, '..', 'unreachable-kubeconfig');
+    // Port 1 on loopback: nothing listens, the connection is refused.
+    await writeFile(unreachable, server.kubeconfig.replace(/server: \S+/, 'server: http://127.0.0.1:1'));
+    for (const args of [['status'], ['install', 'acme-backup', '--no-wait']]) {
+      const run = await runCliCaptured([...args, '--kubeconfig', unreachable]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain('127.0.0.1:1');
+      expect(run.stderr).toContain('ECONNREFUSED');
+      expect(run.stderr).toContain('hint: no Kubernetes API server answered there: start one (`olm up` writes .olm/kubeconfig), or point --kubeconfig or KUBECONFIG at a running cluster');
+    }
+  });
+
+  it('names the flag of a bad --timeout', async () => {
+    const run = await runCliCaptured(['install', 'x', '--kubeconfig', kubeconfig, '--timeout', 'soon']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`option '--timeout <ms>' argument 'soon' is invalid. give a whole number of milliseconds`);
   });
 
   it('names an unknown --source and the ones it can see', async () => {

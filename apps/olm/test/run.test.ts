@@ -54,6 +54,7 @@ describe('olm run', () => {
     );
     try {
       await expect.poll(() => url, { timeout: 20_000 }).toBeDefined();
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
       expect((await fetch(`${url}/readyz`)).status).toBe(200);
       const metrics = await (await fetch(`${url}/metrics`)).text();
       expect(metrics).toMatch(/^process_cpu_user_seconds_total /m);
@@ -69,6 +70,25 @@ describe('olm run', () => {
       process.emit('SIGTERM');
       await running;
     }
+  });
+
+  it('writes structured JSON logs on stderr, as verbose as --log-level says', async () => {
+    const base = ['run', '--kubeconfig', kubeconfigPath, '--metrics-port', '0', '--metrics-host', '127.0.0.1', '--no-leader-election', '--exit-after-start'];
+    const info = await runCliCaptured([...base, '--log-level', 'info']);
+    expect(info.code).toBe(0);
+    const entries = info.stderr.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(entries.length).toBeGreaterThan(0);
+    for (const entry of entries) expect(entry).toMatchObject({ name: 'olm', level: expect.any(Number), time: expect.any(String), msg: expect.any(String) });
+    const started = entries.find((entry) => entry.msg === 'controllers started');
+    expect(started).toMatchObject({ level: 30, plugins: expect.arrayContaining(['controller-csv', 'controller-catalog']) });
+    expect(new Date(started!.time as string).toISOString()).toBe(started!.time);
+
+    const quiet = await runCliCaptured([...base, '--log-level', 'error']);
+    expect(quiet.code).toBe(0);
+    expect(quiet.stderr).toBe('');
+    const bad = await runCliCaptured([...base, '--log-level', 'verbose']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(`argument 'verbose' is invalid. Allowed choices are debug, info, warn, error, silent.`);
   });
 
   it('explains a missing or unreadable kubeconfig and exits 2', async () => {

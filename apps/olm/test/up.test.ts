@@ -1,9 +1,26 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../src/program.js';
+import { runCliCaptured } from './run-cli.js';
+
+/** A kubeconfig path in a fresh temporary directory, so that no test writes ./.olm. */
+const kubeconfigDirectories: string[] = [];
+function temporaryKubeconfig(): string {
+  const directory = mkdtempSync(join(tmpdir(), 'olm-up-kubeconfig-'));
+  kubeconfigDirectories.push(directory);
+  return join(directory, 'kubeconfig');
+}
+
+/** A port something else already listens on. */
+async function occupiedPort(): Promise<{ port: number; server: Server }> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { port: (server.address() as { port: number }).port, server };
+}
 
 /** Collects what the CLI prints (stdout is the CLI's interface) while it runs. */
 async function captureStdout<T>(run: (output: { text: string }) => Promise<T>): Promise<{ result: T; text: string }> {
@@ -24,7 +41,7 @@ async function captureStdout<T>(run: (output: { text: string }) => Promise<T>): 
 describe('olm up', () => {
   const directories: string[] = [];
   afterEach(() => {
-    for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+    for (const directory of [...directories.splice(0), ...kubeconfigDirectories.splice(0)]) rmSync(directory, { recursive: true, force: true });
   });
 
   it('starts a local API server whose printed kubeconfig works, then stops', async () => {
@@ -63,6 +80,8 @@ describe('olm up', () => {
     });
     expect(result).toBe(0);
     expect(text).toContain('kubectl get catalogsources -n olm');
+    expect(text).toContain('kubectl get subscriptions,installplans,csv -n operators');
+    expect(text).toContain('pnpm -s olm status');
     expect(text).toContain('received SIGINT, stopping');
     expect(text.trimEnd().endsWith('stopped')).toBe(true);
     expect(existsSync(join(dataDir, 'store.jsonl'))).toBe(true);
@@ -78,8 +97,49 @@ describe('olm up', () => {
     expect(readFileSync(kubeconfig, 'utf8')).toContain('insecure-skip-tls-verify: true');
   });
 
-  it('rejects a bad port as a usage error', async () => {
-    const code = await runCli(['up', '--port', 'eighty', '--exit-after-start']);
-    expect(code).toBe(2);
+  it('rejects a bad port as a usage error naming the flag', async () => {
+    const run = await runCliCaptured(['up', '--port', 'eighty', '--kubeconfig', temporaryKubeconfig(), '--exit-after-start']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`option '--port <port>' argument 'eighty' is invalid`);
+    expect(run.stderr).toContain('a port is a number from 0 to 65535');
+  });
+
+  it('says which port is taken and how to pick another, for the API server and for the metrics', async () => {
+    const { port, server } = await occupiedPort();
+    try {
+      const api = await runCliCaptured(['up', '--port', String(port), '--kubeconfig', temporaryKubeconfig(), '--exit-after-start']);
+      expect(api.code).toBe(2);
+      expect(api.stderr).toContain(`cannot start the local API server: 127.0.0.1:${port} is already in use`);
+      expect(api.stderr).toContain('pass --port with a free port (--port 0 picks one)');
+      const metrics = await runCliCaptured(['up', '--port', '0', '--kubeconfig', temporaryKubeconfig(), '--metrics-port', String(port), '--exit-after-start']);
+      expect(metrics.code).toBe(2);
+      expect(metrics.stderr).toContain(`cannot serve /metrics, /healthz and /readyz: 127.0.0.1:${port} is already in use`);
+      expect(metrics.stderr).toContain('--metrics-port 0 picks one');
+      // Everything started before the failure was stopped again: the run returned.
+      expect(metrics.stdout).not.toContain('OLM is up');
+    } finally {
+      server.close();
+    }
+  });
+
+  it('refuses a --catalog that is not a directory before starting anything', async () => {
+    const run = await runCliCaptured(['up', '--port', '0', '--kubeconfig', temporaryKubeconfig(), '--catalog', '/nonexistent/catalog', '--exit-after-start']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--catalog /nonexistent/catalog: no such directory');
+    expect(run.stderr).toContain('pass a file-based catalog directory');
+    expect(run.stdout).toBe('');
+  });
+
+  it('names an invalid --catalog, its problems, and the command that lists them all', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'olm-up-bad-catalog-'));
+    directories.push(directory);
+    mkdirSync(join(directory, 'broken'));
+    writeFileSync(join(directory, 'broken', 'catalog.yaml'), 'schema: olm.bundle\nname: broken.v1\n');
+    const run = await runCliCaptured(['up', '--port', '0', '--kubeconfig', temporaryKubeconfig(), '--catalog', directory, '--exit-after-start']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`cannot serve catalog ${directory} (CatalogSource olm/`);
+    expect(run.stderr).toContain('broken/catalog.yaml:1');
+    expect(run.stderr).toContain(`olm catalog validate ${directory}`);
+    expect(run.stdout).not.toContain('OLM is up');
   });
 });

@@ -45,13 +45,18 @@ export async function installPackage(
   const client = new KubeClient({ kubeconfig: await readKubeconfig(options) });
   try {
     const { namespace } = options;
-    await ensureNamespace(client, namespace);
-    await ensureOperatorGroup(client, namespace, options.allNamespaces === true, out);
+    // Every check before the first write, so that a refused install leaves nothing behind.
     const source = await pickCatalogSource(client, namespace, options.catalogNamespace, options.source);
     const existing = await client.find({ ...kinds.subscription, name: packageName, namespace });
     if (existing) {
       throw usageError(`subscription ${namespace}/${packageName} already exists; see its progress with: olm status -n ${namespace}`);
     }
+    const groups = (await client.list(kinds.operatorGroup, { namespace })).items;
+    if (groups.length > 1) {
+      throw usageError(`namespace ${namespace} has ${groups.length} OperatorGroups; OLM needs exactly one: delete all but one`);
+    }
+    await ensureNamespace(client, namespace);
+    if (groups.length === 0) await createOperatorGroup(client, namespace, options.allNamespaces === true, out);
     await client.create({
       ...kinds.subscription,
       metadata: { name: packageName, namespace },
@@ -77,12 +82,7 @@ async function ensureNamespace(client: KubeClient, namespace: string): Promise<v
   await client.create({ ...kinds.namespace, metadata: { name: namespace } } as Json);
 }
 
-async function ensureOperatorGroup(client: KubeClient, namespace: string, allNamespaces: boolean, out: (text: string) => void): Promise<void> {
-  const groups = (await client.list(kinds.operatorGroup, { namespace })).items;
-  if (groups.length > 1) {
-    throw usageError(`namespace ${namespace} has ${groups.length} OperatorGroups; OLM needs exactly one: delete all but one`);
-  }
-  if (groups.length === 1) return;
+async function createOperatorGroup(client: KubeClient, namespace: string, allNamespaces: boolean, out: (text: string) => void): Promise<void> {
   await client.create({
     ...kinds.operatorGroup,
     metadata: { name: namespace, namespace },

@@ -1,7 +1,9 @@
+import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { KubeClient } from '@olm/controller-runtime';
 import { startApiServer, type ApiServer } from '@olm/local-apiserver';
 import { Command, Option } from 'commander';
+import { inputError, usageError } from '../cli-errors.js';
 import { collect, parseMilliseconds, parsePort } from '../option-parsers.js';
 import { catalogSourceName, installOlmResources, serveCatalogs, watchCatalogs, type ServedCatalog } from '../local-olm.js';
 import { exampleCatalogDirectory } from '../paths.js';
@@ -26,6 +28,8 @@ export interface UpOptions {
   readonly exitAfterStart?: boolean;
   /** Stop after this many milliseconds (tests). */
   readonly runFor?: number;
+  /** How long the local API server's simulated Deployments take to become available (tests). */
+  readonly rolloutDelayMs?: number;
 }
 
 /** The global catalog namespace `olm up` uses, as upstream's install does. */
@@ -44,6 +48,8 @@ export async function runUp(
 ): Promise<void> {
   const dataDir = options.dataDir !== undefined ? resolve(options.dataDir) : undefined;
   const kubeconfigPath = resolve(options.kubeconfig ?? join(dataDir ?? '.olm', 'kubeconfig'));
+  // A mistyped --catalog fails before anything starts.
+  for (const directory of options.catalogs ?? []) await checkCatalogDirectory(directory);
   out('starting the local Kubernetes API server...\n');
   const server: ApiServer = await startApiServer({
     port: options.port,
@@ -52,6 +58,15 @@ export async function runUp(
     // People look at `kubectl get pods` after installing an operator: show them some.
     simulateWorkloadPods: true,
     ...(dataDir !== undefined ? { dataDir } : {}),
+    ...(options.rolloutDelayMs !== undefined ? { deploymentRolloutDelayMs: options.rolloutDelayMs } : {}),
+  }).catch((error: unknown) => {
+    if ((error as { code?: string }).code === 'EADDRINUSE') {
+      throw usageError(
+        `cannot start the local API server: ${options.host}:${options.port} is already in use (another olm up?); ` +
+          'stop what listens there, or pass --port with a free port (--port 0 picks one)',
+      );
+    }
+    throw error;
   });
   const client = new KubeClient({ kubeconfig: server.kubeconfig });
   let catalogs: ServedCatalog[] = [];
@@ -92,6 +107,7 @@ export async function runUp(
       out(`  kubectl get catalogsources -n ${olmNamespace}\n`);
       out('  pnpm -s olm install acme-backup        # subscribe; its dependency acme-database comes along\n');
       out('  kubectl get subscriptions,installplans,csv -n operators\n');
+      out('  pnpm -s olm status                     # subscriptions, their CSVs, and plans waiting for approval\n');
       if (!options.exitAfterStart) out('running; press Ctrl-C to stop\n');
       const reason = await untilStopped(options);
       if (reason === 'SIGINT' || reason === 'SIGTERM') out(`received ${reason}, stopping\n`);
@@ -105,6 +121,16 @@ export async function runUp(
     await server.stop();
   }
   out('stopped\n');
+}
+
+async function checkCatalogDirectory(directory: string): Promise<void> {
+  const info = await stat(directory).catch(() => undefined);
+  if (!info?.isDirectory()) {
+    throw inputError(
+      `--catalog ${directory}: ${info ? 'not a directory' : 'no such directory'} (from ${process.cwd()}); ` +
+        'pass a file-based catalog directory, e.g. --catalog examples/catalog',
+    );
+  }
 }
 
 export function registerUpCommand(program: Command, distribution: Distribution = olmDistribution): void {
@@ -121,7 +147,8 @@ export function registerUpCommand(program: Command, distribution: Distribution =
     .option('--catalog <dir>', 'also serve this file-based catalog directory (repeatable)', collect, [])
     .addOption(new Option('--exit-after-start', 'stop once everything started').hideHelp())
     .addOption(new Option('--run-for <ms>', 'stop after this many milliseconds').argParser(parseMilliseconds).hideHelp())
-    .action(async (options: { port: number; host: string; dataDir?: string; kubeconfig?: string; catalog: string[]; insecureRegistry: string[]; metricsPort: number; logLevel: LogLevel; exitAfterStart?: boolean; runFor?: number }) => {
+    .addOption(new Option('--rollout-delay <ms>', 'how long simulated Deployments take to become available').argParser(parseMilliseconds).hideHelp())
+    .action(async (options: { port: number; host: string; dataDir?: string; kubeconfig?: string; catalog: string[]; insecureRegistry: string[]; metricsPort: number; logLevel: LogLevel; exitAfterStart?: boolean; runFor?: number; rolloutDelay?: number }) => {
       await runUp({
         port: options.port,
         host: options.host,
@@ -133,6 +160,7 @@ export function registerUpCommand(program: Command, distribution: Distribution =
         ...(options.kubeconfig !== undefined ? { kubeconfig: options.kubeconfig } : {}),
         ...(options.exitAfterStart ? { exitAfterStart: true } : {}),
         ...(options.runFor !== undefined ? { runFor: options.runFor } : {}),
+        ...(options.rolloutDelay !== undefined ? { rolloutDelayMs: options.rolloutDelay } : {}),
       }, undefined, distribution);
     });
 }

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MetricsRegistry } from '@olm/core';
+import { usageError } from '../cli-errors.js';
 
 export interface OperationsServer {
   readonly port: number;
@@ -39,7 +40,15 @@ export async function startOperationsServer(options: {
     }
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EADDRINUSE') return reject(error);
+      reject(
+        usageError(
+          `cannot serve /metrics, /healthz and /readyz: ${options.host ?? '0.0.0.0'}:${options.port} is already in use; ` +
+            'stop what listens there, or pass --metrics-port with a free port (--metrics-port 0 picks one)',
+        ),
+      );
+    });
     server.listen(options.port, options.host ?? '0.0.0.0', () => resolve());
   });
   const { port } = server.address() as AddressInfo;

@@ -15,7 +15,7 @@ export function e2eUnavailableReason(): string | undefined {
   return undefined;
 }
 
-export interface KubectlResult {
+export interface CommandResult {
   readonly code: number;
   readonly stdout: string;
   readonly stderr: string;
@@ -27,18 +27,32 @@ export interface OlmUp {
   readonly metricsUrl: string;
   /** Everything `olm up` printed so far. */
   output(): string;
-  kubectl(args: readonly string[], input?: string): Promise<KubectlResult>;
+  kubectl(args: readonly string[], input?: string): Promise<CommandResult>;
   /** kubectl that must succeed; returns stdout. */
   kubectlOk(args: readonly string[], input?: string): Promise<string>;
+  /** The built `olm` CLI with KUBECONFIG pointing at this cluster, as a user runs it. */
+  olm(args: readonly string[]): Promise<CommandResult>;
   /** Ctrl-C, and wait for a clean exit. */
   stop(): Promise<number | null>;
 }
 
 /** Runs the built `olm up` (as a user would) on a free port and waits until it says OLM is up. */
-export async function startOlmUp(options: { readonly dataDir?: string; readonly catalogs?: readonly string[] } = {}): Promise<OlmUp> {
+export async function startOlmUp(
+  options: { readonly dataDir?: string; readonly catalogs?: readonly string[]; readonly extraArgs?: readonly string[] } = {},
+): Promise<OlmUp> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'olm-e2e-'));
   const cacheDir = mkdtempSync(join(tmpdir(), 'olm-e2e-kubecache-'));
-  const args = ['up', '--port', '0', '--metrics-port', '0', '--data-dir', dataDir, ...(options.catalogs ?? []).flatMap((dir) => ['--catalog', dir])];
+  const args = [
+    'up',
+    '--port',
+    '0',
+    '--metrics-port',
+    '0',
+    '--data-dir',
+    dataDir,
+    ...(options.catalogs ?? []).flatMap((dir) => ['--catalog', dir]),
+    ...(options.extraArgs ?? []),
+  ];
   const child: ChildProcess = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -57,9 +71,9 @@ export async function startOlmUp(options: { readonly dataDir?: string; readonly 
   const kubeconfig = /kubeconfig: (\S+)/.exec(output)![1]!;
   const metricsUrl = /metrics, health and readiness on (\S+)/.exec(output)![1]!;
 
-  const kubectl = (kubectlArgs: readonly string[], input?: string) =>
-    new Promise<KubectlResult>((resolve) => {
-      const run = spawn(kubectlBinary, [...kubectlArgs], {
+  const runWithKubeconfig = (command: string, commandArgs: readonly string[], input?: string) =>
+    new Promise<CommandResult>((resolve) => {
+      const run = spawn(command, [...commandArgs], {
         env: { ...process.env, KUBECONFIG: kubeconfig, KUBECACHEDIR: cacheDir },
         stdio: ['pipe', 'pipe', 'pipe'],
       });
@@ -70,6 +84,7 @@ export async function startOlmUp(options: { readonly dataDir?: string; readonly 
       run.once('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
       run.stdin.end(input ?? '');
     });
+  const kubectl = (kubectlArgs: readonly string[], input?: string) => runWithKubeconfig(kubectlBinary, kubectlArgs, input);
 
   return {
     dataDir,
@@ -82,6 +97,7 @@ export async function startOlmUp(options: { readonly dataDir?: string; readonly 
       if (result.code !== 0) throw new Error(`kubectl ${kubectlArgs.join(' ')} failed (${result.code}): ${result.stderr}${result.stdout}`);
       return result.stdout;
     },
+    olm: (olmArgs) => runWithKubeconfig(process.execPath, [cli, ...olmArgs]),
     async stop() {
       if (child.exitCode === null) child.kill('SIGINT');
       const code = await exited;

@@ -51,6 +51,26 @@ async function csvPhase(up: OlmUp, namespace: string, name: string): Promise<str
   return (await getJson(up, ['csv', name, '-n', namespace]))?.status?.phase as string | undefined;
 }
 
+/** The CSVs of each InstallPlan in a namespace, one list per plan. */
+async function installPlanCsvs(up: OlmUp, namespace: string): Promise<string[][]> {
+  const plans = ((await getJson(up, ['installplans', '-n', namespace]))?.items ?? []) as Json[];
+  return plans.map((plan) => [...(plan.spec.clusterServiceVersionNames as string[])].sort());
+}
+
+/** Names of the objects of each kind in a namespace, for comparing two installations. */
+async function inventory(up: OlmUp, namespace: string): Promise<Record<string, string[]>> {
+  const kinds = ['subscriptions', 'installplans', 'csv', 'deployments', 'serviceaccounts', 'roles', 'rolebindings'];
+  const result: Record<string, string[]> = {};
+  for (const kind of kinds) {
+    const items = ((await getJson(up, [kind, '-n', namespace]))?.items ?? []) as Json[];
+    result[kind] = items
+      .map((item) => (kind === 'installplans' ? `plan for ${[...item.spec.clusterServiceVersionNames].sort().join('+')}` : item.metadata.name))
+      .filter((name: string) => kind !== 'serviceaccounts' || name !== 'default')
+      .sort();
+  }
+  return result;
+}
+
 async function waitForSucceeded(up: OlmUp, namespace: string, name: string, timeoutMs = 90_000): Promise<void> {
   await eventually(
     `${namespace}/${name} Succeeded`,
@@ -133,14 +153,16 @@ describe.skipIf(unavailable !== undefined)('end to end: kubectl against olm up',
     await eventually(
       'the walk 1.0.0 → 1.1.0 → 1.2.0',
       async () => {
-        const plans = (await getJson(up, ['installplans', '-n', 'upgrade']))?.items as Json[] | undefined;
-        for (const item of plans ?? []) for (const name of item.spec.clusterServiceVersionNames) seen.add(name);
+        for (const plan of await installPlanCsvs(up, 'upgrade')) seen.add(JSON.stringify(plan));
         return (await csvPhase(up, 'upgrade', 'acme-database.v1.2.0')) === 'Succeeded' ? true : undefined;
       },
       120_000,
     );
-    expect([...seen].sort()).toEqual(['acme-database.v1.0.0', 'acme-database.v1.1.0', 'acme-database.v1.2.0']);
-    expect(await csvPhase(up, 'upgrade', 'acme-database.v1.0.0')).toBeUndefined();
+    // One InstallPlan per hop, each with one CSV: 1.1.0 was installed on the way, not jumped over.
+    expect([...seen].sort()).toEqual([['acme-database.v1.0.0'], ['acme-database.v1.1.0'], ['acme-database.v1.2.0']].map((plan) => JSON.stringify(plan)));
+    const head = await getJson(up, ['csv', 'acme-database.v1.2.0', '-n', 'upgrade']);
+    expect(head!.spec.replaces).toBe('acme-database.v1.1.0');
+    await eventually('the replaced CSVs removed', async () => ((await getJson(up, ['csv', '-n', 'upgrade']))!.items.length === 1 ? true : undefined));
 
     const revisionBefore = await catalogRevision(up, sourceName);
     writeCatalog(catalogDirectory, {
@@ -165,22 +187,48 @@ describe.skipIf(unavailable !== undefined)('end to end: kubectl against olm up',
         subscription('jump', 'acme-database', { source: sourceName, startingCSV: 'acme-database.v1.0.0' }),
     );
     await waitForSucceeded(up, 'jump', 'acme-database.v2.0.0', 120_000);
-    const jumpPlans = ((await getJson(up, ['installplans', '-n', 'jump']))!.items as Json[]).flatMap((item) => item.spec.clusterServiceVersionNames);
-    expect(jumpPlans.sort()).toEqual(['acme-database.v1.0.0', 'acme-database.v2.0.0']);
+    // 2.0.0's skipRange covers 1.0.0: one hop from 1.0.0 to the head, past 1.1.0 and 1.2.0.
+    expect((await installPlanCsvs(up, 'jump')).map((plan) => JSON.stringify(plan)).sort()).toEqual(
+      [['acme-database.v1.0.0'], ['acme-database.v2.0.0']].map((plan) => JSON.stringify(plan)),
+    );
+    await eventually('1.0.0 replaced by 2.0.0', async () => ((await csvPhase(up, 'jump', 'acme-database.v1.0.0')) === undefined ? true : undefined));
+    expect((await getJson(up, ['csv', '-n', 'jump']))!.items.map((item: Json) => item.metadata.name)).toEqual(['acme-database.v2.0.0']);
   });
 
   it('4. explains an unsatisfiable subscription and installs nothing', async () => {
-    // The subscription asks for a starting CSV the catalog does not have.
-    await up.kubectlOk(['apply', '-f', '-'], operatorGroup('unsat', ['unsat']) + '---' + subscription('unsat', 'acme-monitoring', { channel: 'stable' }) + `  startingCSV: acme-monitoring.v0.9.9\n`);
+    // acme-database 2.0.0 is installed (channel fast); acme-monitoring needs acme-database >=1.1.0 <2.0.0,
+    // and nothing upgrades 2.0.0 to such a version: no way to install monitoring without breaking the database.
+    await up.kubectlOk(['apply', '-f', '-'], operatorGroup('unsat', ['unsat']) + '---' + subscription('unsat', 'acme-database', { channel: 'fast' }));
+    await waitForSucceeded(up, 'unsat', 'acme-database.v2.0.0');
+    const before = await inventory(up, 'unsat');
+    const crdsBefore = (await getJson(up, ['crd']))!.items.map((item: Json) => item.metadata.name);
+    await up.kubectlOk(['apply', '-f', '-'], subscription('unsat', 'acme-monitoring'));
     const condition = await eventually('ResolutionFailed', async () => {
       const sub = await getJson(up, ['subscription', 'acme-monitoring', '-n', 'unsat']);
       return (sub?.status?.conditions as Json[] | undefined)?.find((item) => item.type === 'ResolutionFailed' && item.status === 'True');
     });
     expect(condition.reason).toBe('ConstraintsNotSatisfiable');
     expect(condition.message).toMatch(/^constraints not satisfiable: /);
-    expect(condition.message).toContain('acme-monitoring.v0.9.9');
-    expect((await getJson(up, ['installplans', '-n', 'unsat']))!.items).toEqual([]);
-    expect((await getJson(up, ['csv', '-n', 'unsat']))!.items).toEqual([]);
+    expect(condition.message).toContain('bundle acme-monitoring.v0.1.0 requires an operator with package: acme-database and with version in range: >=1.1.0 <2.0.0');
+    expect(condition.message).toContain('subscription acme-database requires @existing/unsat//acme-database.v2.0.0');
+    // Nothing half-installed: no plan, CSV, Deployment, RBAC, dependency Subscription or CRD for monitoring;
+    // the database is as it was.
+    const after = await inventory(up, 'unsat');
+    expect({ ...after, subscriptions: after.subscriptions!.filter((name) => name !== 'acme-monitoring') }).toEqual(before);
+    expect((await getJson(up, ['crd']))!.items.map((item: Json) => item.metadata.name)).toEqual(crdsBefore);
+    expect(crdsBefore).not.toContain('monitors.acme.example.com');
+    expect(await csvPhase(up, 'unsat', 'acme-database.v2.0.0')).toBe('Succeeded');
+
+    // A Subscription whose starting CSV is not in the catalog fails the same way, naming it.
+    await up.kubectlOk(['apply', '-f', '-'], operatorGroup('unknown', ['unknown']) + '---' + subscription('unknown', 'acme-monitoring', { startingCSV: 'acme-monitoring.v0.9.9' }));
+    const unknown = await eventually('ResolutionFailed', async () => {
+      const sub = await getJson(up, ['subscription', 'acme-monitoring', '-n', 'unknown']);
+      return (sub?.status?.conditions as Json[] | undefined)?.find((item) => item.type === 'ResolutionFailed' && item.status === 'True');
+    });
+    expect(unknown.reason).toBe('ConstraintsNotSatisfiable');
+    expect(unknown.message).toContain('acme-monitoring.v0.9.9');
+    expect((await getJson(up, ['installplans', '-n', 'unknown']))!.items).toEqual([]);
+    expect((await getJson(up, ['csv', '-n', 'unknown']))!.items).toEqual([]);
   });
 
   it('5. fails a CSV whose OperatorGroup intersects another providing the same API, and recovers when narrowed', async () => {
@@ -200,28 +248,97 @@ describe.skipIf(unavailable !== undefined)('end to end: kubectl against olm up',
 
   it('7. exposes upstream metrics on /metrics', async () => {
     const text = await (await fetch(`${up.metricsUrl}/metrics`)).text();
-    expect(text).toMatch(/^csv_succeeded\{[^}]*name="acme-backup\.v0\.2\.0"[^}]*\} 1$/m);
-    for (const name of ['csv_count', 'csv_upgrade_count', 'catalog_source_count', 'subscription_count', 'install_plan_count']) {
-      expect(text).toMatch(new RegExp(`^${name}(\\{[^}]*\\})? \\d+`, 'm'));
-    }
+    const succeeded = text.split('\n').filter((line) => line.startsWith('csv_succeeded{') && line.includes('name="acme-backup.v0.2.0"'));
+    expect(succeeded).toHaveLength(1);
+    expect(succeeded[0]).toContain('namespace="acme"');
+    expect(succeeded[0]).toContain('version="0.2.0"');
+    expect(succeeded[0]).toMatch(/\} 1$/);
+    const value = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1]);
+    expect(value('csv_count')).toBeGreaterThanOrEqual(2);
+    expect(value('catalog_source_count')).toBeGreaterThanOrEqual(2);
+    expect(value('subscription_count')).toBeGreaterThanOrEqual(2);
+    expect(value('install_plan_count')).toBeGreaterThanOrEqual(2);
+    // Test 3 upgraded acme-database twice in `upgrade` and once in `jump`.
+    expect(value('csv_upgrade_count')).toBeGreaterThanOrEqual(3);
+    expect(text).toMatch(/^catalogsource_ready\{[^}]*name="acme-examples"[^}]*\} 1$/m);
+    expect(text).toMatch(/^subscription_sync_total\{[^}]*name="acme-backup"[^}]*\} \d+$/m);
   });
+
+  it('olm install and olm status, as a user runs them against olm up', async () => {
+    // Two catalogs are served here: install asks which one.
+    const ambiguous = await up.olm(['install', 'acme-backup', '-n', 'cli']);
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.stderr).toMatch(/^error: several CatalogSources could provide it \(olm\/\S+, olm\/\S+\): pass --source NAME$/m);
+    const installed = await up.olm(['install', 'acme-backup', '-n', 'cli', '--source', 'acme-examples']);
+    expect(installed.code).toBe(0);
+    expect(installed.stdout).toContain('operatorgroup cli/cli created (watching namespace cli)');
+    expect(installed.stdout).toContain('subscription cli/acme-backup created (catalog olm/acme-examples)');
+    expect(installed.stderr).toContain('resolving dependencies');
+    expect(installed.stderr.trimEnd().split('\n').at(-1)).toBe('acme-backup.v0.2.0 installed in cli: Succeeded');
+    const status = await up.olm(['status', '-n', 'cli']);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/^cli\s+acme-backup\s+acme-backup\s+AtLatestKnown\s+acme-backup\.v0\.2\.0\s+Succeeded\s+InstallSucceeded$/m);
+    expect(status.stdout).toMatch(/^cli\s+acme-database-stable-acme-examples-olm\s+acme-database\s+stable\s+AtLatestKnown\s+acme-database\.v1\.2\.0\s+Succeeded\s+InstallSucceeded$/m);
+
+    // Manual approval: install says how to approve; status repeats it; the printed command works.
+    const waiting = await up.olm(['install', 'acme-database', '-n', 'cli-manual', '--source', 'acme-examples', '--approval', 'Manual', '--starting-csv', 'acme-database.v1.0.0', '--timeout', '5000']);
+    expect(waiting.code).toBe(1);
+    expect(waiting.stderr).toMatch(/install plan \S+ waits for approval: kubectl patch installplan \S+ -n cli-manual --type merge -p '\{"spec":\{"approved":true\}\}'/);
+    expect(waiting.stderr).toContain('timed out after 5000 ms; see: olm status -n cli-manual');
+    const pending = await up.olm(['status', '-n', 'cli-manual']);
+    const approve = /^ {2}kubectl (patch installplan \S+ -n cli-manual --type merge -p) '(.+)'$/m.exec(pending.stdout);
+    expect(approve, pending.stdout).not.toBeNull();
+    await up.kubectlOk([...approve![1]!.split(' '), approve![2]!]);
+    await waitForSucceeded(up, 'cli-manual', 'acme-database.v1.0.0');
+
+    // A failure ends with its reason and exit 1.
+    expect((await up.olm(['install', 'acme-database', '-n', 'cli-unsat', '--source', 'acme-examples', '-c', 'fast'])).code).toBe(0);
+    const failed = await up.olm(['install', 'acme-monitoring', '-n', 'cli-unsat', '--source', 'acme-examples']);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('resolution failed (ConstraintsNotSatisfiable): constraints not satisfiable:');
+    expect(failed.stderr).toContain('>=1.1.0 <2.0.0');
+    const again = await up.olm(['install', 'acme-monitoring', '-n', 'cli-unsat', '--source', 'acme-examples']);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('error: subscription cli-unsat/acme-monitoring already exists; see its progress with: olm status -n cli-unsat');
+  }, 120_000);
 });
 
 describe.skipIf(unavailable !== undefined)('end to end: restarting olm up', () => {
-  it('6. finishes an installation interrupted by a restart, with nothing duplicated', async () => {
+  it('6. finishes an installation interrupted by a restart, with nothing duplicated or lost', async () => {
     const dataDir = temporaryDirectory('olm-e2e-restart-');
-    let up = await startOlmUp({ dataDir });
+    // Deployments take 5 s to become available, so the stop lands while the CSVs are installing.
+    let up = await startOlmUp({ dataDir, extraArgs: ['--rollout-delay', '5000'] });
     try {
       await up.kubectlOk(['apply', '-f', '-'], operatorGroup('restart', ['restart']) + '---' + subscription('restart', 'acme-backup'));
-      await eventually('an InstallPlan', async () => ((await getJson(up, ['installplans', '-n', 'restart']))?.items.length ? true : undefined));
+      const phases = await eventually('a CSV installing', async () => {
+        const csvs = ((await getJson(up, ['csv', '-n', 'restart']))?.items ?? []) as Json[];
+        const current = csvs.map((csv) => csv.status?.phase as string | undefined);
+        return current.includes('Installing') ? current : undefined;
+      });
+      expect(phases).not.toContain('Succeeded');
       expect(await up.stop()).toBe(0);
+
       up = await startOlmUp({ dataDir });
       await waitForSucceeded(up, 'restart', 'acme-backup.v0.2.0');
       await waitForSucceeded(up, 'restart', 'acme-database.v1.2.0');
-      const subscriptions = (await getJson(up, ['subscriptions', '-n', 'restart']))!.items.map((item: Json) => item.metadata.name).sort();
-      expect(subscriptions).toEqual(['acme-backup', 'acme-database-stable-acme-examples-olm']);
-      const csvs = (await getJson(up, ['csv', '-n', 'restart']))!.items.map((item: Json) => item.metadata.name).sort();
-      expect(csvs).toEqual(['acme-backup.v0.2.0', 'acme-database.v1.2.0']);
+      // The same installation done without a restart, for comparison.
+      await up.kubectlOk(['apply', '-f', '-'], operatorGroup('fresh', ['fresh']) + '---' + subscription('fresh', 'acme-backup'));
+      await waitForSucceeded(up, 'fresh', 'acme-backup.v0.2.0');
+      await waitForSucceeded(up, 'fresh', 'acme-database.v1.2.0');
+      await new Promise((resolve) => setTimeout(resolve, 2000)); // anything a restart would duplicate has had time to appear
+
+      const restarted = await inventory(up, 'restart');
+      expect(restarted.subscriptions).toEqual(['acme-backup', 'acme-database-stable-acme-examples-olm']);
+      expect(restarted.csv).toEqual(['acme-backup.v0.2.0', 'acme-database.v1.2.0']);
+      expect(restarted.installplans).toEqual(['plan for acme-backup.v0.2.0+acme-database.v1.2.0']);
+      expect(restarted.deployments).toEqual(['acme-backup-operator', 'acme-database-operator']);
+      const fresh = await inventory(up, 'fresh');
+      // Generated RBAC names differ per namespace; their number must not.
+      expect({ ...restarted, roles: restarted.roles!.length, rolebindings: restarted.rolebindings!.length }).toEqual({
+        ...fresh,
+        roles: fresh.roles!.length,
+        rolebindings: fresh.rolebindings!.length,
+      });
     } finally {
       await up.stop();
       rmSync(dataDir, { recursive: true, force: true });
