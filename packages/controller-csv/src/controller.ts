@@ -1,6 +1,6 @@
 import type { InstallStrategy, Logger, RbacGenerator, Reconciler } from '@olm/core';
 import { OlmError } from '@olm/core';
-import { EventRecorder, KubeClient } from '@olm/controller-runtime';
+import { EventRecorder, isNotFound, KubeClient } from '@olm/controller-runtime';
 import type { Registry } from 'prom-client';
 import { createCsvReconciler } from './csv-reconciler.js';
 import { createDeploymentInstallStrategy, type StrategyContext } from './deployment-install.js';
@@ -90,6 +90,17 @@ export function createCsvController(options: CsvControllerOptions): CsvControlle
         });
       return serverVersion;
     },
+    servedKinds: async (groupVersion) => {
+      const path = groupVersion.includes('/') ? `/apis/${groupVersion}` : `/api/${groupVersion}`;
+      try {
+        const list = (await client().request({ method: 'GET', path })) as { resources?: Array<{ kind?: string }> };
+        return new Set((list.resources ?? []).map((resource) => resource.kind ?? ''));
+      } catch (error) {
+        if (isNotFound(error)) return undefined;
+        throw error;
+      }
+    },
+    clusterChanges: new Set(),
     cache: undefined,
     installTimeoutMs: options.installTimeoutMs ?? 5 * 60_000,
     requeueAfterMs: options.requeueAfterMs ?? 30_000,

@@ -14,13 +14,16 @@ import type { CachedObject, InstallStatus, InstallStrategy, ReconcileContext, Re
 import { describeError, hasErrorCode } from '@olm/core';
 import { isNotFound, RuntimeErrorCodes, updateObject, updateStatus } from '@olm/controller-runtime';
 import { reconcileApiIntersection, type GroupApiView } from './api-intersection.js';
+import { isApiServiceAdoptable } from './api-service-ownership.js';
 import { isSamePhase, setCsvPhase, type CsvStatus } from './csv-status.js';
 import { ownedDeploymentSelector, type StrategyContext } from './deployment-install.js';
 import type { SubscriptionConfig } from './deployment-strategy.js';
 import { toInstallModeSet, unsupportedTargetsReason } from './install-modes.js';
 import { fnv64aHex, Kinds } from './kinds.js';
 import { formatProvidedApis, parseProvidedApis } from './provided-apis.js';
-import { checkRequirements } from './requirements.js';
+import { checkRequirements, discoveryNeeded, type ApiServiceObject, type RequirementsResult } from './requirements.js';
+import { unknownDeploymentReference } from './strategy-references.js';
+import { webhookDescriptionProblem } from './webhook-descriptions.js';
 import { csvProvidedApis, csvReference, isCopied, ogReference, upsert, type Csv, type Og, type Shared } from './shared.js';
 import { deleteTargetRbac, syncTargetRbac } from './target-rbac.js';
 import { formatTargetNamespaces } from './target-namespaces.js';
@@ -45,13 +48,23 @@ export function createCsvReconciler(shared: Shared): Reconciler {
     watches: [
       { ...Kinds.operatorGroup, map: (og) => csvsForOperatorGroup(shared, og) },
       { ...Kinds.crd, map: (crd) => csvsUsingCrd(shared, crd.metadata?.name ?? '') },
-      { ...Kinds.serviceAccount, map: (account) => csvsInNamespace(shared, account.metadata?.namespace ?? '') },
+      { ...Kinds.apiService, map: (apiService) => csvsUsingApiService(shared, apiService.metadata?.name ?? '') },
+      // A Subscription's `config` shapes the deployments of the CSV it installed.
+      { ...Kinds.subscription, map: csvsOfSubscription },
+      {
+        ...Kinds.serviceAccount,
+        map: (account) => [...csvsInNamespace(shared, account.metadata?.namespace ?? ''), ...csvsAffectedByRbac(shared, account)],
+      },
       { ...Kinds.csv, map: (csv) => relatedCsvs(shared, csv as Csv) },
       // A new namespace needs the copies (CSV and RBAC) of the operators targeting it; a selector's
       // matches reach the CSVs through their OperatorGroup's status instead.
       { ...Kinds.namespace, map: (namespace) => csvsTargeting(shared, namespace.metadata?.name ?? '') },
-      // Copied and lifted RBAC (and the Roles they are copied from) belong to a CSV by label.
-      ...[Kinds.role, Kinds.roleBinding, Kinds.clusterRole, Kinds.clusterRoleBinding].map((kind) => ({ ...kind, map: csvOwningRbac })),
+      // Copied and lifted RBAC (and the Roles they are copied from) belong to a CSV by label; any RBAC
+      // change may also satisfy a CSV waiting for its permissions, or retry one that failed for good.
+      ...[Kinds.role, Kinds.roleBinding, Kinds.clusterRole, Kinds.clusterRoleBinding].map((kind) => ({
+        ...kind,
+        map: (object: CachedObject) => [...csvOwningRbac(object), ...csvsAffectedByRbac(shared, object)],
+      })),
     ],
     async reconcile(request, context) {
       shared.cache = context.cache;
@@ -102,12 +115,54 @@ function csvOwningRbac(object: CachedObject): ReconcileRequest[] {
   return namespace ? [{ namespace, name }] : [];
 }
 
+/**
+ * CSVs an RBAC object (or ServiceAccount) may matter to: those not yet past Pending or waiting on their
+ * requirements (an RBAC object may arrive in the cache before or after its CSV), and those
+ * failed `InstallComponentFailedNoRetry`, which upstream resets to Pending on such a change (marked here,
+ * reset by their next sync). Namespaced objects concern their namespace, cluster-scoped ones all.
+ */
+function csvsAffectedByRbac(shared: Shared, object: CachedObject): ReconcileRequest[] {
+  if (!shared.cache) return [];
+  const namespace = object.metadata?.namespace;
+  const csvs = (shared.cache.list(Kinds.csv, namespace ? { namespace } : {}) as Csv[]).filter((csv) => !isCopied(csv));
+  const requests: ReconcileRequest[] = [];
+  for (const csv of csvs) {
+    const phase = csv.status?.phase ?? CSVPhases.None;
+    const reason = csv.status?.reason;
+    if (phase === CSVPhases.Failed && reason === CSVReasons.ComponentFailedNoRetry) {
+      shared.clusterChanges.add(`${csv.metadata.namespace}/${csv.metadata.name}`);
+    } else if (phase !== CSVPhases.None && phase !== CSVPhases.Pending && reason !== CSVReasons.RequirementsNotMet) {
+      continue;
+    }
+    requests.push({ namespace: csv.metadata.namespace, name: csv.metadata.name });
+  }
+  return requests;
+}
+
 function csvsUsingCrd(shared: Shared, crdName: string): ReconcileRequest[] {
   if (!shared.cache) return [];
   return (shared.cache.list(Kinds.csv) as Csv[])
     .filter((csv) => {
       const crds = csv.spec?.customresourcedefinitions;
       return [...(crds?.owned ?? []), ...(crds?.required ?? [])].some((crd) => crd.name === crdName);
+    })
+    .map((csv) => ({ namespace: csv.metadata.namespace, name: csv.metadata.name }));
+}
+
+/** The CSVs a Subscription installed or is installing. */
+function csvsOfSubscription(subscription: CachedObject): ReconcileRequest[] {
+  const namespace = subscription.metadata?.namespace ?? '';
+  const status = (subscription as { status?: { installedCSV?: string; currentCSV?: string } }).status;
+  return [...new Set([status?.installedCSV, status?.currentCSV])].filter((name): name is string => !!name).map((name) => ({ namespace, name }));
+}
+
+/** CSVs owning or requiring the APIService `<version>.<group>`. */
+function csvsUsingApiService(shared: Shared, name: string): ReconcileRequest[] {
+  if (!shared.cache) return [];
+  return (shared.cache.list(Kinds.csv) as Csv[])
+    .filter((csv) => {
+      const services = csv.spec?.apiservicedefinitions;
+      return [...(services?.owned ?? []), ...(services?.required ?? [])].some((service) => `${service.version}.${service.group}` === name);
     })
     .map((csv) => ({ namespace: csv.metadata.namespace, name: csv.metadata.name }));
 }
@@ -229,7 +284,13 @@ const fail = (shared: Shared, csv: Csv, reason: string, message: string) => setP
 // ---- pre-checks (upstream transitionCSVState, before the phase switch) ---------------------
 
 async function preChecks(shared: Shared, csv: Csv, context: ReconcileContext): Promise<Step> {
-  if (csv.status?.reason === CSVReasons.ComponentFailedNoRetry) return done;
+  if (csv.status?.reason === CSVReasons.ComponentFailedNoRetry) {
+    // Left alone until an RBAC object or ServiceAccount changes (upstream syncObject).
+    if (shared.clusterChanges.delete(`${csv.metadata.namespace}/${csv.metadata.name}`)) {
+      await setPhase(shared, csv, CSVPhases.Pending, CSVReasons.DetectedClusterChange, CSVMessages.clusterResourcesChanged);
+    }
+    return done;
+  }
   for (const crd of csv.spec?.customresourcedefinitions?.owned ?? []) {
     if (!crd.name.includes('.')) {
       context.logger.warn('owned CRD name is not <plural>.<group>; not syncing', { crd: crd.name });
@@ -401,8 +462,8 @@ function strategyFor(shared: Shared, csv: Csv): InstallStrategy | undefined {
   return shared.strategies().get(csv.spec?.install?.strategy ?? '');
 }
 
-async function invalidStrategy(shared: Shared, csv: Csv): Promise<void> {
-  await fail(shared, csv, CSVReasons.InvalidStrategy, CSVMessages.installStrategyInvalid('unrecognized install strategy'));
+async function invalidStrategy(shared: Shared, csv: Csv, detail = 'unrecognized install strategy'): Promise<void> {
+  await fail(shared, csv, CSVReasons.InvalidStrategy, CSVMessages.installStrategyInvalid(detail));
 }
 
 async function pending(shared: Shared, csv: Csv, context: ReconcileContext): Promise<ReconcileResult | void> {
@@ -416,25 +477,87 @@ async function pending(shared: Shared, csv: Csv, context: ReconcileContext): Pro
     }
   }
   if (!strategyFor(shared, csv)) return invalidStrategy(shared, csv);
-  const requirements = checkRequirements(csv, context.cache, await shared.serverVersion());
+  const requirements = await requirementsOf(shared, csv, context);
+  if ('invalid' in requirements) return invalidStrategy(shared, csv, requirements.invalid);
+  const statuses = requirements.statuses;
   if (!requirements.met) {
-    await setPhase(shared, csv, CSVPhases.Pending, CSVReasons.RequirementsNotMet, CSVMessages.requirementsNotFound, requirements.statuses);
+    await setPhase(shared, csv, CSVPhases.Pending, CSVReasons.RequirementsNotMet, CSVMessages.requirementsNotFound, statuses);
     return { requeueAfter: shared.requeueAfterMs };
   }
+  const webhookProblem = webhookDescriptionProblem(csv);
+  if (webhookProblem) {
+    await setPhase(shared, csv, CSVPhases.Failed, CSVReasons.InvalidWebhookDescription, webhookProblem, statuses);
+    return;
+  }
   if (crdOwnerConflict(csv, context)) {
-    await fail(shared, csv, CSVReasons.OwnerConflict, 'conflicting CRD owner in namespace');
+    await setPhase(shared, csv, CSVPhases.Failed, CSVReasons.OwnerConflict, crdOwnerConflictMessage, statuses);
+    return;
+  }
+  if (await apiServiceOwnerConflict(shared, csv, context)) {
+    await setPhase(shared, csv, CSVPhases.Failed, CSVReasons.OwnerConflict, apiServiceOwnerConflictMessage, statuses);
     return;
   }
   const previous = replacedCsv(csv, context);
   if (previous && previous.status?.phase !== CSVPhases.Replacing) {
     // Wait for the replaced CSV to be marked Replacing; its change requeues this one.
-    if (JSON.stringify(csv.status?.requirementStatus ?? []) !== JSON.stringify(requirements.statuses)) {
+    if (JSON.stringify(csv.status?.requirementStatus ?? []) !== JSON.stringify(statuses)) {
       const status = csv.status ?? {};
-      await setPhase(shared, csv, status.phase ?? CSVPhases.Pending, status.reason ?? '', status.message ?? '', requirements.statuses);
+      await setPhase(shared, csv, status.phase ?? CSVPhases.Pending, status.reason ?? '', status.message ?? '', statuses);
     }
     return;
   }
-  await setPhase(shared, csv, CSVPhases.InstallReady, CSVReasons.RequirementsMet, CSVMessages.allRequirementsFound, requirements.statuses);
+  await setPhase(shared, csv, CSVPhases.InstallReady, CSVReasons.RequirementsMet, CSVMessages.allRequirementsFound, statuses);
+}
+
+const crdOwnerConflictMessage = 'conflicting CRD owner in namespace';
+const apiServiceOwnerConflictMessage = 'unable to adopt APIService';
+
+type RequirementsOutcome = RequirementsResult | { readonly invalid: string };
+
+/** The requirement checks, after reading the discovery documents and APIServices they need. */
+async function requirementsOf(shared: Shared, csv: Csv, context: ReconcileContext): Promise<RequirementsOutcome> {
+  const served = new Map<string, ReadonlySet<string> | undefined>();
+  for (const groupVersion of discoveryNeeded(csv)) served.set(groupVersion, await shared.servedKinds(groupVersion));
+  const apiServices = new Map<string, ApiServiceObject | undefined>();
+  for (const description of csv.spec?.apiservicedefinitions?.required ?? []) {
+    const name = `${description.version}.${description.group}`;
+    apiServices.set(name, await findApiService(shared, name));
+  }
+  try {
+    return checkRequirements(csv, {
+      cache: context.cache,
+      serverVersion: await shared.serverVersion(),
+      servedKinds: (groupVersion) => served.get(groupVersion),
+      apiService: (name) => apiServices.get(name),
+    });
+  } catch (error) {
+    // upstream: a rule its checker refuses makes the whole install strategy invalid.
+    if (hasErrorCode(error, 'OLM_CSV_INVALID_RULE')) return { invalid: (error as Error).message };
+    throw error;
+  }
+}
+
+async function findApiService(shared: Shared, name: string): Promise<ApiServiceObject | undefined> {
+  try {
+    return await shared.client().find<ApiServiceObject>({ ...Kinds.apiService, name });
+  } catch (error) {
+    if (hasErrorCode(error, RuntimeErrorCodes.unknownKind)) return undefined;
+    throw error;
+  }
+}
+
+/** An owned APIService exists and may not be taken over (upstream `apiServiceOwnerConflicts`). */
+async function apiServiceOwnerConflict(shared: Shared, csv: Csv, context: ReconcileContext): Promise<boolean> {
+  for (const description of csv.spec?.apiservicedefinitions?.owned ?? []) {
+    const apiService = await findApiService(shared, `${description.version}.${description.group}`);
+    if (!apiService) continue;
+    const labels = apiService.metadata?.labels ?? {};
+    const currentOwner = context.cache.get(Kinds.csv, labels[Labels.owner] ?? '', labels[Labels.ownerNamespace] ?? '') as Csv | undefined;
+    const leaving = currentOwner?.status?.phase === CSVPhases.Replacing || currentOwner?.status?.phase === CSVPhases.Deleting;
+    const replaced = replacedCsv(csv, context);
+    if (!isApiServiceAdoptable(labels, csv.metadata, replaced?.metadata, leaving)) return true;
+  }
+  return false;
 }
 
 interface OperatorConditionObject extends CachedObject {
@@ -473,7 +596,11 @@ async function notUpgradeableReason(shared: Shared, replaced: Csv): Promise<stri
 /** Whether the CSV's OperatorGroup lets failed CSVs be replaced (`upgradeStrategy: TechPreviewUnsafeFailForward`). */
 function isFailForward(csv: Csv, context: ReconcileContext): boolean {
   const groups = context.cache.list(Kinds.operatorGroup, { namespace: csv.metadata.namespace }) as Og[];
-  return groups.length === 1 && groups[0]!.spec?.upgradeStrategy?.name === UpgradeStrategies.UnsafeFailForward;
+  if (groups.length !== 1) return false;
+  // `spec.upgradeStrategy` is read in both shapes OLM releases used: `{ name: … }` and the plain string.
+  const strategy = groups[0]!.spec?.upgradeStrategy as unknown;
+  const name = typeof strategy === 'object' && strategy !== null ? (strategy as { name?: unknown }).name : strategy;
+  return name === UpgradeStrategies.UnsafeFailForward;
 }
 
 async function strategyContext(shared: Shared, csv: Csv, context: ReconcileContext): Promise<StrategyContext> {
@@ -500,10 +627,20 @@ async function installReady(shared: Shared, csv: Csv, context: ReconcileContext)
   try {
     await strategy.install(csv, await strategyContext(shared, csv, context));
   } catch (error) {
-    await fail(shared, csv, CSVReasons.ComponentFailed, CSVMessages.installStrategyFailed(describeError(error)));
+    // upstream retries every install error except those no retry can fix (invalid strategy, timeout, …).
+    const reason = isUnrecoverable(error) ? CSVReasons.ComponentFailedNoRetry : CSVReasons.ComponentFailed;
+    await fail(shared, csv, reason, CSVMessages.installStrategyFailed(describeError(error)));
     return;
   }
   await setPhase(shared, csv, CSVPhases.Installing, CSVReasons.InstallSuccessful, CSVMessages.waitingForInstallComponents);
+}
+
+/**
+ * An install error that retrying cannot fix: one marked `unrecoverable: true` by its install strategy (as
+ * `InstallStatus.unrecoverable`), or the deployment strategy's `OLM_CSV_INVALID_STRATEGY`.
+ */
+function isUnrecoverable(error: unknown): boolean {
+  return (typeof error === 'object' && error !== null && (error as { unrecoverable?: unknown }).unrecoverable === true) || hasErrorCode(error, 'OLM_CSV_INVALID_STRATEGY');
 }
 
 async function health(shared: Shared, csv: Csv, strategy: InstallStrategy, context: ReconcileContext): Promise<InstallStatus> {
@@ -528,6 +665,7 @@ function installOutcome(status: InstallStatus, requeuePhase: string, requeueReas
 async function installing(shared: Shared, csv: Csv, context: ReconcileContext): Promise<ReconcileResult | void> {
   const strategy = strategyFor(shared, csv);
   if (!strategy) return invalidStrategy(shared, csv);
+  if (await expectedDeploymentBad(shared, csv, context)) return;
   const status = await health(shared, csv, strategy, context);
   const [phase, reason, message] = installOutcome(status, CSVPhases.Installing, CSVReasons.Waiting);
   if (!status.healthy) {
@@ -543,6 +681,15 @@ async function installing(shared: Shared, csv: Csv, context: ReconcileContext): 
   await setPhase(shared, csv, phase, reason, message);
 }
 
+/** `Pending/NeedsReinstall "calculated deployment install is bad"` when an owned API names a deployment the strategy lacks. */
+async function expectedDeploymentBad(shared: Shared, csv: Csv, context: ReconcileContext): Promise<boolean> {
+  const problem = unknownDeploymentReference(csv);
+  if (!problem) return false;
+  context.logger.warn('unable to calculate expected deployment', { csv: csv.metadata.name, problem });
+  await setPhase(shared, csv, CSVPhases.Pending, CSVReasons.NeedsReinstall, CSVMessages.calculatedDeploymentBad);
+  return true;
+}
+
 async function succeeded(shared: Shared, csv: Csv, context: ReconcileContext): Promise<ReconcileResult | void> {
   const replacer = replacingCsv(csv, context);
   if (replacer) {
@@ -553,11 +700,13 @@ async function succeeded(shared: Shared, csv: Csv, context: ReconcileContext): P
   }
   const strategy = strategyFor(shared, csv);
   if (!strategy) return invalidStrategy(shared, csv);
-  const requirements = checkRequirements(csv, context.cache, await shared.serverVersion());
+  const requirements = await requirementsOf(shared, csv, context);
+  if ('invalid' in requirements) return invalidStrategy(shared, csv, requirements.invalid);
   if (!requirements.met) {
     await setPhase(shared, csv, CSVPhases.Failed, CSVReasons.RequirementsNotMet, CSVMessages.requirementsNoLongerMet, requirements.statuses);
     return;
   }
+  if (await expectedDeploymentBad(shared, csv, context)) return;
   const status = await health(shared, csv, strategy, context);
   const [phase, reason, message] = installOutcome(status, CSVPhases.Failed, CSVReasons.ComponentUnhealthy);
   await setPhase(shared, csv, phase, reason, message);
@@ -568,9 +717,14 @@ async function ensureProvidedApiClusterRoles(shared: Shared, csv: Csv, context: 
   const owned = csv.spec?.customresourcedefinitions?.owned ?? [];
   if (owned.length === 0 && (csv.spec?.apiservicedefinitions?.owned ?? []).length === 0) return;
   const crds = owned.map((crd) => context.cache.get(Kinds.crd, crd.name)).filter((crd): crd is CachedObject => crd !== undefined);
+  const apiServices: CachedObject[] = [];
+  for (const service of csv.spec?.apiservicedefinitions?.owned ?? []) {
+    const found = await findApiService(shared, `${service.version}.${service.group}`);
+    if (found) apiServices.push(found);
+  }
   let roles;
   try {
-    roles = shared.rbac().providedApiClusterRoles({ csv: csv as never, crds: crds as never });
+    roles = shared.rbac().providedApiClusterRoles({ csv: csv as never, crds: crds as never, apiServices: apiServices as never });
   } catch (error) {
     context.logger.warn("couldn't generate clusterroles for provided api types", { error: describeError(error) });
     return;
@@ -609,12 +763,17 @@ async function failed(shared: Shared, csv: Csv, context: ReconcileContext): Prom
     return;
   }
   // Not upstream: a CSV failed on an owner conflict stays Failed while the conflict lasts (no Pending ↔ Failed loop).
-  if (reason === CSVReasons.OwnerConflict && crdOwnerConflict(csv, context)) return;
-  const requirements = checkRequirements(csv, context.cache, await shared.serverVersion());
+  if (reason === CSVReasons.OwnerConflict && (crdOwnerConflict(csv, context) || (await apiServiceOwnerConflict(shared, csv, context)))) return;
+  const requirements = await requirementsOf(shared, csv, context);
+  // Not upstream, which alternates with Pending/RequirementsNotMet: an invalid strategy stays Failed until the CSV changes.
+  if ('invalid' in requirements) return invalidStrategy(shared, csv, requirements.invalid);
   if (!requirements.met) {
     await setPhase(shared, csv, CSVPhases.Pending, CSVReasons.RequirementsNotMet, CSVMessages.requirementsNotMet, requirements.statuses);
     return;
   }
+  // Not upstream either (it reinstalls, then fails again in Pending): refused webhooks stay refused while unchanged.
+  if (reason === CSVReasons.InvalidWebhookDescription && webhookDescriptionProblem(csv) === csv.status?.message) return;
+  if (await expectedDeploymentBad(shared, csv, context)) return;
   const status = await health(shared, csv, strategy, context);
   const [phase, nextReason, message] = installOutcome(status, CSVPhases.Pending, CSVReasons.NeedsReinstall);
   await setPhase(shared, csv, phase, nextReason, message);

@@ -15,3 +15,7 @@ export * from './requirements.js';
 export { csvProvidedApis, isCopied } from './shared.js';
 export { replacementChain } from './csv-reconciler.js';
 export { isActiveMember, planTargetRbac, rbacDiffers, type RbacObject, type TargetRbacInput, type TargetRbacPlan } from './target-rbac.js';
+export * from './rule-checker.js';
+export * from './webhook-descriptions.js';
+export * from './api-service-ownership.js';
+export * from './strategy-references.js';

@@ -79,6 +79,6 @@ describe('install mode support', () => {
       }
     })();
     expect(hasErrorCode(error, 'OLM_CSV_INVALID_INSTALL_MODES')).toBe(true);
-    expect((error as Error).message).toMatch(/^InstallMode list contains duplicates, cannot make set/);
+    expect((error as Error).message).toBe('InstallMode list contains duplicates, cannot make set: [{OwnNamespace true} {OwnNamespace false}]');
   });
 });

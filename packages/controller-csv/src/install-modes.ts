@@ -17,7 +17,8 @@ export function toInstallModeSet(modes: readonly InstallMode[] | undefined): Ins
     if (set.has(mode.type)) {
       throw new OlmError(
         'OLM_CSV_INVALID_INSTALL_MODES',
-        `InstallMode list contains duplicates, cannot make set: ${JSON.stringify(modes)}`,
+        // Go's %v of the list, as upstream prints it: [{OwnNamespace true} {OwnNamespace false}]
+        `InstallMode list contains duplicates, cannot make set: [${(modes ?? []).map((item) => `{${item.type} ${item.supported === true}}`).join(' ')}]`,
       );
     }
     set.set(mode.type, mode.supported === true);

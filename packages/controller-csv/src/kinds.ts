@@ -14,6 +14,7 @@ export const Kinds = {
   role: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role' },
   roleBinding: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding' },
   operatorCondition: { apiVersion: 'operators.coreos.com/v2', kind: 'OperatorCondition' },
+  apiService: { apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService' },
 } as const satisfies Record<string, ObjectKind>;
 
 /** upstream's fnv-1a 64-bit hash in hex, as used by the `olm.api.<hash>` CSV labels. */

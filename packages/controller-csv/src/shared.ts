@@ -18,6 +18,10 @@ export interface Shared {
   logger(): Logger | undefined;
   now(): Date;
   serverVersion(): Promise<string | undefined>;
+  /** The kinds discovery lists for a group/version (`v1`, `apps/v1`), or undefined when it is not served. */
+  servedKinds(groupVersion: string): Promise<ReadonlySet<string> | undefined>;
+  /** CSVs (`namespace/name`) failed `InstallComponentFailedNoRetry` whose RBAC changed since: they get another chance. */
+  readonly clusterChanges: Set<string>;
   /** The informer cache, captured from the first reconcile (mappers have no other way to read it). */
   cache: ObjectReader | undefined;
   readonly installTimeoutMs: number;

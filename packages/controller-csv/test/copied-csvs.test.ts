@@ -128,4 +128,32 @@ describe('disableCopiedCsvsForAllNamespaces', () => {
       await local.stop();
     }
   });
+
+  it('removes the copies an earlier run made once it is turned on, and keeps the others', async () => {
+    const local = await startEnvironment();
+    let running = await startController(local);
+    try {
+      const { client } = local;
+      for (const namespace of ['on-all', 'on-multi', 'on-target']) await createNamespace(client, namespace);
+      await createOperatorGroup(client, 'on-all', 'og', {});
+      await createOperatorGroup(client, 'on-multi', 'og', { targetNamespaces: ['on-target'] });
+      await groupSynced(client, 'on-all', 'og');
+      await groupSynced(client, 'on-multi', 'og');
+      await client.create(csv({ namespace: 'on-all', name: 'global.v1' }));
+      await client.create(csv({ namespace: 'on-multi', name: 'scoped.v1' }));
+      await waitForPhase(client, 'on-all', 'global.v1', 'Succeeded');
+      await eventually(() => getCsv(client, 'on-target', 'global.v1'), { message: 'copy of the AllNamespaces operator' });
+      await eventually(() => getCsv(client, 'on-target', 'scoped.v1'), { message: 'copy of the MultiNamespace operator' });
+
+      // The next OLM runs with copies of AllNamespaces operators disabled.
+      await running.stop();
+      running = await startController(local, { disableCopiedCsvsForAllNamespaces: true });
+      await eventually(async () => (await listAll(client, Kinds.csv, 'olm.copiedFrom=on-all')).length === 0, { message: 'AllNamespaces copies removed' });
+      expect(await getCsv(client, 'on-target', 'scoped.v1')).toMatchObject({ status: { reason: 'Copied' } });
+      expect((await getCsv(client, 'on-all', 'global.v1'))?.status?.phase).toBe('Succeeded');
+    } finally {
+      await running.stop();
+      await local.stop();
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { CSVCleanupFinalizer } from '@olm/api';
 import { describe, expect, it } from 'vitest';
-import { Kinds } from '../src/kinds.js';
+import { fnv64aHex, Kinds } from '../src/kinds.js';
 import {
   crdManifest,
   createNamespace,
@@ -8,11 +8,14 @@ import {
   csv,
   eventually,
   getCsv,
+  grantPermissions,
   groupSynced,
+  listAll,
   listEvents,
   useController,
   waitForPhase,
   type CsvObject,
+  type RbacObject,
 } from './helpers.js';
 
 const harness = useController();
@@ -24,16 +27,16 @@ describe('CSV happy path', () => {
     await createOperatorGroup(client, 'happy', 'og');
     await groupSynced(client, 'happy', 'og');
     await client.create(crdManifest('widgets', 'example.com', 'Widget'));
-    await client.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { namespace: 'happy', name: 'operator' } });
-    await client.create(
-      csv({
-        namespace: 'happy',
-        name: 'widget.v1',
-        ownedCrds: [{ name: 'widgets.example.com', version: 'v1', kind: 'Widget' }],
-        serviceAccounts: ['operator'],
-        minKubeVersion: '1.20.0',
-      }),
-    );
+    const manifest = csv({
+      namespace: 'happy',
+      name: 'widget.v1',
+      ownedCrds: [{ name: 'widgets.example.com', version: 'v1', kind: 'Widget' }],
+      serviceAccounts: ['operator'],
+      minKubeVersion: '1.20.0',
+    });
+    // The service account and the RBAC its permissions need, as an InstallPlan creates them.
+    await grantPermissions(client, manifest);
+    await client.create(manifest);
     const done = await waitForPhase(client, 'happy', 'widget.v1', 'Succeeded', 'InstallSucceeded');
     expect(done.status?.message).toBe('install strategy completed with no errors');
     expect(done.metadata?.finalizers).toContain(CSVCleanupFinalizer);
@@ -43,8 +46,9 @@ describe('CSV happy path', () => {
       'olm.targetNamespaces': 'happy',
     });
     expect(Object.entries(done.metadata?.labels ?? {}).some(([key, value]) => key.startsWith('olm.api.') && value === 'provided')).toBe(true);
-    // An InstallWaiting entry appears when the controller looks before the rollout is available.
-    const history = (done.status?.conditions ?? []).filter((condition) => condition.reason !== 'InstallWaiting');
+    // An InstallWaiting entry appears when the controller looks before the rollout is available, a
+    // RequirementsNotMet one when it looks before its cache has the RBAC created just before the CSV.
+    const history = (done.status?.conditions ?? []).filter((condition) => condition.reason !== 'InstallWaiting' && condition.reason !== 'RequirementsNotMet');
     expect(history.map((condition) => [condition.phase, condition.reason, condition.message])).toEqual([
       ['Pending', 'RequirementsUnknown', 'requirements not yet checked'],
       ['InstallReady', 'AllRequirementsMet', 'all requirements found, attempting install'],
@@ -58,6 +62,15 @@ describe('CSV happy path', () => {
       ['ServiceAccount', 'operator', 'Present'],
     ]);
     expect(requirements[1]?.message).toBe('CRD is present and Established condition is true');
+    expect((requirements[2] as { dependents?: unknown }).dependents).toEqual([
+      {
+        group: 'rbac.authorization.k8s.io',
+        version: 'v1',
+        kind: 'PolicyRule',
+        status: 'Satisfied',
+        message: 'namespaced rule:{"verbs":["get"],"apiGroups":[""],"resources":["configmaps"]}',
+      },
+    ]);
 
     const deployment = await client.get<CsvObject & { spec: { template: { metadata: { annotations: Record<string, string> } } } }>({
       ...Kinds.deployment,
@@ -80,9 +93,36 @@ describe('CSV happy path', () => {
     });
     expect(events.map((event) => event.reason)).toEqual(expect.arrayContaining(['RequirementsUnknown', 'AllRequirementsMet', 'InstallSucceeded']));
 
-    // Per-API ClusterRoles once Succeeded, from the RBAC generator.
-    await eventually(() => client.find({ ...Kinds.clusterRole, name: 'widgets.example.com-v1-admin' }), { message: 'per-API admin role' });
-    await eventually(() => client.find({ ...Kinds.clusterRole, name: 'widgets.example.com-v1-crdview' }), { message: 'crdview role' });
+    // Per-API ClusterRoles once Succeeded, from the RBAC generator: exactly these rules and labels.
+    const apiLabel = (suffix: string) => `olm.opgroup.permissions/aggregate-to-${fnv64aHex('Widget.v1.example.com')}-${suffix}`;
+    const crd = await client.get({ ...Kinds.crd, name: 'widgets.example.com' });
+    const widgets = (verbs: string[]) => [{ verbs, apiGroups: ['example.com'], resources: ['widgets'] }];
+    const expectedRoles: Array<[string, string, unknown]> = [
+      ['admin', 'admin', widgets(['*'])],
+      ['edit', 'edit', widgets(['create', 'update', 'patch', 'delete'])],
+      ['view', 'view', widgets(['get', 'list', 'watch'])],
+      ['crdview', 'view', [{ verbs: ['get'], apiGroups: ['apiextensions.k8s.io'], resources: ['customresourcedefinitions'], resourceNames: ['widgets.example.com'] }]],
+    ];
+    for (const [suffix, aggregateTo, rules] of expectedRoles) {
+      const role = await eventually(() => client.find<RbacObject>({ ...Kinds.clusterRole, name: `widgets.example.com-v1-${suffix}` }), { message: `per-API ${suffix} role` });
+      expect(role.rules).toEqual(rules);
+      expect(role.metadata?.labels).toEqual({ [`rbac.authorization.k8s.io/aggregate-to-${aggregateTo}`]: 'true', [apiLabel(aggregateTo)]: 'true', 'olm.managed': 'true' });
+      expect(role.metadata?.ownerReferences).toEqual([
+        { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: 'widgets.example.com', uid: crd.metadata?.uid, controller: false, blockOwnerDeletion: false },
+      ]);
+    }
+    // The group's admin/edit/view roles aggregate them.
+    for (const suffix of ['admin', 'edit', 'view']) {
+      await eventually(async () => {
+        const roles = await listAll<RbacObject & { aggregationRule?: { clusterRoleSelectors?: Array<{ matchLabels: Record<string, string> }> } }>(
+          client,
+          Kinds.clusterRole,
+          'olm.owner=og,olm.owner.namespace=happy,olm.owner.kind=OperatorGroup',
+        );
+        const role = roles.find((item) => item.metadata?.name?.startsWith(`olm.og.og.${suffix}-`));
+        return role?.aggregationRule?.clusterRoleSelectors?.some((selector) => selector.matchLabels[apiLabel(suffix)] === 'true');
+      }, { message: `group ${suffix} role aggregates the API` });
+    }
 
     await eventually(async () => {
       const text = await harness.controller.registry.metrics();
@@ -95,15 +135,14 @@ describe('CSV happy path', () => {
     await createNamespace(client, 'reqs');
     await createOperatorGroup(client, 'reqs', 'og');
     await groupSynced(client, 'reqs', 'og');
-    await client.create(
-      csv({
-        namespace: 'reqs',
-        name: 'gadget.v1',
-        ownedCrds: [{ name: 'gadgets.example.com', version: 'v2', kind: 'Gadget' }],
-        requiredCrds: [{ name: 'parts.example.com', version: 'v1', kind: 'Part' }],
-        serviceAccounts: ['gadget-operator'],
-      }),
-    );
+    const manifest = csv({
+      namespace: 'reqs',
+      name: 'gadget.v1',
+      ownedCrds: [{ name: 'gadgets.example.com', version: 'v2', kind: 'Gadget' }],
+      requiredCrds: [{ name: 'parts.example.com', version: 'v1', kind: 'Part' }],
+      serviceAccounts: ['gadget-operator'],
+    });
+    await client.create(manifest);
     const waiting = await waitForPhase(client, 'reqs', 'gadget.v1', 'Pending', 'RequirementsNotMet');
     expect(waiting.status?.message).toBe("one or more requirements couldn't be found");
     expect(waiting.status?.requirementStatus?.map((status) => [status.name, status.status, status.message])).toEqual([
@@ -120,11 +159,18 @@ describe('CSV happy path', () => {
     await client.create(crdManifest('gadgets', 'example.com', 'Gadget', ['v1']));
     await client.create(crdManifest('parts', 'example.com', 'Part'));
     await client.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { namespace: 'reqs', name: 'gadget-operator' } });
-    await eventually(async () => {
+    // The account exists but nothing grants it the CSV's rule yet.
+    const unsatisfied = await eventually(async () => {
       const current = await getCsv(client, 'reqs', 'gadget.v1');
       const statuses = current?.status?.requirementStatus ?? [];
-      return statuses[0]?.message === 'CRD version not served' && statuses[2]?.status === 'Present';
+      return statuses[0]?.message === 'CRD version not served' && statuses[2]?.status === 'PresentNotSatisfied' ? statuses : undefined;
     });
+    expect(unsatisfied[2]).toMatchObject({
+      message: 'Policy rule not satisfied for service account',
+      dependents: [{ kind: 'PolicyRule', status: 'NotSatisfied', message: 'namespaced rule:{"verbs":["get"],"apiGroups":[""],"resources":["configmaps"]}' }],
+    });
+    await grantPermissions(client, manifest);
+    await eventually(async () => (await getCsv(client, 'reqs', 'gadget.v1'))?.status?.requirementStatus?.[2]?.status === 'Present', { message: 'permissions granted' });
     await client.delete({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: 'gadgets.example.com' });
     await eventually(async () => !(await client.find({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: 'gadgets.example.com' })));
     await client.create(crdManifest('gadgets', 'example.com', 'Gadget', ['v2']));
@@ -139,8 +185,8 @@ describe('CSV happy path', () => {
     const future = await waitForPhase(client, 'reqs', 'future.v1', 'Pending', 'RequirementsNotMet');
     expect(future.status?.requirementStatus?.[0]).toMatchObject({
       kind: 'ClusterServiceVersion',
-      status: 'NotPresent',
-      message: 'CSV version requirement not met: minKubeVersion (99.0.0) > server version (v1.32.4)',
+      status: 'PresentNotSatisfied',
+      message: 'CSV version requirement not met: minKubeVersion (99.0.0) > server version (1.32.4)',
     });
   });
 

@@ -253,6 +253,22 @@ export async function installPermissions(client: KubeClient, namespace: string, 
   return objects;
 }
 
+/**
+ * The same objects made from a CSV manifest before it is created (no owner references yet), so its
+ * permissions are granted by the time the controller first looks. Returns them.
+ */
+export async function grantPermissions(client: KubeClient, manifest: CachedObject): Promise<CachedObject[]> {
+  const objects = createRbacGenerator().permissionsForCsv({ csv: manifest as never }) as unknown as CachedObject[];
+  for (const object of objects) {
+    try {
+      await client.create(object);
+    } catch (error) {
+      if (!isAlreadyExists(error)) throw error;
+    }
+  }
+  return objects;
+}
+
 /** Every phase/reason/message the CSV's condition history showed until `until` held. */
 export async function historyUntil(
   client: KubeClient,

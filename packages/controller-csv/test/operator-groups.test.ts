@@ -117,7 +117,7 @@ describe('pre-checks', () => {
       }),
     );
     const duplicate = await waitForPhase(client, 'modes', 'dup.v1', 'Failed', 'InvalidInstallModes');
-    expect(duplicate.status?.message).toContain('InstallMode list contains duplicates');
+    expect(duplicate.status?.message).toBe('InstallMode list contains duplicates, cannot make set: [{AllNamespaces true} {AllNamespaces false}]');
 
     await client.create(
       csv({ namespace: 'modes', name: 'own.v1', installModes: [{ type: 'OwnNamespace', supported: true }], deployments: ['own'] }),

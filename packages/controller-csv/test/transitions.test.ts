@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { UpgradeStrategies } from '@olm/api';
 import { Kinds } from '../src/kinds.js';
 import {
   crdManifest,
@@ -7,12 +8,16 @@ import {
   csv,
   eventually,
   getCsv,
+  grantPermissions,
   historyUntil,
+  installPermissions,
   listEvents,
+  sleep,
   namespaceWithGroup,
   useController,
   waitForPhase,
   type CsvObject,
+  type RbacObject,
 } from './helpers.js';
 
 /**
@@ -98,6 +103,150 @@ describe('Pending', () => {
   });
 });
 
+describe('Pending (more rows)', () => {
+  it('→ Failed/InvalidInstallStrategy when the rule checker refuses a permission rule, and stays so until the CSV is fixed', async () => {
+    const { client } = harness.env;
+    await namespaceWithGroup(client, 'tr-bad-rule');
+    await client.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { namespace: 'tr-bad-rule', name: 'operator' } });
+    await client.create(csv({ namespace: 'tr-bad-rule', name: 'rule.v1', serviceAccounts: ['operator'], rules: [{ apiGroups: [''], resources: ['pods'], verbs: [] }] }));
+    const failed = await waitForPhase(client, 'tr-bad-rule', 'rule.v1', 'Failed', 'InvalidInstallStrategy');
+    expect(failed.status?.message).toBe('install strategy invalid: rule invalid: policy rule must have at least one verb');
+    // Not retried in a loop: nothing new is written while the CSV is unchanged.
+    await sleep(600);
+    const still = await getCsv(client, 'tr-bad-rule', 'rule.v1');
+    expect(still?.status?.phase).toBe('Failed');
+    expect(entries(still!)).toEqual(entries(failed));
+
+    const live = await client.get<CsvObject & { spec: { install: { spec: { permissions: Array<{ rules: unknown[] }> } } } }>({ ...Kinds.csv, namespace: 'tr-bad-rule', name: 'rule.v1' });
+    live.spec.install.spec.permissions[0]!.rules = [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }];
+    await client.replace(live);
+    await installPermissions(client, 'tr-bad-rule', 'rule.v1');
+    await waitForPhase(client, 'tr-bad-rule', 'rule.v1', 'Succeeded');
+  });
+
+  it('→ Failed/InvalidWebhookDescription for a repeated webhook name or refused rules, and installs once they are fixed', async () => {
+    const { client } = harness.env;
+    await namespaceWithGroup(client, 'tr-webhooks');
+    const webhook = (generateName: string, rules: unknown[] = [{ apiGroups: ['example.com'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['widgets'] }]) => ({
+      type: 'ValidatingAdmissionWebhook',
+      generateName,
+      deploymentName: 'hooks.v1-operator',
+      sideEffects: 'None',
+      admissionReviewVersions: ['v1'],
+      rules,
+    });
+    const manifest = csv({ namespace: 'tr-webhooks', name: 'hooks.v1' });
+    (manifest.spec as Record<string, unknown>).webhookdefinitions = [webhook('check.example.com'), webhook('check.example.com')];
+    await client.create(manifest);
+    const repeated = await waitForPhase(client, 'tr-webhooks', 'hooks.v1', 'Failed', 'InvalidWebhookDescription');
+    expect(repeated.status?.message).toBe('CSV contains repeated WebhookDescription name');
+    expect(await client.find({ ...Kinds.deployment, namespace: 'tr-webhooks', name: 'hooks.v1-operator' })).toBeUndefined();
+
+    const reference = { ...Kinds.csv, namespace: 'tr-webhooks', name: 'hooks.v1' };
+    await client.patch(reference, { spec: { webhookdefinitions: [webhook('check.example.com', [{ apiGroups: ['operators.coreos.com'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['*'] }])] } });
+    await eventually(async () => (await getCsv(client, 'tr-webhooks', 'hooks.v1'))?.status?.message === 'Webhook rules cannot include the OLM group', {
+      message: 'InvalidWebhookDescription for the OLM group',
+    });
+    await client.patch(reference, { spec: { webhookdefinitions: [webhook('check.example.com')] } });
+    await waitForPhase(client, 'tr-webhooks', 'hooks.v1', 'Succeeded');
+  });
+
+  it('→ Failed/OwnerConflict "unable to adopt APIService" for an owned APIService it may not take over, until it may', async () => {
+    const { client } = harness.env;
+    await namespaceWithGroup(client, 'tr-apiservice');
+    await client.create({
+      apiVersion: 'apiregistration.k8s.io/v1',
+      kind: 'APIService',
+      metadata: { name: 'v1.adopt.example.com' },
+      spec: { group: 'adopt.example.com', version: 'v1', groupPriorityMinimum: 100, versionPriority: 10 },
+    });
+    const manifest = csv({ namespace: 'tr-apiservice', name: 'adopter.v1' });
+    (manifest.spec as Record<string, unknown>).apiservicedefinitions = {
+      owned: [{ group: 'adopt.example.com', version: 'v1', kind: 'Adoptee', name: 'adoptees', displayName: 'Adoptees', deploymentName: 'adopter.v1-operator' }],
+    };
+    await client.create(manifest);
+    const conflict = await waitForPhase(client, 'tr-apiservice', 'adopter.v1', 'Failed', 'OwnerConflict');
+    expect(conflict.status?.message).toBe('unable to adopt APIService');
+    expect(conflict.status?.requirementStatus).toContainEqual(expect.objectContaining({ kind: 'APIService', name: 'v1.adopt.example.com', status: 'DeploymentFound' }));
+    expect(await client.find({ ...Kinds.deployment, namespace: 'tr-apiservice', name: 'adopter.v1-operator' })).toBeUndefined();
+
+    // Labelled as this CSV's: adoptable, so the CSV installs.
+    await client.patch(
+      { apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', name: 'v1.adopt.example.com' },
+      { metadata: { labels: { 'olm.owner': 'adopter.v1', 'olm.owner.namespace': 'tr-apiservice', 'olm.owner.kind': 'ClusterServiceVersion' } } },
+    );
+    await waitForPhase(client, 'tr-apiservice', 'adopter.v1', 'Succeeded');
+    // Once Succeeded, the per-API ClusterRoles of the owned APIService, owned by it.
+    const admin = await eventually(() => client.find<RbacObject>({ ...Kinds.clusterRole, name: 'adoptees-v1-admin' }), { message: 'APIService admin role' });
+    expect(admin.rules).toEqual([{ verbs: ['*'], apiGroups: ['adopt.example.com'], resources: ['adoptees'] }]);
+    expect(admin.metadata?.ownerReferences?.[0]).toMatchObject({ apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', name: 'v1.adopt.example.com' });
+    expect(await client.find({ ...Kinds.clusterRole, name: 'adoptees-v1-view' })).toBeDefined();
+  });
+
+  it('stays Pending, unchanged, while the CSV it replaces is not Replacing (a Failed one without fail-forward)', async () => {
+    const { client, server } = harness.env;
+    await namespaceWithGroup(client, 'tr-wait');
+    server.failDeployment('tr-wait', 'wait-v1');
+    await client.create(csv({ namespace: 'tr-wait', name: 'wait.v1', deployments: ['wait-v1'] }));
+    await waitForPhase(client, 'tr-wait', 'wait.v1', 'Failed', 'InstallCheckFailed');
+    await client.create(csv({ namespace: 'tr-wait', name: 'wait.v2', deployments: ['wait-v2'], replaces: 'wait.v1', version: '2.0.0' }));
+    const waiting = await waitForPhase(client, 'tr-wait', 'wait.v2', 'Pending', 'RequirementsUnknown');
+    await sleep(600);
+    const still = await getCsv(client, 'tr-wait', 'wait.v2');
+    expect(still?.status).toMatchObject({ phase: 'Pending', reason: 'RequirementsUnknown', message: 'requirements not yet checked' });
+    expect(entries(still!)).toEqual(entries(waiting));
+    expect((await getCsv(client, 'tr-wait', 'wait.v1'))?.status?.phase).toBe('Failed');
+    expect(await client.find({ ...Kinds.deployment, namespace: 'tr-wait', name: 'wait-v2' })).toBeUndefined();
+
+    // The old operator recovers: it is Succeeded, then Replacing, and the new one goes on.
+    server.recoverDeployment('tr-wait', 'wait-v1');
+    await waitForPhase(client, 'tr-wait', 'wait.v2', 'Succeeded');
+    await eventually(async () => !(await getCsv(client, 'tr-wait', 'wait.v1')), { message: 'old CSV deleted' });
+  });
+});
+
+describe('Installing (more rows)', () => {
+  it('→ Pending/NeedsReinstall "calculated deployment install is bad" when a webhook names a deployment the strategy lacks', async () => {
+    const { client } = harness.env;
+    await namespaceWithGroup(client, 'tr-calc');
+    const manifest = csv({ namespace: 'tr-calc', name: 'calc.v1' });
+    const webhook = (deploymentName: string) => [
+      { type: 'ValidatingAdmissionWebhook', generateName: 'calc.example.com', deploymentName, sideEffects: 'None', admissionReviewVersions: ['v1'] },
+    ];
+    (manifest.spec as Record<string, unknown>).webhookdefinitions = webhook('operator');
+    await client.create(manifest);
+    const history = await historyUntil(client, 'tr-calc', 'calc.v1', (current) =>
+      entries(current).includes('Pending/NeedsReinstall/calculated deployment install is bad'),
+    );
+    expect(history).toContain('Installing/InstallSucceeded/waiting for install components to report healthy');
+    expect((await getCsv(client, 'tr-calc', 'calc.v1'))?.status?.phase).not.toBe('Succeeded');
+    await client.patch({ ...Kinds.csv, namespace: 'tr-calc', name: 'calc.v1' }, { spec: { webhookdefinitions: webhook('calc.v1-operator') } });
+    await waitForPhase(client, 'tr-calc', 'calc.v1', 'Succeeded');
+  });
+});
+
+describe('Succeeded (more rows)', () => {
+  it('→ Failed/RequirementsNotMet when its permissions are taken away, and back once they are granted again', async () => {
+    const { client } = harness.env;
+    await namespaceWithGroup(client, 'tr-perms');
+    const manifest = csv({ namespace: 'tr-perms', name: 'perms.v1', serviceAccounts: ['operator'] });
+    const objects = await grantPermissions(client, manifest);
+    await client.create(manifest);
+    await waitForPhase(client, 'tr-perms', 'perms.v1', 'Succeeded');
+    const binding = objects.find((object) => object.kind === 'RoleBinding')!;
+    await client.delete({ ...Kinds.roleBinding, namespace: 'tr-perms', name: binding.metadata!.name! });
+    const history = await historyUntil(client, 'tr-perms', 'perms.v1', (current) => current.status?.reason === 'RequirementsNotMet' && current.status.phase === 'Pending');
+    expect(history).toContain('Failed/RequirementsNotMet/requirements no longer met');
+    const waiting = await getCsv(client, 'tr-perms', 'perms.v1');
+    expect(waiting?.status?.requirementStatus?.find((status) => status.kind === 'ServiceAccount')).toMatchObject({
+      status: 'PresentNotSatisfied',
+      message: 'Policy rule not satisfied for service account',
+    });
+    await grantPermissions(client, manifest);
+    await waitForPhase(client, 'tr-perms', 'perms.v1', 'Succeeded');
+  });
+});
+
 describe('InstallReady', () => {
   it('→ Failed/InstallComponentFailed when the strategy cannot be applied, and installs once the CSV is fixed', async () => {
     const { client } = harness.env;
@@ -142,7 +291,7 @@ describe('Succeeded', () => {
 describe('Failed', () => {
   it('→ Replacing/BeingReplaced with fail-forward when a replacement exists; the replacement installs and the failed CSV goes', async () => {
     const { client } = harness.env;
-    await namespaceWithGroup(harness.env.client, 'tr-failforward', { targetNamespaces: ['tr-failforward'], upgradeStrategy: { name: 'TechPreviewUnsafeFailForward' } });
+    await namespaceWithGroup(harness.env.client, 'tr-failforward', { targetNamespaces: ['tr-failforward'], upgradeStrategy: UpgradeStrategies.UnsafeFailForward });
     harness.env.server.failDeployment('tr-failforward', 'ff-v1');
     await client.create(csv({ namespace: 'tr-failforward', name: 'ff.v1', deployments: ['ff-v1'] }));
     await eventually(async () => {

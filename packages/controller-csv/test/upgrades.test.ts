@@ -21,7 +21,10 @@ const order: Record<string, number> = { '': 0, Pending: 1, InstallReady: 2, Inst
 /**
  * TestUpdates' invariants for A ← B ← C, checked on every observation while the chain converges:
  * while A is not yet Replacing, B and C are at most Pending; B installing ⇒ A Replacing; B Succeeded ⇒
- * A Deleting or gone; C installing ⇒ B Replacing (A Deleting or gone); C Succeeded ⇒ A, B on the way out.
+ * A Deleting or gone; C installing ⇒ B Replacing (A Deleting or gone); C Succeeded ⇒ A, B on the way out;
+ * B is never deleted before A. Upstream's test syncs one CSV at a time and sees A, B gone the moment C
+ * Succeeded; here the deletes are observed as they happen, so Deleting (and Replacing for B, which waits
+ * for A to go) count as on the way out, and the run ends only once A and B are gone.
  */
 function checkInvariants(a: CsvObject | undefined, b: CsvObject | undefined, c: CsvObject | undefined): string[] {
   const phase = (csvObject: CsvObject | undefined) => (csvObject ? csvObject.status?.phase ?? '' : 'gone');
@@ -35,6 +38,9 @@ function checkInvariants(a: CsvObject | undefined, b: CsvObject | undefined, c: 
   if (pb === 'Succeeded' && !['Replacing', 'Deleting', 'gone'].includes(pa)) problems.push(`B Succeeded but A ${pa}`);
   if ((pc === 'InstallReady' || pc === 'Installing') && !['Replacing', 'Deleting', 'gone'].includes(pb)) problems.push(`C ${pc} but B ${pb}`);
   if ((pc === 'InstallReady' || pc === 'Installing' || pc === 'Succeeded') && !['Deleting', 'gone'].includes(pa)) problems.push(`C ${pc} but A ${pa}`);
+  if (pc === 'Succeeded' && !['Replacing', 'Deleting', 'gone'].includes(pb)) problems.push(`C Succeeded but B ${pb}`);
+  // Only the oldest CSV of a chain is deleted: B stays Replacing while A still exists.
+  if (pb === 'Deleting' && pa !== 'gone') problems.push(`B Deleting but A ${pa}`);
   return problems;
 }
 
@@ -73,6 +79,8 @@ describe('replacement chains (TestUpdates)', () => {
   it('A ← B ← C created in order A, B, C converges to C with the invariants held', async () => {
     const seen = await runChain('chain-abc', ['a', 'b', 'c']);
     expect(seen.c.has('Succeeded')).toBe(true);
+    // A went through Replacing before it went away.
+    expect(seen.a.has('Replacing') || seen.a.has('Deleting')).toBe(true);
   });
 
   it('A ← B ← C created in order C, B, A converges to C with the invariants held', async () => {
@@ -81,6 +89,18 @@ describe('replacement chains (TestUpdates)', () => {
 
   it('A ← B ← C created in order B, C, A converges to C with the invariants held', async () => {
     await runChain('chain-bca', ['b', 'c', 'a']);
+  });
+
+  it('A ← B ← C created in order A, C, B converges to C with the invariants held', async () => {
+    await runChain('chain-acb', ['a', 'c', 'b']);
+  });
+
+  it('A ← B ← C created in order B, A, C converges to C with the invariants held', async () => {
+    await runChain('chain-bac', ['b', 'a', 'c']);
+  });
+
+  it('A ← B ← C created in order C, A, B converges to C with the invariants held', async () => {
+    await runChain('chain-cab', ['c', 'a', 'b']);
   });
 
   it('marks the old CSV Replacing/BeingReplaced, then Deleting/Replaced, and counts the upgrade', async () => {

@@ -51,11 +51,11 @@ describe.each(readdirSync(casesDir).sort())('scenario %s', (name) => {
   const input = JSON.parse(readFileSync(join(casesDir, name, 'input.json'), 'utf8')) as CaseInput;
   const actual = generateAll(input);
   const expectedPath = join(casesDir, name, 'expected.json');
-  if (process.env.UPDATE_RBAC_CASES === '1' || !existsSync(expectedPath)) {
-    writeFileSync(expectedPath, `${JSON.stringify(actual, null, 2)}\n`);
-  }
+  // Expectations are written only on request, so a scenario without one fails instead of passing on its own output.
+  if (process.env.UPDATE_RBAC_CASES === '1') writeFileSync(expectedPath, `${JSON.stringify(actual, null, 2)}\n`);
 
   it(`generates exactly the expected objects (${input.description})`, () => {
+    expect(existsSync(expectedPath), `${expectedPath} is missing: run with UPDATE_RBAC_CASES=1 and review it`).toBe(true);
     expect(JSON.parse(JSON.stringify(actual))).toEqual(JSON.parse(readFileSync(expectedPath, 'utf8')));
   });
 
