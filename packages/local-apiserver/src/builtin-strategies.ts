@@ -55,7 +55,8 @@ export function applyBuiltinDefaults(type: ResourceType, object: KubeObject, isC
         for (const port of serviceSpec['ports']) {
           if (isJsonObject(port)) {
             port['protocol'] ??= 'TCP';
-            port['targetPort'] ??= port['port'];
+            // 0 and "" are what a Go client sends for an unset IntOrString.
+            if (port['targetPort'] === undefined || port['targetPort'] === 0 || port['targetPort'] === '') port['targetPort'] = port['port'];
           }
         }
       }
@@ -76,7 +77,11 @@ export function applyBuiltinDefaults(type: ResourceType, object: KubeObject, isC
         spec['replicas'] ??= 1;
         spec['revisionHistoryLimit'] ??= 10;
         spec['progressDeadlineSeconds'] ??= 600;
-        spec['strategy'] ??= { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' } };
+        // kubectl create deployment sends `strategy: {}`.
+        const strategy: JsonObject = isJsonObject(spec['strategy']) ? spec['strategy'] : {};
+        strategy['type'] ??= 'RollingUpdate';
+        if (strategy['type'] === 'RollingUpdate') strategy['rollingUpdate'] ??= { maxUnavailable: '25%', maxSurge: '25%' };
+        spec['strategy'] = strategy;
       }
       break;
     }

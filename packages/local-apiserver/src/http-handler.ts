@@ -7,6 +7,7 @@ import { ApiError, badRequest, internalError, methodNotAllowed, pathNotFound, un
 import { isJsonObject, type JsonObject, type KubeObject } from './kube-object.js';
 import { gvFromOpenApiPath, openApiV2Definitions, openApiV2Document, openApiV3Document, openApiV3Index } from './openapi.js';
 import { encodeOpenApiV2 } from './openapi-v2-protobuf.js';
+import { decodeKubernetesProtobuf, kubernetesProtobufMediaType } from './protobuf-body.js';
 import { parseRoute, type Route } from './request-path.js';
 import { groupVersion, type ResourceType } from './resource-type.js';
 import { buildTable, tableContentType, wantsTable } from './table.js';
@@ -221,7 +222,7 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
       }
       if (method === 'POST') {
         if (type.namespaced && namespace === undefined) throw methodNotAllowed('the server does not allow this method on the requested resource');
-        const body = await readTypedBody(request, options.maxBodyBytes);
+        const body = await readTypedBody(request, options.maxBodyBytes, warnings);
         const created = cluster.create(type, version, namespace, body, writeOptions());
         await cluster.store.durable();
         respondObject(201, created);
@@ -255,7 +256,7 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
         return;
       }
       case 'PUT': {
-        const body = await readTypedBody(request, options.maxBodyBytes);
+        const body = await readTypedBody(request, options.maxBodyBytes, warnings);
         const updated = cluster.update(type, version, namespace, name, body, { ...writeOptions(), ...(subresource !== undefined ? { subresource } : {}) });
         await cluster.store.durable();
         respondObject(200, updated);
@@ -422,11 +423,12 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
   };
 }
 
-async function readTypedBody(request: IncomingMessage, limit: number): Promise<unknown> {
+async function readTypedBody(request: IncomingMessage, limit: number, warnings?: string[]): Promise<unknown> {
   const type = mediaType(request);
   const raw = await readBody(request, limit);
   if (raw.length === 0) return undefined;
-  if (!bodyTypes.has(type)) unknownFormat('application/json, application/yaml');
+  if (type === kubernetesProtobufMediaType) return decodeKubernetesProtobuf(raw, warnings);
+  if (!bodyTypes.has(type)) unknownFormat(`application/json, application/yaml, ${kubernetesProtobufMediaType}`);
   return decodeDocument(raw, type);
 }
 

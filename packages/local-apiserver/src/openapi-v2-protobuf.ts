@@ -1,62 +1,12 @@
 import { stringify } from 'yaml';
 import { isJsonObject, type JsonObject } from './kube-object.js';
+import { protobufMessage as message } from './protobuf-wire.js';
 
 /**
  * `/openapi/v2` in protobuf (gnostic `openapi.v2.Document`), which kubectl up to 1.26 downloads before
  * `apply` and `explain`. Only what kubectl reads is encoded: definitions with types, descriptions,
  * properties, items, required, enums and `x-kubernetes-*` extensions.
  */
-class Writer {
-  private readonly chunks: Buffer[] = [];
-
-  private varint(value: number): void {
-    const bytes: number[] = [];
-    let remaining = value;
-    while (remaining > 0x7f) {
-      bytes.push((remaining & 0x7f) | 0x80);
-      remaining = Math.floor(remaining / 128);
-    }
-    bytes.push(remaining);
-    this.chunks.push(Buffer.from(bytes));
-  }
-
-  private tag(field: number, wireType: number): void {
-    this.varint(field * 8 + wireType);
-  }
-
-  string(field: number, value: string | undefined): this {
-    if (value === undefined || value === '') return this;
-    const bytes = Buffer.from(value, 'utf8');
-    this.tag(field, 2);
-    this.varint(bytes.length);
-    this.chunks.push(bytes);
-    return this;
-  }
-
-  bytes(field: number, value: Buffer): this {
-    this.tag(field, 2);
-    this.varint(value.length);
-    this.chunks.push(value);
-    return this;
-  }
-
-  bool(field: number, value: boolean | undefined): this {
-    if (value !== true) return this;
-    this.tag(field, 0);
-    this.varint(1);
-    return this;
-  }
-
-  finish(): Buffer {
-    return Buffer.concat(this.chunks);
-  }
-}
-
-function message(build: (writer: Writer) => void): Buffer {
-  const writer = new Writer();
-  build(writer);
-  return writer.finish();
-}
 
 function anyYaml(value: unknown): Buffer {
   return message((writer) => writer.string(2, stringify(value).trimEnd()));
