@@ -1,5 +1,5 @@
 import type { Plugin } from '@olm/core';
-import { createControllerCatalogPlugin } from '@olm/controller-catalog';
+import { catalogControllerAdditionalNamespaces, createControllerCatalogPlugin } from '@olm/controller-catalog';
 import { createControllerCsvPlugin } from '@olm/controller-csv';
 import { createControllerRuntimePlugin } from '@olm/controller-runtime';
 import { celPlugin } from '@olm/plugin-cel';
@@ -17,8 +17,9 @@ export interface DistributionOptions {
   /** Where OLM runs: its leader-election Lease and the global catalog namespace. */
   readonly namespace: string;
   /**
-   * Reconcile only this namespace (all when empty). A list of one: the controller runtime caches
-   * one namespace or all of them, so a longer list is refused rather than widened to all.
+   * Reconcile only these namespaces (all when empty), as upstream's `--watchedNamespaces`. The
+   * catalog controller also sees the CatalogSources of the global catalog namespace (`namespace`),
+   * which serve every namespace.
    */
   readonly watchNamespaces?: readonly string[];
   /** Elect one active replica through a Lease (off for a single local process). */
@@ -37,11 +38,11 @@ export const defaultLeaseName = 'olm-controllers';
  * Exported so that other distributions (`apps/olm-minimal`) reuse it and only change the rest.
  */
 export function controllerPlugins(options: DistributionOptions): Plugin[] {
-  const watchNamespace = singleWatchNamespace(options.watchNamespaces ?? []);
+  const watched = watchedNamespaces(options.watchNamespaces ?? []);
   return [
     createControllerRuntimePlugin({
       leaderElection: options.leaderElection ? { namespace: options.namespace, name: options.leaseName ?? defaultLeaseName } : false,
-      ...(watchNamespace !== undefined ? { namespace: watchNamespace } : {}),
+      ...(watched.length > 0 ? { namespaces: watched, additionalNamespaces: catalogControllerAdditionalNamespaces(options.namespace) } : {}),
     }),
     createControllerCsvPlugin(),
     createControllerCatalogPlugin({
@@ -51,16 +52,19 @@ export function controllerPlugins(options: DistributionOptions): Plugin[] {
   ];
 }
 
-/** The one namespace to watch, or undefined for all; refuses a list it cannot honour. */
-export function singleWatchNamespace(namespaces: readonly string[]): string | undefined {
-  const distinct = [...new Set(namespaces)];
-  if (distinct.length > 1) {
-    throw usageError(
-      `--watch-namespaces: got ${distinct.length} namespaces (${distinct.join(', ')}), but the controllers watch either one namespace or all of them: ` +
-        'pass one namespace, or leave the flag out to watch every namespace',
-    );
+const namespaceName = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/** The distinct namespaces of `--watch-namespaces` (empty: all), each checked to be a namespace name. */
+export function watchedNamespaces(namespaces: readonly string[]): string[] {
+  for (const namespace of namespaces) {
+    if (namespace.length > 63 || !namespaceName.test(namespace)) {
+      throw usageError(
+        `--watch-namespaces: ${JSON.stringify(namespace)} is not a namespace name (at most 63 lowercase letters, digits and '-', ` +
+          "starting and ending with a letter or digit); give a comma-separated list such as 'team-a,team-b'",
+      );
+    }
   }
-  return distinct[0];
+  return [...new Set(namespaces)];
 }
 
 /**

@@ -1,25 +1,30 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { CachedObject } from '@olm/core';
 import { KubeClient } from '@olm/controller-runtime';
 import { startApiServer, type ApiServer } from '@olm/local-apiserver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runControllers, type RunOptions } from '../src/commands/run.js';
 import { installOlmResources, serveCatalogs, type ServedCatalog } from '../src/local-olm.js';
 import { exampleCatalogDirectory } from '../src/paths.js';
 import { runCliCaptured } from './run-cli.js';
 
 type Json = CachedObject & Record<string, any>;
 
-describe('olm run --watch-namespaces', () => {
+const builtCli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const operators = 'operators.coreos.com/v1alpha1';
+
+describe('olm run --watch-namespaces (the built CLI)', () => {
   let server: ApiServer;
   let client: KubeClient;
   let kubeconfig: string;
   let catalogs: ServedCatalog[] = [];
 
-  const subscription = (namespace: string) =>
-    client.find<Json>({ apiVersion: 'operators.coreos.com/v1alpha1', kind: 'Subscription', namespace, name: 'acme-database' });
+  const subscription = (namespace: string) => client.find<Json>({ apiVersion: operators, kind: 'Subscription', namespace, name: 'acme-database' });
+  const csvPhase = async (namespace: string) =>
+    (await client.find<Json>({ apiVersion: operators, kind: 'ClusterServiceVersion', namespace, name: 'acme-database.v1.2.0' }))?.status?.phase;
 
   beforeAll(async () => {
     server = await startApiServer({ port: 0 });
@@ -27,26 +32,28 @@ describe('olm run --watch-namespaces', () => {
     await writeFile(kubeconfig, server.kubeconfig);
     client = new KubeClient({ kubeconfig: server.kubeconfig });
     await installOlmResources(client, { namespace: 'olm' });
-    for (const namespace of ['watched', 'unwatched']) {
+    for (const namespace of ['team-a', 'team-b', 'team-c']) {
       await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } } as Json);
-      await client.create({
-        apiVersion: 'operators.coreos.com/v1',
-        kind: 'OperatorGroup',
-        metadata: { name: namespace, namespace },
-        spec: { targetNamespaces: [namespace] },
-      } as Json);
+      await client.create({ apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: { name: namespace, namespace }, spec: { targetNamespaces: [namespace] } } as Json);
     }
-    // Each namespace has its own catalog: only the watched one may be read.
+    // team-a subscribes from the global catalog namespace, which is not in the list; team-b and
+    // team-c from a catalog of their own.
     catalogs = [
-      ...(await serveCatalogs(client, [{ name: 'acme-examples', directory: exampleCatalogDirectory }], 'watched')),
-      ...(await serveCatalogs(client, [{ name: 'acme-examples', directory: exampleCatalogDirectory }], 'unwatched')),
+      ...(await serveCatalogs(client, [{ name: 'acme-examples', directory: exampleCatalogDirectory }], 'olm')),
+      ...(await serveCatalogs(client, [{ name: 'team-examples', directory: exampleCatalogDirectory }], 'team-b')),
+      ...(await serveCatalogs(client, [{ name: 'team-examples', directory: exampleCatalogDirectory }], 'team-c')),
     ];
-    for (const namespace of ['watched', 'unwatched']) {
+    const sources: Record<string, { source: string; sourceNamespace: string }> = {
+      'team-a': { source: 'acme-examples', sourceNamespace: 'olm' },
+      'team-b': { source: 'team-examples', sourceNamespace: 'team-b' },
+      'team-c': { source: 'team-examples', sourceNamespace: 'team-c' },
+    };
+    for (const [namespace, source] of Object.entries(sources)) {
       await client.create({
-        apiVersion: 'operators.coreos.com/v1alpha1',
+        apiVersion: operators,
         kind: 'Subscription',
         metadata: { name: 'acme-database', namespace },
-        spec: { name: 'acme-database', channel: 'stable', source: 'acme-examples', sourceNamespace: namespace },
+        spec: { name: 'acme-database', channel: 'stable', ...source },
       } as Json);
     }
   });
@@ -57,48 +64,46 @@ describe('olm run --watch-namespaces', () => {
     await rm(join(kubeconfig, '..'), { recursive: true, force: true });
   });
 
-  it('reconciles only the watched namespace, and says that global catalogs are out of sight', async () => {
-    const output: string[] = [];
-    const running = runControllers(
-      {
-        kubeconfig,
-        namespace: 'olm',
-        watchNamespaces: ['watched'],
-        metricsPort: 0,
-        metricsHost: '127.0.0.1',
-        logLevel: 'silent',
-        leaderElection: false,
-        runFor: 600_000,
-      } satisfies RunOptions,
-      (text) => output.push(text),
+  it('installs what is subscribed in the listed namespaces, from global and local catalogs, and leaves the others alone', async () => {
+    const child: ChildProcess = spawn(
+      process.execPath,
+      [builtCli, 'run', '--kubeconfig', kubeconfig, '--watch-namespaces', 'team-a, team-b', '--no-leader-election', '--metrics-port', '0', '--metrics-host', '127.0.0.1', '--log-level', 'error', '--run-for', '120000'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
     );
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
-      await expect.poll(async () => (await subscription('watched'))?.status?.installedCSV, { timeout: 60_000, interval: 200 }).toBe('acme-database.v1.2.0');
-      await expect
-        .poll(
-          async () =>
-            (await client.find<Json>({ apiVersion: 'operators.coreos.com/v1alpha1', kind: 'ClusterServiceVersion', namespace: 'watched', name: 'acme-database.v1.2.0' }))?.status?.phase,
-          { timeout: 60_000, interval: 200 },
-        )
-        .toBe('Succeeded');
-      // The other namespace has the same set-up, and nothing touched it.
-      expect((await subscription('unwatched'))?.status).toBeUndefined();
-      expect((await client.list({ apiVersion: 'operators.coreos.com/v1alpha1', kind: 'InstallPlan' }, { namespace: 'unwatched' })).items).toEqual([]);
-      const source = await client.find<Json>({ apiVersion: 'operators.coreos.com/v1alpha1', kind: 'CatalogSource', namespace: 'unwatched', name: 'acme-examples' });
-      expect(source?.status).toBeUndefined();
-      expect(output.join('')).toContain(
-        'watching only namespace watched: CatalogSources in the global catalog namespace olm are not seen; create the CatalogSources it needs in watched',
+      for (const namespace of ['team-a', 'team-b']) {
+        await expect.poll(() => csvPhase(namespace), { timeout: 60_000, interval: 200, message: `CSV in ${namespace}; output:\n${stdout}${stderr}` }).toBe('Succeeded');
+        expect((await subscription(namespace))?.status?.installedCSV).toBe('acme-database.v1.2.0');
+      }
+      // The global CatalogSource is served although olm is not in the list.
+      const global = await client.find<Json>({ apiVersion: operators, kind: 'CatalogSource', namespace: 'olm', name: 'acme-examples' });
+      expect(global?.status?.connectionState?.lastObservedState).toBe('READY');
+
+      // team-c has the same set-up, and nothing touched it.
+      expect((await subscription('team-c'))?.status).toBeUndefined();
+      expect((await client.list({ apiVersion: operators, kind: 'InstallPlan' }, { namespace: 'team-c' })).items).toEqual([]);
+      expect(await csvPhase('team-c')).toBeUndefined();
+      expect((await client.find<Json>({ apiVersion: operators, kind: 'CatalogSource', namespace: 'team-c', name: 'team-examples' }))?.status).toBeUndefined();
+      expect(stdout).toContain(
+        'watching only namespaces team-a, team-b: Subscriptions, InstallPlans and CSVs elsewhere are left alone; CatalogSources in the global catalog namespace olm still serve them',
       );
     } finally {
-      process.emit('SIGTERM');
-      await running;
+      if (child.exitCode === null) child.kill('SIGTERM');
     }
+    expect(await exited).toBe(0);
   }, 120_000);
 
-  it('refuses several namespaces instead of silently watching all of them, exit 2', async () => {
-    const run = await runCliCaptured(['run', '--kubeconfig', kubeconfig, '--watch-namespaces', 'watched, unwatched', '--exit-after-start']);
+  it('refuses a name that is not a namespace name, saying what a good list looks like, exit 2', async () => {
+    const run = await runCliCaptured(['run', '--kubeconfig', kubeconfig, '--watch-namespaces', 'team-a,Team_B', '--exit-after-start']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('--watch-namespaces: got 2 namespaces (watched, unwatched), but the controllers watch either one namespace or all of them');
+    expect(run.stderr).toContain(
+      `--watch-namespaces: "Team_B" is not a namespace name (at most 63 lowercase letters, digits and '-', starting and ending with a letter or digit); give a comma-separated list such as 'team-a,team-b'`,
+    );
     expect(run.stdout).toBe('');
   });
 });

@@ -1,3 +1,4 @@
+export * from './additional-namespaces.js';
 export * from './catalog-source-spec.js';
 export * from './crd-upgrade-safety.js';
 export * from './go-duration.js';

@@ -5,6 +5,7 @@ import type { CatalogControllerContext } from './controller-context.js';
 import { checkCrdUpgrade, type CrdView, type CustomResource } from './crd-upgrade-safety.js';
 import { installedAlongside, withInstalledAlongside, type CsvReference } from './installed-alongside.js';
 import { Kinds, nameOf, type AnyObject } from './kinds.js';
+import { appliedWithWarningsMessage, appliedWithWarningsReason, stepFieldPath } from './step-warnings.js';
 
 const managedLabel = 'olm.managed';
 
@@ -52,10 +53,15 @@ class StepFailure extends Error {
 /**
  * Applies the plan's steps in order, idempotently: steps already Present or Created are skipped,
  * creating something that exists counts as done, and a CRD that exists goes through the upgrade
- * safety check before it is replaced. Stops at the first error.
+ * safety check before it is replaced. Stops at the first error. As upstream, a step whose requests
+ * drew API warnings (HTTP 299, e.g. an unknown field or a deprecated API) gets an
+ * `AppliedWithWarnings` Warning Event on the plan and counts once in `installplan_warnings_total`.
  */
 export async function executePlan(context: CatalogControllerContext, plan: AnyObject, input: readonly Step[], signal: AbortSignal): Promise<ExecutionResult> {
-  const client = context.client();
+  const warnings: string[] = [];
+  const client = context.client().withWarningHandler((warning) => {
+    if (warning.code === 299) warnings.push(warning.text);
+  });
   const namespace = plan.metadata?.namespace ?? '';
   const steps = input.map((step) => ({ ...step }));
   const owners = new Map<string, OwnerObject>();
@@ -63,22 +69,27 @@ export async function executePlan(context: CatalogControllerContext, plan: AnyOb
     if (signal.aborted) return { steps, waitingForApi: true, aborted: true };
     const step = steps[index]!;
     if (step.status === 'Present' || step.status === 'Created') continue;
-    if (step.status === 'WaitingForApi') {
-      const state = await crdState(client, step.resource.name);
-      if (state === 'established') steps[index] = { ...step, status: 'Created' };
-      // Deleted while we waited: NotPresent, which is applied again below.
-      if (state !== 'missing') continue;
-      steps[index] = { ...step, status: 'NotPresent' };
-    }
-    let status: string;
+    warnings.length = 0;
     try {
-      status = await applyStep(context, client, plan, step, owners);
-    } catch (error) {
-      if (error instanceof StepFailure && error.stepStatus) steps[index] = { ...step, status: error.stepStatus };
-      return { steps, error: { message: describeError(error), forbidden: apiStatusCode(error) === 403 }, waitingForApi: false, aborted: false };
+      if (step.status === 'WaitingForApi') {
+        const state = await crdState(client, step.resource.name);
+        if (state === 'established') steps[index] = { ...step, status: 'Created' };
+        // Deleted while we waited: NotPresent, which is applied again below.
+        if (state !== 'missing') continue;
+        steps[index] = { ...step, status: 'NotPresent' };
+      }
+      let status: string;
+      try {
+        status = await applyStep(context, client, plan, step, owners);
+      } catch (error) {
+        if (error instanceof StepFailure && error.stepStatus) steps[index] = { ...step, status: error.stepStatus };
+        return { steps, error: { message: describeError(error), forbidden: apiStatusCode(error) === 403 }, waitingForApi: false, aborted: false };
+      }
+      steps[index] = { ...step, status };
+    } finally {
+      reportWarnings(context, plan, index, step, warnings);
     }
-    steps[index] = { ...step, status };
-    await context.onStepApplied?.({ namespace, installPlan: nameOf(plan), index, kind: step.resource.kind, name: step.resource.name, status, signal });
+    await context.onStepApplied?.({ namespace, installPlan: nameOf(plan), index, kind: step.resource.kind, name: step.resource.name, status: steps[index]!.status, signal });
   }
   // CRDs created in this pass are usually established by now: look once more before waiting a requeue.
   for (let index = 0; index < steps.length; index += 1) {
@@ -86,6 +97,12 @@ export async function executePlan(context: CatalogControllerContext, plan: AnyOb
     if (step.status === 'WaitingForApi' && (await crdState(client, step.resource.name)) === 'established') steps[index] = { ...step, status: 'Created' };
   }
   return { steps, waitingForApi: steps.some((step) => step.status === 'WaitingForApi'), aborted: false };
+}
+
+function reportWarnings(context: CatalogControllerContext, plan: AnyObject, index: number, step: Step, warnings: readonly string[]): void {
+  if (warnings.length === 0) return;
+  context.metrics?.installPlanWarnings.inc();
+  void context.events().warning(plan, appliedWithWarningsReason, appliedWithWarningsMessage(step, warnings), { fieldPath: stepFieldPath(index) });
 }
 
 async function applyStep(context: CatalogControllerContext, client: KubeClient, plan: AnyObject, step: Step, owners: Map<string, OwnerObject>): Promise<string> {
@@ -228,10 +245,8 @@ async function applyCrd(context: CatalogControllerContext, client: KubeClient, p
   const verdict = await checkCrdUpgrade(existing as unknown as CrdView, newCrd, (version) =>
     listAll(client, { apiVersion: `${newCrd.spec.group}/${version}`, kind: newCrd.spec.names.kind }),
   );
-  for (const warning of verdict.warnings) {
-    context.metrics?.installPlanWarnings.inc();
-    void context.events().warning(plan, 'CRDValidation', warning);
-  }
+  // Upstream records these as events only; installplan_warnings_total counts API warnings.
+  for (const warning of verdict.warnings) void context.events().warning(plan, 'CRDValidation', warning);
   if (verdict.error) throw new OlmError('OLM_CATALOG_CRD_UPGRADE_REFUSED', verdict.error);
   const alongside = await alongsideAnnotations(client, namespace, resolving, shipped, existing);
   const updated: AnyObject = {

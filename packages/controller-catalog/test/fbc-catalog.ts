@@ -14,6 +14,8 @@ export interface BundleSpec {
   readonly version: string;
   readonly provides?: readonly Gvk[];
   readonly requires?: readonly Gvk[];
+  /** Further manifests the bundle ships besides its CSV (each an `olm.bundle.object` property). */
+  readonly objects?: readonly object[];
 }
 
 /** A channel entry: the update graph edges of one bundle. */
@@ -61,7 +63,10 @@ export function writeCatalog(directory: string, packages: readonly PackageSpec[]
           { type: 'olm.package', value: { packageName: pkg.name, version: bundle.version } },
           ...(bundle.provides ?? []).map((value) => ({ type: 'olm.gvk', value })),
           ...(bundle.requires ?? []).map((value) => ({ type: 'olm.gvk.required', value })),
-          { type: 'olm.bundle.object', value: { data: Buffer.from(JSON.stringify(clusterServiceVersion(bundle))).toString('base64') } },
+          ...[clusterServiceVersion(bundle), ...(bundle.objects ?? [])].map((object) => ({
+            type: 'olm.bundle.object',
+            value: { data: Buffer.from(JSON.stringify(object)).toString('base64') },
+          })),
         ],
       })),
       ...(pkg.deprecations

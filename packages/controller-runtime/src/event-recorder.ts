@@ -19,6 +19,14 @@ export interface EventRecorderOptions {
   readonly now?: () => number;
 }
 
+export interface EventOptions {
+  /**
+   * The part of the object the event is about (`involvedObject.fieldPath`), e.g. `status.plan[2]`
+   * for one step of an InstallPlan.
+   */
+  readonly fieldPath?: string;
+}
+
 interface Remembered {
   readonly name: string;
   readonly namespace: string;
@@ -43,21 +51,21 @@ export class EventRecorder {
     this.now = options.now ?? Date.now;
   }
 
-  normal(object: CachedObject, reason: string, message: string): Promise<void> {
-    return this.event(object, 'Normal', reason, message);
+  normal(object: CachedObject, reason: string, message: string, options?: EventOptions): Promise<void> {
+    return this.event(object, 'Normal', reason, message, options);
   }
 
-  warning(object: CachedObject, reason: string, message: string): Promise<void> {
-    return this.event(object, 'Warning', reason, message);
+  warning(object: CachedObject, reason: string, message: string, options?: EventOptions): Promise<void> {
+    return this.event(object, 'Warning', reason, message, options);
   }
 
-  async event(object: CachedObject, type: EventType, reason: string, message: string): Promise<void> {
+  async event(object: CachedObject, type: EventType, reason: string, message: string, options: EventOptions = {}): Promise<void> {
     const metadata = object.metadata ?? {};
-    const identity = JSON.stringify([object.apiVersion, object.kind, metadata.namespace, metadata.name, metadata.uid, type, reason, message]);
+    const identity = JSON.stringify([object.apiVersion, object.kind, metadata.namespace, metadata.name, metadata.uid, options.fieldPath, type, reason, message]);
     // Repeats of one event run one after another, so the second sees the first and aggregates.
     const previous = this.pending.get(identity) ?? Promise.resolve();
     const next = previous.then(() =>
-      this.record(identity, object, type, reason, message).catch((error: unknown) => {
+      this.record(identity, object, type, reason, message, options.fieldPath).catch((error: unknown) => {
         this.logger.warn('could not record event', { reason, error: describeError(error) });
       }),
     );
@@ -66,7 +74,7 @@ export class EventRecorder {
     if (this.pending.get(identity) === next) this.pending.delete(identity);
   }
 
-  private async record(identity: string, object: CachedObject, type: EventType, reason: string, message: string): Promise<void> {
+  private async record(identity: string, object: CachedObject, type: EventType, reason: string, message: string, fieldPath: string | undefined): Promise<void> {
     const metadata = object.metadata ?? {};
     const namespace = metadata.namespace || 'default';
     const involvedObject = {
@@ -76,6 +84,7 @@ export class EventRecorder {
       ...(metadata.namespace ? { namespace: metadata.namespace } : {}),
       ...(metadata.uid ? { uid: metadata.uid } : {}),
       ...(metadata.resourceVersion ? { resourceVersion: metadata.resourceVersion } : {}),
+      ...(fieldPath ? { fieldPath } : {}),
     };
     const now = microTime(this.now()).replace(/\.\d+Z$/, 'Z');
     const previous = this.remembered.get(identity);

@@ -1,3 +1,4 @@
+export * from './api-warnings.js';
 export * from './backoff.js';
 export * from './controller.js';
 export * from './errors.js';

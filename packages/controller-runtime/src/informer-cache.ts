@@ -3,17 +3,29 @@ import { OlmError } from '@olm/core';
 import type { BackoffOptions } from './backoff.js';
 import { RuntimeErrorCodes } from './errors.js';
 import type { IndexFunction } from './indexer.js';
-import { Informer } from './informer.js';
+import { Informer, namespacesToWatch } from './informer.js';
 import type { KubeClient } from './kube-client.js';
 import { silentLogger } from './logger.js';
 import { kindId, requestKey } from './object-key.js';
+
+/** A kind to cache in more namespaces than the cache's own, e.g. the CatalogSources of a global catalog namespace. */
+export interface KindNamespaces extends ObjectKind {
+  readonly namespaces: readonly string[];
+}
 
 export interface InformerCacheOptions {
   readonly client: KubeClient;
   /** Replays cached objects to handlers this often (level-based safety net). Default 10 min; 0 turns it off. */
   readonly resyncPeriodMs?: number;
-  /** Cache one namespace only; default all. */
+  /** Cache one namespace only; default all. Shorthand for `namespaces: [namespace]`. */
   readonly namespace?: string;
+  /**
+   * Cache these namespaces only (default, or empty: all): namespaced kinds get a list/watch per
+   * namespace, seen as one cache; cluster-scoped kinds are cached whole.
+   */
+  readonly namespaces?: readonly string[];
+  /** Kinds also cached in further namespaces when the cache is limited to some (ignored when it caches all). */
+  readonly additionalNamespaces?: readonly KindNamespaces[];
   readonly backoff?: BackoffOptions;
   readonly pageSize?: number;
   readonly watchTimeoutSeconds?: number;
@@ -27,10 +39,22 @@ export interface InformerCacheOptions {
 export class InformerCache implements ObjectReader {
   private readonly informers = new Map<string, Informer>();
   private readonly options: InformerCacheOptions;
+  /** The namespaces cached; empty for all. */
+  readonly namespaces: readonly string[];
   private started = false;
 
   constructor(options: InformerCacheOptions) {
     this.options = options;
+    this.namespaces = namespacesToWatch(options);
+    for (const extra of options.additionalNamespaces ?? []) namespacesToWatch({ namespaces: extra.namespaces });
+  }
+
+  /** The namespaces a kind is cached in (empty: all): the cache's own plus any additional ones for the kind. */
+  namespacesFor(kind: ObjectKind): readonly string[] {
+    if (this.namespaces.length === 0) return [];
+    const id = kindId(kind);
+    const additional = (this.options.additionalNamespaces ?? []).filter((entry) => kindId(entry) === id).flatMap((entry) => entry.namespaces);
+    return [...new Set([...this.namespaces, ...additional])];
   }
 
   /** The informer for a kind, created (and started, if the cache runs) on first call. */
@@ -41,7 +65,7 @@ export class InformerCache implements ObjectReader {
       informer = new Informer({
         client: this.options.client,
         kind: { apiVersion: kind.apiVersion, kind: kind.kind },
-        namespace: this.options.namespace,
+        namespaces: this.namespacesFor(kind),
         resyncPeriodMs: this.options.resyncPeriodMs ?? 600_000,
         backoff: this.options.backoff,
         pageSize: this.options.pageSize,

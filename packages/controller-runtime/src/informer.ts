@@ -2,7 +2,7 @@ import type { CachedObject, Logger, ObjectKind } from '@olm/core';
 import { describeError, OlmError } from '@olm/core';
 import { Backoff, sleep, type BackoffOptions } from './backoff.js';
 import { isGone, RuntimeErrorCodes } from './errors.js';
-import { Indexer, type IndexFunction } from './indexer.js';
+import { BuiltInIndexes, Indexer, type IndexFunction } from './indexer.js';
 import type { KubeClient, WatchEvent } from './kube-client.js';
 import { silentLogger } from './logger.js';
 import { objectKey } from './object-key.js';
@@ -17,8 +17,13 @@ export interface InformerEventHandler {
 export interface InformerOptions {
   readonly client: KubeClient;
   readonly kind: ObjectKind;
-  /** Watch one namespace only; default all. */
+  /** Watch one namespace only; default all. Shorthand for `namespaces: [namespace]`. */
   readonly namespace?: string;
+  /**
+   * Watch these namespaces only (default, or empty: all): one list/watch per namespace into one
+   * cache. A cluster-scoped kind ignores them and is watched once.
+   */
+  readonly namespaces?: readonly string[];
   readonly labelSelector?: string;
   /** Replays every cached object to handlers as an update this often; 0 turns it off. Default 0. */
   readonly resyncPeriodMs?: number;
@@ -46,9 +51,34 @@ export interface InformerStats {
 }
 
 /**
+ * The namespaces an informer or cache is limited to, from `namespace` or `namespaces`; empty for all.
+ * Throws on both at once and on an empty name (an empty list already means all namespaces).
+ */
+export function namespacesToWatch(options: { readonly namespace?: string; readonly namespaces?: readonly string[] }): readonly string[] {
+  if (options.namespace !== undefined && options.namespaces !== undefined) {
+    throw new OlmError(RuntimeErrorCodes.invalidArgument, 'give namespace (one) or namespaces (a list), not both');
+  }
+  const namespaces = options.namespaces ?? (options.namespace !== undefined ? [options.namespace] : []);
+  if (namespaces.some((namespace) => namespace === '')) {
+    throw new OlmError(RuntimeErrorCodes.invalidArgument, 'an empty namespace name was given; leave the namespaces out to watch all of them');
+  }
+  return [...new Set(namespaces)];
+}
+
+/** One list/watch stream of an informer: one namespace, or the whole cluster (undefined). */
+interface Stream {
+  readonly namespace: string | undefined;
+  resourceVersion: string;
+  synced: boolean;
+  closeWatch?: () => void;
+}
+
+/**
  * Lists, then watches one kind, keeping an indexed cache and telling handlers about changes.
  * Unlike client-node's `ListWatch`, which stops for good on any error but 410, it restarts after
  * every error with backoff (relisting, so missed deletes show up), and relists at once on 410 Gone.
+ * Limited to several namespaces, it runs one such stream per namespace (each restarting on its own)
+ * into the one cache; it is synced once every stream has listed.
  */
 export class Informer {
   readonly kind: ObjectKind;
@@ -58,18 +88,21 @@ export class Informer {
   private readonly options: InformerOptions;
   private readonly logger: Logger;
   private readonly handlers = new Set<InformerEventHandler>();
-  private resourceVersion = '';
+  /** The namespaces asked for; empty for all. */
+  private readonly namespaces: readonly string[];
+  /** Set once the kind's scope is known: a cluster-scoped kind has one stream whatever the namespaces. */
+  private streams: Stream[] = [];
   private synced = false;
   private syncWaiters: Array<{ resolve(): void; reject(error: unknown): void }> = [];
   private running: Promise<void> | undefined;
   private readonly stopController = new AbortController();
-  private closeWatch: (() => void) | undefined;
   private resyncTimer: NodeJS.Timeout | undefined;
 
   constructor(options: InformerOptions) {
     this.options = options;
     this.client = options.client;
     this.kind = options.kind;
+    this.namespaces = namespacesToWatch(options);
     this.indexer = new Indexer(options.indexes);
     this.logger = (options.logger ?? silentLogger).child({ informer: `${options.kind.apiVersion}/${options.kind.kind}` });
   }
@@ -140,7 +173,7 @@ export class Informer {
     this.syncWaiters = [];
     for (const waiter of waiters) waiter.reject(this.stoppedError());
     if (this.resyncTimer) clearInterval(this.resyncTimer);
-    this.closeWatch?.();
+    for (const stream of this.streams) stream.closeWatch?.();
     await this.running;
   }
 
@@ -157,28 +190,63 @@ export class Informer {
   }
 
   private async run(): Promise<void> {
-    const backoff = new Backoff(this.options.backoff ?? { initialMs: 200, maxMs: 30_000, jitter: 0.2 });
+    const backoff = this.newBackoff();
+    const signal = this.stopController.signal;
+    const namespaces = await this.streamNamespaces(backoff, signal);
+    if (namespaces === undefined) return;
+    this.streams = namespaces.map((namespace) => ({ namespace, resourceVersion: '', synced: false }));
+    await Promise.all(this.streams.map((stream) => this.runStream(stream, stream === this.streams[0] ? backoff : this.newBackoff())));
+  }
+
+  private newBackoff(): Backoff {
+    return new Backoff(this.options.backoff ?? { initialMs: 200, maxMs: 30_000, jitter: 0.2 });
+  }
+
+  /**
+   * One stream per watched namespace, or one for the whole cluster when all are watched or the kind
+   * is cluster-scoped (asked of discovery, retried with backoff). Undefined once stopped.
+   */
+  private async streamNamespaces(backoff: Backoff, signal: AbortSignal): Promise<Array<string | undefined> | undefined> {
+    if (this.namespaces.length === 0) return [undefined];
+    while (!signal.aborted) {
+      try {
+        const { namespaced } = await this.client.resourceFor(this.kind);
+        return namespaced ? [...this.namespaces] : [undefined];
+      } catch (error) {
+        if (signal.aborted) break;
+        this.recordError(error);
+        await sleep(backoff.next(), signal);
+      }
+    }
+    return undefined;
+  }
+
+  private recordError(error: unknown): void {
+    this.stats.errors += 1;
+    this.stats.lastError = describeError(error);
+    if (isGone(error)) this.stats.expired += 1;
+    this.logger.warn('list/watch failed; restarting with backoff', { error: this.stats.lastError });
+  }
+
+  private async runStream(stream: Stream, backoff: Backoff): Promise<void> {
     const signal = this.stopController.signal;
     while (!signal.aborted) {
       const startedAt = Date.now();
       let healthy = false;
       try {
-        if (this.resourceVersion === '') await this.listAndReplace();
-        const outcome = await this.watchOnce();
+        if (stream.resourceVersion === '') await this.listAndReplace(stream);
+        const outcome = await this.watchOnce(stream);
         if (outcome.gone) {
           this.stats.expired += 1;
-          this.resourceVersion = '';
+          stream.resourceVersion = '';
         }
         // A watch the server closes at once, again and again, must not spin the loop.
         healthy = outcome.events > 0 || Date.now() - startedAt > 1_000;
       } catch (error) {
         if (signal.aborted) break;
-        this.stats.errors += 1;
-        this.stats.lastError = describeError(error);
-        if (isGone(error)) this.stats.expired += 1;
         // Relist after any error: events may have been missed, deletes above all.
-        this.resourceVersion = '';
-        this.logger.warn('list/watch failed; restarting with backoff', { error: this.stats.lastError });
+        stream.resourceVersion = '';
+        this.recordError(error);
       }
       if (healthy) {
         backoff.reset();
@@ -188,7 +256,7 @@ export class Informer {
     }
   }
 
-  private async listAndReplace(): Promise<void> {
+  private async listAndReplace(stream: Stream): Promise<void> {
     const items: CachedObject[] = [];
     let listResourceVersion = '';
     let continueToken: string | undefined;
@@ -198,7 +266,7 @@ export class Informer {
       let page;
       try {
         page = await this.client.list(this.kind, {
-          namespace: this.options.namespace,
+          namespace: stream.namespace,
           labelSelector: this.options.labelSelector,
           limit: pageSize,
           continue: continueToken,
@@ -227,14 +295,18 @@ export class Informer {
       seen.add(objectKey(object));
       this.upsert(object);
     }
-    for (const key of [...this.indexer.keys()]) {
+    // Only this stream's part of the cache: other namespaces have streams of their own.
+    const mine = stream.namespace === undefined ? [...this.indexer.values()] : this.indexer.byIndex(BuiltInIndexes.namespace, stream.namespace);
+    for (const object of mine) {
+      const key = objectKey(object);
       if (!seen.has(key)) {
         const removed = this.indexer.delete(key);
         if (removed) this.emit('onDelete', removed);
       }
     }
-    this.resourceVersion = listResourceVersion;
-    if (!this.synced) {
+    stream.resourceVersion = listResourceVersion;
+    stream.synced = true;
+    if (!this.synced && this.streams.every((candidate) => candidate.synced)) {
       this.synced = true;
       const waiters = this.syncWaiters;
       this.syncWaiters = [];
@@ -242,8 +314,8 @@ export class Informer {
     }
   }
 
-  private async watchOnce(): Promise<{ gone: boolean; events: number }> {
-    const path = await this.client.pathFor({ ...this.kind, namespace: this.options.namespace });
+  private async watchOnce(stream: Stream): Promise<{ gone: boolean; events: number }> {
+    const path = await this.client.pathFor({ ...this.kind, namespace: stream.namespace });
     if (this.isStopped) return { gone: false, events: 0 };
     const timeoutSeconds = this.options.watchTimeoutSeconds ?? 300 + Math.floor(Math.random() * 300);
     this.stats.watches += 1;
@@ -252,7 +324,7 @@ export class Informer {
       let events = 0;
       let streamError: WatchEvent['object'] | undefined;
       // If the server never ends the watch (a half-open connection), give up a little after it should have.
-      const watchdog = setTimeout(() => this.closeWatch?.(), (timeoutSeconds + 30) * 1000);
+      const watchdog = setTimeout(() => stream.closeWatch?.(), (timeoutSeconds + 30) * 1000);
       watchdog.unref();
       const onEvent = (event: WatchEvent) => {
         events += 1;
@@ -276,11 +348,11 @@ export class Informer {
             return;
         }
         const version = event.object.metadata?.resourceVersion;
-        if (version) this.resourceVersion = version;
+        if (version) stream.resourceVersion = version;
       };
       const onDone = (error: unknown) => {
         clearTimeout(watchdog);
-        this.closeWatch = undefined;
+        stream.closeWatch = undefined;
         if (error && !gone) reject(error);
         else if (streamError && !gone) {
           reject(
@@ -294,7 +366,7 @@ export class Informer {
         .watch(
           path,
           {
-            resourceVersion: this.resourceVersion,
+            resourceVersion: stream.resourceVersion,
             allowWatchBookmarks: this.options.bookmarks === false ? undefined : 'true',
             timeoutSeconds: String(timeoutSeconds),
             labelSelector: this.options.labelSelector,
@@ -304,7 +376,7 @@ export class Informer {
         )
         .then((close) => {
           if (this.isStopped) close();
-          else this.closeWatch = close;
+          else stream.closeWatch = close;
         }, onDone);
     });
   }

@@ -10,6 +10,7 @@ import {
 } from '@kubernetes/client-node';
 import type { CachedObject, ObjectKind } from '@olm/core';
 import { describeError, OlmError } from '@olm/core';
+import { parseWarningHeader, type WarningHandler } from './api-warnings.js';
 import { isNotFound, RuntimeErrorCodes } from './errors.js';
 
 /** What discovery says about a kind. */
@@ -68,6 +69,19 @@ export interface KubeClientOptions {
   readonly context?: string;
   /** Per-request timeout in milliseconds (watches excepted). Default 30 000. */
   readonly requestTimeoutMs?: number;
+  /**
+   * Called with each API warning (`Warning` response header) of this client's requests, e.g.
+   * unknown fields or deprecated APIs; without it warnings are dropped. See also `withWarningHandler`.
+   */
+  readonly onWarning?: WarningHandler;
+}
+
+/** What a client and the views made by `withWarningHandler` share. */
+interface Connection {
+  readonly configuration: Configuration;
+  readonly watcher: Watch;
+  readonly discovery: Map<string, Promise<ResourceInfo[]>>;
+  keepAlive?: { readonly agent: HttpAgent; readonly fingerprint: string };
 }
 
 /**
@@ -78,10 +92,11 @@ export interface KubeClientOptions {
  */
 export class KubeClient {
   readonly kubeConfig: KubeConfig;
-  private readonly configuration: Configuration;
-  private readonly watcher: Watch;
   private readonly requestTimeoutMs: number;
-  private readonly discovery = new Map<string, Promise<ResourceInfo[]>>();
+  private readonly onWarning: WarningHandler | undefined;
+  private connection: Connection;
+  /** A view made by `withWarningHandler`: the connections belong to its parent. */
+  private isView = false;
 
   constructor(options: KubeClientOptions) {
     this.kubeConfig = loadKubeConfig(options.kubeconfig, options.context);
@@ -89,12 +104,29 @@ export class KubeClient {
     if (!cluster) {
       throw new OlmError(RuntimeErrorCodes.invalidKubeconfig, 'the kubeconfig has no current cluster; set current-context');
     }
-    this.configuration = createConfiguration({
-      baseServer: new ServerConfiguration<Record<string, string>>(cluster.server, {}),
-      authMethods: { default: this.kubeConfig },
-    });
-    this.watcher = new Watch(this.kubeConfig);
+    this.connection = {
+      configuration: createConfiguration({
+        baseServer: new ServerConfiguration<Record<string, string>>(cluster.server, {}),
+        authMethods: { default: this.kubeConfig },
+      }),
+      watcher: new Watch(this.kubeConfig),
+      discovery: new Map(),
+    };
     this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+    this.onWarning = options.onWarning;
+  }
+
+  /**
+   * A client for one task that hands the API warnings of its own requests to `handler` (instead of
+   * this client's `onWarning`). It shares this client's connections and discovery cache, so it is
+   * cheap to make per task, and concurrent tasks each see only their own warnings. Its `close()`
+   * does nothing: close this client instead.
+   */
+  withWarningHandler(handler: WarningHandler): KubeClient {
+    const view = new KubeClient({ kubeconfig: this.kubeConfig, requestTimeoutMs: this.requestTimeoutMs, onWarning: handler });
+    view.connection = this.connection;
+    view.isView = true;
+    return view;
   }
 
   /** The namespace of the kubeconfig's current context, or `default`. */
@@ -110,15 +142,16 @@ export class KubeClient {
   /** Discovery for a kind, cached per group/version and refetched when the kind is missing (new CRD). */
   async resourceFor(kind: ObjectKind): Promise<ResourceInfo> {
     const find = (resources: ResourceInfo[]) => resources.find((resource) => resource.kind === kind.kind);
-    const cached = this.discovery.get(kind.apiVersion);
+    const discovery = this.connection.discovery;
+    const cached = discovery.get(kind.apiVersion);
     if (cached) {
       const hit = find(await cached.catch(() => []));
       if (hit) return hit;
     }
     const loading = this.loadResources(kind.apiVersion);
-    this.discovery.set(kind.apiVersion, loading);
+    discovery.set(kind.apiVersion, loading);
     const found = find(await loading.catch((error: unknown) => {
-      this.discovery.delete(kind.apiVersion);
+      discovery.delete(kind.apiVersion);
       if (isNotFound(error)) return [];
       throw error;
     }));
@@ -247,7 +280,7 @@ export class KubeClient {
   ): Promise<() => void> {
     const params: Record<string, string> = {};
     for (const [key, value] of Object.entries(query)) if (value !== undefined) params[key] = value;
-    const controller = await this.watcher.watch(
+    const controller = await this.connection.watcher.watch(
       path,
       params,
       (type: string, object: WatchEvent['object']) => onEvent({ type, object }),
@@ -256,7 +289,10 @@ export class KubeClient {
     return () => controller.abort();
   }
 
-  /** One HTTP request through client-node's configured HTTP stack; JSON in, JSON out. */
+  /**
+   * One HTTP request through client-node's configured HTTP stack; JSON in, JSON out. API warnings
+   * of the response go to the warning handler, whether the request succeeded or not.
+   */
   async request(options: {
     readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
     readonly path: string;
@@ -265,7 +301,8 @@ export class KubeClient {
     readonly contentType?: string;
     readonly signal?: AbortSignal;
   }): Promise<unknown> {
-    const context = this.configuration.baseServer.makeRequestContext(options.path, HttpMethod[options.method]);
+    const configuration = this.connection.configuration;
+    const context = configuration.baseServer.makeRequestContext(options.path, HttpMethod[options.method]);
     for (const [key, value] of Object.entries(options.query ?? {})) {
       if (value !== undefined) context.setQueryParam(key, value);
     }
@@ -278,12 +315,14 @@ export class KubeClient {
     context.setSignal(options.signal ? AbortSignal.any([options.signal, timeout]) : timeout);
     let status = 0;
     let text = '';
+    let warningHeader: string | undefined;
     for (let attempt = 1; ; attempt += 1) {
       try {
-        await this.configuration.authMethods.default?.applySecurityAuthentication(context);
+        await configuration.authMethods.default?.applySecurityAuthentication(context);
         this.reuseConnections(context);
-        const response = await this.configuration.httpApi.send(context).toPromise();
+        const response = await configuration.httpApi.send(context).toPromise();
         status = response.httpStatusCode;
+        warningHeader = response.headers['warning'];
         text = await response.body.text();
         break;
       } catch (error) {
@@ -296,6 +335,7 @@ export class KubeClient {
         );
       }
     }
+    if (warningHeader && this.onWarning) this.reportWarnings(warningHeader, this.onWarning);
     const parsed = parseJson(text);
     if (status >= 200 && status < 300) return parsed;
     const statusObject = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as {
@@ -309,7 +349,15 @@ export class KubeClient {
     );
   }
 
-  private keepAlive: { readonly agent: HttpAgent; readonly fingerprint: string } | undefined;
+  private reportWarnings(header: string, handler: WarningHandler): void {
+    for (const warning of parseWarningHeader(header)) {
+      try {
+        handler(warning);
+      } catch {
+        // A warning handler must not turn a request that worked into a failure.
+      }
+    }
+  }
 
   /**
    * client-node builds a new agent for every request, so no connection is ever reused (a new TCP and
@@ -330,19 +378,21 @@ export class KubeClient {
       options['rejectUnauthorized'],
       options['servername'],
     ]);
-    if (this.keepAlive?.fingerprint !== fingerprint) {
-      this.keepAlive?.agent.destroy();
+    const connection = this.connection;
+    if (connection.keepAlive?.fingerprint !== fingerprint) {
+      connection.keepAlive?.agent.destroy();
       const keepAliveOptions = { ...options, keepAlive: true, maxSockets: 32 };
       const agent = created.constructor === HttpsAgent ? new HttpsAgent(keepAliveOptions) : new HttpAgent(keepAliveOptions);
-      this.keepAlive = { agent, fingerprint };
+      connection.keepAlive = { agent, fingerprint };
     }
-    context.setAgent(this.keepAlive.agent);
+    context.setAgent(connection.keepAlive.agent);
   }
 
   /** Closes pooled connections (idle ones close by themselves; call when done with the client). */
   close(): void {
-    this.keepAlive?.agent.destroy();
-    this.keepAlive = undefined;
+    if (this.isView) return;
+    this.connection.keepAlive?.agent.destroy();
+    this.connection.keepAlive = undefined;
   }
 
   private async loadResources(apiVersion: string): Promise<ResourceInfo[]> {

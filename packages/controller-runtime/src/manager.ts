@@ -8,7 +8,7 @@ import type { BackoffOptions } from './backoff.js';
 import { assertReconciler, Controller } from './controller.js';
 import { RuntimeErrorCodes } from './errors.js';
 import { EventRecorder } from './event-recorder.js';
-import { InformerCache } from './informer-cache.js';
+import { InformerCache, type KindNamespaces } from './informer-cache.js';
 import { KubeClient } from './kube-client.js';
 import { LeaderElector } from './leader-election.js';
 import { KubeLeaseStore } from './lease-store.js';
@@ -45,8 +45,18 @@ export interface ManagerOptions {
   readonly leaderElection?: LeaderElectionOptions;
   /** Periodic replay of cached objects to controllers. Default 10 min; 0 turns it off. */
   readonly resyncPeriodMs?: number;
-  /** Cache (and so reconcile) one namespace only. */
+  /** Cache (and so reconcile) one namespace only. Shorthand for `namespaces: [namespace]`. */
   readonly namespace?: string;
+  /**
+   * Cache (and so reconcile) these namespaces only; default, or empty, all. Namespaced kinds get a
+   * list/watch per namespace, merged into one cache; cluster-scoped kinds are not limited.
+   */
+  readonly namespaces?: readonly string[];
+  /**
+   * Kinds cached in further namespaces when `namespace(s)` limit the cache, e.g. the CatalogSources
+   * of the global catalog namespace, which a catalog controller needs whatever it watches.
+   */
+  readonly additionalNamespaces?: readonly KindNamespaces[];
   /** Informer restart backoff after watch errors. */
   readonly informerBackoff?: BackoffOptions;
   readonly watchTimeoutSeconds?: number;
@@ -89,7 +99,9 @@ export class Manager {
     this.cache = new InformerCache({
       client: this.client,
       resyncPeriodMs: options.resyncPeriodMs,
-      namespace: options.namespace,
+      ...(options.namespace !== undefined ? { namespace: options.namespace } : {}),
+      ...(options.namespaces !== undefined ? { namespaces: options.namespaces } : {}),
+      ...(options.additionalNamespaces !== undefined ? { additionalNamespaces: options.additionalNamespaces } : {}),
       backoff: options.informerBackoff,
       watchTimeoutSeconds: options.watchTimeoutSeconds,
       logger: this.logger,

@@ -60,4 +60,19 @@ describe('EventRecorder against the local API server', () => {
     );
     expect(stdout).toMatch(/Warning\s+Degraded\s+.*\(x2 over .*\)\s+olm-test\s+deployment not available/);
   });
+
+  it('names the part of the object an event is about, and aggregates per part', async () => {
+    const involved = await client.create(configMap('kc', 'parts', {}));
+    const recorder = new EventRecorder({ client, component: 'olm-test' });
+    await recorder.warning(involved, 'AppliedWithWarnings', 'same text', { fieldPath: 'status.plan[0]' });
+    await recorder.warning(involved, 'AppliedWithWarnings', 'same text', { fieldPath: 'status.plan[1]' });
+    await recorder.warning(involved, 'AppliedWithWarnings', 'same text', { fieldPath: 'status.plan[1]' });
+    const events = (await client.list({ apiVersion: 'v1', kind: 'Event' }, { namespace: 'kc' })).items as Array<Record<string, any>>;
+    const mine = events.filter((event) => event['involvedObject'].uid === involved.metadata?.uid);
+    expect(mine.map((event) => [event['involvedObject'].fieldPath, event['count']]).sort()).toEqual([
+      ['status.plan[0]', 1],
+      ['status.plan[1]', 2],
+    ]);
+  });
 });
+

@@ -1,8 +1,9 @@
 import { hasErrorCode } from '@olm/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAlreadyExists, isConflict, isNotFound, RuntimeErrorCodes } from '../src/errors.js';
-import type { KubeClient } from '../src/kube-client.js';
-import { configMap, configMapKind, createNamespace, startServer } from './helpers.js';
+import type { ApiWarning } from '../src/api-warnings.js';
+import { KubeClient } from '../src/kube-client.js';
+import { configMap, configMapKind, createNamespace, installToyCrd, startServer, toyKind } from './helpers.js';
 
 let env: Awaited<ReturnType<typeof startServer>>;
 let client: KubeClient;
@@ -66,5 +67,43 @@ describe('KubeClient against the local API server', () => {
     expect((await client.get(namespaceReference)).metadata?.name).toBe('default');
     client.close();
     expect((await client.get(namespaceReference)).metadata?.name).toBe('default');
+  });
+
+  it('hands API warnings to the handler of the client that made the request, and only to it', async () => {
+    // The test before restarted the (in-memory) server: start from a fresh namespace.
+    client = env.client();
+    await createNamespace(client, 'kw');
+    await installToyCrd(client);
+    const parentWarnings: ApiWarning[] = [];
+    const parent = new KubeClient({ kubeconfig: env.kubeconfig, onWarning: (warning) => parentWarnings.push(warning) });
+    // No fieldValidation is sent, so the server keeps the object and warns about fields its schema lacks.
+    const created = await parent.create({ ...toyKind, metadata: { namespace: 'kw', name: 'parent' }, spec: { value: 'v', colour: 'red' } });
+    expect(created['spec']).toEqual({ value: 'v' });
+    expect(parentWarnings).toEqual([{ code: 299, agent: '-', text: 'unknown field "spec.colour"' }]);
+
+    // Two views used at once each see their own request's warnings; the parent sees neither.
+    const seen: Record<string, string[]> = { a: [], b: [] };
+    const views = { a: parent.withWarningHandler((warning) => seen['a']!.push(warning.text)), b: parent.withWarningHandler((warning) => seen['b']!.push(warning.text)) };
+    await Promise.all([
+      views.a.create({ ...toyKind, metadata: { namespace: 'kw', name: 'a' }, spec: { value: 'a', size: 1, shape: 'round' } }),
+      views.b.create({ ...toyKind, metadata: { namespace: 'kw', name: 'b' }, spec: { value: 'b', weight: 2 } }),
+      views.a.replace({ ...(await parent.get({ ...toyKind, namespace: 'kw', name: 'parent' })), spec: { value: 'w', age: 3 } }),
+    ]);
+    expect(seen['a']!.sort()).toEqual(['unknown field "spec.age"', 'unknown field "spec.shape"', 'unknown field "spec.size"']);
+    expect(seen['b']).toEqual(['unknown field "spec.weight"']);
+    expect(parentWarnings).toHaveLength(1);
+    // A request without warnings calls no handler.
+    await views.b.get({ ...toyKind, namespace: 'kw', name: 'b' });
+    expect(seen['b']).toHaveLength(1);
+
+    // Closing a view leaves the parent's connections alone; a handler that throws fails no request.
+    views.a.close();
+    const throwing = parent.withWarningHandler(() => {
+      throw new Error('handler bug');
+    });
+    const patched = await throwing.patch({ ...toyKind, namespace: 'kw', name: 'b' }, { spec: { value: 'c', extra: true } });
+    expect(patched['spec']).toEqual({ value: 'c' });
+    expect((await parent.get({ ...toyKind, namespace: 'kw', name: 'a' })).metadata?.name).toBe('a');
+    parent.close();
   });
 });

@@ -4,7 +4,7 @@ import { availableControllers, leaseNameFor, selectControllers } from '../contro
 import { olmDistribution, type Distribution } from '../distribution.js';
 import { readKubeconfig } from '../kubeconfig.js';
 import { collect, parseList, parseMilliseconds, parsePort } from '../option-parsers.js';
-import { defaultLeaseName, singleWatchNamespace, type DistributionOptions } from '../plugins.js';
+import { defaultLeaseName, watchedNamespaces, type DistributionOptions } from '../plugins.js';
 import { startControllers } from '../runtime/controllers.js';
 import { logLevels, type LogLevel } from '../runtime/logger.js';
 import { untilStopped } from '../runtime/until-stopped.js';
@@ -67,11 +67,11 @@ export async function runControllers(
   });
   try {
     out(`${distribution.name} running controllers ${availableControllers(plugins).join(', ') || '(none)'}: metrics, health and readiness on ${controllers.operationsUrl} (/metrics, /healthz, /readyz)\n`);
-    const watched = singleWatchNamespace(options.watchNamespaces);
-    if (watched !== undefined && watched !== options.namespace) {
+    const watched = watchedNamespaces(options.watchNamespaces);
+    if (watched.length > 0) {
       out(
-        `watching only namespace ${watched}: CatalogSources in the global catalog namespace ${options.namespace} are not seen; ` +
-          `create the CatalogSources it needs in ${watched}, or leave the flag out to use the global ones\n`,
+        `watching only namespace${watched.length > 1 ? 's' : ''} ${watched.join(', ')}: Subscriptions, InstallPlans and CSVs elsewhere are left alone; ` +
+          `CatalogSources in the global catalog namespace ${options.namespace} still serve them\n`,
       );
     }
     await untilStopped(options);
