@@ -5,7 +5,9 @@ import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { builtinResourceTypes, seededNamespaces } from './builtin-types.js';
+import { withAggregation } from './aggregation.js';
 import { Cluster } from './cluster.js';
+import { ApiServiceAvailability } from './controllers/api-service-availability.js';
 import { CrdController } from './controllers/crd-controller.js';
 import { DeploymentSimulator } from './controllers/deployment-simulator.js';
 import { EventExpiry } from './controllers/event-expiry.js';
@@ -44,6 +46,8 @@ export interface ApiServerOptions {
   readonly eventTtlMs?: number;
   /** Interval of watch bookmarks when clients allow them (default 60 s, as kube-apiserver). */
   readonly bookmarkIntervalMs?: number;
+  /** How often service-backed APIServices are checked for their `Available` condition (default 30 s). */
+  readonly apiServiceCheckIntervalMs?: number;
 }
 
 export interface ApiServer {
@@ -89,7 +93,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const deploymentSimulator = new DeploymentSimulator(cluster, options.deploymentRolloutDelayMs ?? 50);
   const podSimulator = new PodSimulator(cluster, options.deploymentRolloutDelayMs ?? 50);
   const eventExpiry = new EventExpiry(cluster, options.eventTtlMs ?? 3_600_000);
-  const controllers = [crdController, namespaceController, garbageCollector, deploymentSimulator, podSimulator, eventExpiry, ...(options.simulateWorkloadPods ? [new ReplicaSetSimulator(cluster)] : [])];
+  const apiServiceAvailability = new ApiServiceAvailability(cluster, { ...(options.apiServiceCheckIntervalMs !== undefined ? { intervalMs: options.apiServiceCheckIntervalMs } : {}) });
+  const controllers = [crdController, namespaceController, garbageCollector, deploymentSimulator, podSimulator, eventExpiry, apiServiceAvailability, ...(options.simulateWorkloadPods ? [new ReplicaSetSimulator(cluster)] : [])];
   for (const controller of controllers) controller.start();
   await store.durable();
 
@@ -108,7 +113,16 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   });
 
   const tlsMaterial = options.tls === true ? selfSignedCertificate(options.dataDir !== undefined ? join(options.dataDir, 'tls') : undefined) : options.tls === false || options.tls === undefined ? undefined : options.tls;
-  const server: Server = tlsMaterial ? createHttpsServer({ cert: tlsMaterial.cert, key: tlsMaterial.key }, handler) : createHttpServer(handler);
+  // APIServices with a Service are proxied before the local handler sees the request.
+  const aggregated = withAggregation(handler, {
+    cluster,
+    token: options.token,
+    trackWatch: (close) => {
+      watches.add(close);
+      return () => watches.delete(close);
+    },
+  });
+  const server: Server = tlsMaterial ? createHttpsServer({ cert: tlsMaterial.cert, key: tlsMaterial.key }, aggregated) : createHttpServer(aggregated);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 70_000;
   server.requestTimeout = 0;

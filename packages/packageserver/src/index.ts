@@ -1,0 +1,12 @@
+export * from './package-manifest.js';
+export { parseCsv, relatedImagesOf, type ParsedCsv } from './csv-description.js';
+export { buildPackageManifest, withDefaultOsArchLabels, type BuiltPackageManifest, type CatalogSourceSummary, type RegistryPackage } from './build-package-manifest.js';
+export { readRegistry, type PackageQueries, type RegistryContents } from './read-registry.js';
+export { PackageManifestStore, type ManifestEvent, type ManifestEventType, type ManifestQuery, type PackageManifestStoreOptions } from './package-manifest-store.js';
+export { CatalogSourceSync, catalogSourceSummary, registryAddress, type CatalogSourceSyncOptions, type RegistryConnection } from './catalog-source-sync.js';
+export { apiResourceList, createApiHandler, type ApiHandlerOptions } from './api-handler.js';
+export { manifestTable } from './table.js';
+export { apiServiceObjects, defaultPackageServerServiceName, packageServerApiServiceName, registerApiService, type ApiServiceRegistration } from './api-service.js';
+export { selfSignedCertificate, type SelfSignedCertificateOptions, type ServingCertificate } from './self-signed-certificate.js';
+export { startPackageServer, type PackageServer, type PackageServerOptions } from './package-server.js';
+export * from './plugin.js';

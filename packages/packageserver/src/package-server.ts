@@ -1,0 +1,148 @@
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Logger } from '@olm/core';
+import { silentLogger, type KubeClient } from '@olm/controller-runtime';
+import { createApiHandler } from './api-handler.js';
+import { defaultPackageServerServiceName, registerApiService } from './api-service.js';
+import { CatalogSourceSync, type RegistryConnection } from './catalog-source-sync.js';
+import { PackageManifestStore } from './package-manifest-store.js';
+import { selfSignedCertificate, type ServingCertificate } from './self-signed-certificate.js';
+
+export interface PackageServerOptions {
+  /** The cluster whose CatalogSources are served (and where the APIService is registered). */
+  readonly client: KubeClient;
+  /** The global catalog namespace, whose packages every namespace sees. Default `olm`. */
+  readonly globalNamespace?: string;
+  /** Interface to listen on; default 127.0.0.1 (`0.0.0.0` in a pod). */
+  readonly host?: string;
+  /** TCP port; 0 (the default) picks a free one. Upstream's packageserver listens on 5443. */
+  readonly port?: number;
+  /**
+   * HTTPS with a self-signed certificate (`true`, the default: a real aggregator only speaks TLS),
+   * the given PEMs, or `false` for plain HTTP (local API servers only).
+   */
+  readonly tls?: boolean | ServingCertificate;
+  /** Extra DNS names or IPs for the self-signed certificate (the Service's DNS names are added when registering). */
+  readonly certificateHosts?: readonly string[];
+  /** The PEM CA that signed `tls` (written to the APIService); default the serving certificate itself. */
+  readonly caBundle?: string;
+  /** Require TLS client certificates signed by this PEM CA (a real aggregator's front-proxy CA). */
+  readonly clientCa?: string;
+  /**
+   * Registers this server as `v1.packages.operators.coreos.com`: the APIService (with this
+   * server's CA) pointing at Service `<namespace>/<serviceName>`, and with `externalHost` that
+   * Service as an ExternalName for it (default: the listening host, for a local API server).
+   * `externalHost: false` writes the APIService only (in-cluster, where the Service exists).
+   */
+  readonly register?: { readonly namespace: string; readonly serviceName?: string; readonly externalHost?: string | false; readonly servicePort?: number };
+  /** Re-reads every registry this often; default 5 minutes. */
+  readonly refreshIntervalMs?: number;
+  readonly logger?: Logger;
+  /** Opens registry connections; default gRPC (`@olm/registry`). */
+  readonly connect?: (address: string) => RegistryConnection;
+}
+
+export interface PackageServer {
+  /** `https://<host>:<port>` (or http). */
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+  /** The serving certificate (PEM) clients and the APIService trust; undefined over plain HTTP. */
+  readonly caBundle?: string;
+  readonly store: PackageManifestStore;
+  /** Resolves once the CatalogSources were listed and each registry read once. */
+  waitForSync(timeoutMs?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the packageserver: watches CatalogSources, reads their registries into PackageManifests
+ * and serves them as the aggregated API `packages.operators.coreos.com/v1`; optionally registers
+ * itself with the cluster's aggregator.
+ */
+export async function startPackageServer(options: PackageServerOptions): Promise<PackageServer> {
+  const logger = options.logger ?? silentLogger;
+  const host = options.host ?? '127.0.0.1';
+  const store = new PackageManifestStore({ globalNamespace: options.globalNamespace ?? 'olm' });
+  const sync = new CatalogSourceSync({
+    client: options.client,
+    store,
+    logger,
+    ...(options.refreshIntervalMs !== undefined ? { refreshIntervalMs: options.refreshIntervalMs } : {}),
+    ...(options.connect !== undefined ? { connect: options.connect } : {}),
+  });
+  const watches = new Set<() => void>();
+  const handler = createApiHandler({
+    store,
+    isReady: () => sync.isSynced,
+    trackWatch: (close) => {
+      watches.add(close);
+      return () => watches.delete(close);
+    },
+  });
+
+  const serviceName = options.register?.serviceName ?? defaultPackageServerServiceName;
+  const serviceHosts = options.register ? [`${serviceName}.${options.register.namespace}.svc`, `${serviceName}.${options.register.namespace}.svc.cluster.local`] : [];
+  const certificate: ServingCertificate | undefined =
+    options.tls === false
+      ? undefined
+      : typeof options.tls === 'object'
+        ? options.tls
+        : selfSignedCertificate({ hosts: [...new Set([...serviceHosts, ...(options.certificateHosts ?? []), 'localhost', '127.0.0.1', '::1'])] });
+  const server: Server = certificate
+    ? createHttpsServer(
+        { cert: certificate.cert, key: certificate.key, ...(options.clientCa !== undefined ? { ca: options.clientCa, requestCert: true, rejectUnauthorized: true } : {}) },
+        handler,
+      )
+    : createHttpServer(handler);
+  server.keepAliveTimeout = 65_000;
+  server.requestTimeout = 0;
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  const url = `${certificate ? 'https' : 'http'}://${urlHost}:${port}`;
+
+  const stop = async (): Promise<void> => {
+    await sync.stop();
+    for (const close of [...watches]) close();
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const socket of sockets) socket.destroy();
+    await closed;
+  };
+  try {
+    sync.start();
+    if (options.register) {
+      const externalHost = options.register.externalHost === undefined ? (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host) : options.register.externalHost;
+      await registerApiService(options.client, {
+        service: { namespace: options.register.namespace, name: serviceName, port: options.register.servicePort ?? port },
+        ...(externalHost !== false ? { externalHost } : {}),
+        ...(certificate ? { caBundle: options.caBundle ?? certificate.cert } : { plainHttp: true }),
+      });
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  logger.info('packageserver listening', { url });
+  return {
+    url,
+    host,
+    port,
+    ...(certificate ? { caBundle: options.caBundle ?? certificate.cert } : {}),
+    store,
+    waitForSync: (timeoutMs) => sync.waitForSync(timeoutMs),
+    stop,
+  };
+}

@@ -1,0 +1,31 @@
+import { boot, kubeClient, provision } from '@olm/core';
+import { loadCatalog, startRegistryServer } from '@olm/registry';
+import { describe, expect, it } from 'vitest';
+import { createPackageServerPlugin } from '../src/index.js';
+import { eventually, exampleCatalogDir, grpcCatalogSource, startCluster, type Json } from './helpers.js';
+
+describe('the packageserver plugin', () => {
+  it('serves and registers the API once the kernel starts, and stops with it', async () => {
+    const cluster = await startCluster();
+    const registry = await startRegistryServer({ catalog: await loadCatalog(exampleCatalogDir), port: 0 });
+    try {
+      await cluster.client.create(grpcCatalogSource('olm', 'acme-examples', registry.address));
+      const kernel = await boot({
+        plugins: [createPackageServerPlugin({ globalNamespace: 'olm', register: { namespace: 'olm' } })],
+        provide: [provision(kubeClient, { kubeconfig: cluster.server.kubeconfig })],
+      });
+      expect(kernel.plugins.map((plugin) => plugin.id)).toEqual(['packageserver']);
+      const names = await eventually(async () => {
+        const list = await cluster.client.request({ method: 'GET', path: '/apis/packages.operators.coreos.com/v1/namespaces/default/packagemanifests' }) as Json;
+        return list.items.length === 3 ? list.items.map((item: Json) => item.metadata.name) : undefined;
+      }, 15_000, 'the packages through the aggregated API');
+      expect(names).toEqual(['acme-backup', 'acme-database', 'acme-monitoring']);
+      await kernel.stop();
+      const after = await fetch(`${cluster.server.url}/apis/packages.operators.coreos.com/v1/namespaces/default/packagemanifests`);
+      expect(after.status).toBe(503);
+    } finally {
+      await registry.stop();
+      await cluster.stop();
+    }
+  });
+});
