@@ -1,4 +1,6 @@
-import { Labels } from '@olm/api';
+import { CSVPhases, Labels } from '@olm/api';
+import type { CachedObject, ObjectReader } from '@olm/core';
+import { Kinds } from './kinds.js';
 
 interface Owner {
   readonly name: string;
@@ -23,3 +25,22 @@ export function isApiServiceAdoptable(
   if (currentOwnerLeaving) return true;
   return [target, ...(replaced ? [replaced] : [])].some((owner) => owner.name === name && owner.namespace === namespace);
 }
+
+/**
+ * `isApiServiceAdoptable` for a CSV, reading from the cache the CSV it replaces and the APIService's
+ * current owner (leaving when Replacing or Deleting).
+ */
+export function isApiServiceAdoptableBy(
+  labels: Readonly<Record<string, string>> | undefined,
+  csv: { readonly metadata: Owner; readonly spec?: { readonly replaces?: string } },
+  cache: ObjectReader,
+): boolean {
+  const owner = cache.get(Kinds.csv, labels?.[Labels.owner] ?? '', labels?.[Labels.ownerNamespace] ?? '') as CsvPhaseView | undefined;
+  const phase = owner?.status?.phase;
+  const replacedName = csv.spec?.replaces;
+  const replaced = replacedName && replacedName !== csv.metadata.name ? (cache.get(Kinds.csv, replacedName, csv.metadata.namespace) as CsvPhaseView | undefined) : undefined;
+  const replacedOwner = replaced?.metadata?.name ? { name: replaced.metadata.name, namespace: csv.metadata.namespace } : undefined;
+  return isApiServiceAdoptable(labels, csv.metadata, replacedOwner, phase === CSVPhases.Replacing || phase === CSVPhases.Deleting);
+}
+
+type CsvPhaseView = CachedObject & { status?: { phase?: string } };

@@ -23,10 +23,11 @@ export interface CsvControllerOptions {
   /** A prom-client registry for csv_count, csv_succeeded, csv_abnormal, csv_upgrade_count; none: no metrics. */
   readonly metrics?: Lazy<Registry | undefined>;
   readonly logger?: Lazy<Logger | undefined>;
+  /** The clock of status times, the install timeout, and the serving certificates (made and renewed with it). */
   readonly clock?: () => Date;
   /** How long a CSV may stay Installing and unhealthy before `Failed/InstallCheckFailed "install timeout"`. Default 5 min. */
   readonly installTimeoutMs?: number;
-  /** Requeue of a CSV whose requirements are not met. Default 30 s. */
+  /** Requeue of a CSV whose requirements are not met, and re-check of a Succeeded CSV's APIService and webhook resources and certificates. Default 30 s. */
   readonly requeueAfterMs?: number;
   /** Re-check of an installing CSV's health. Default 5 s (Deployment changes also trigger a check). */
   readonly healthPollMs?: number;
@@ -59,7 +60,7 @@ export function createCsvController(options: CsvControllerOptions): CsvControlle
     if (options.kubeconfig === undefined) throw new OlmError('OLM_CSV_NO_CLIENT', 'createCsvController needs a client or a kubeconfig');
     return (ownClient ??= new KubeClient({ kubeconfig: options.kubeconfig }));
   };
-  const deploymentStrategy = createDeploymentInstallStrategy(client);
+  const deploymentStrategy = createDeploymentInstallStrategy(client, { now: options.clock ?? (() => new Date()) });
   const defaultStrategies = new Map<string, InstallStrategy>([['deployment', deploymentStrategy as InstallStrategy]]);
   let recorder: EventRecorder | undefined;
   let metrics: CsvMetrics | undefined;

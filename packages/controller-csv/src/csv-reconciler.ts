@@ -14,16 +14,22 @@ import type { CachedObject, InstallStatus, InstallStrategy, ReconcileContext, Re
 import { describeError, hasErrorCode } from '@olm/core';
 import { isNotFound, RuntimeErrorCodes, updateObject, updateStatus } from '@olm/controller-runtime';
 import { reconcileApiIntersection, type GroupApiView } from './api-intersection.js';
-import { isApiServiceAdoptable } from './api-service-ownership.js';
+import { isApiServiceAdoptableBy } from './api-service-ownership.js';
+import { apiServiceResourceProblem, apiServicesAvailability, deleteOwnedApiServices, findApiService, type ServingAvailability } from './api-services.js';
+import { expectedCaBundles } from './ca-bundles.js';
+import { certRenewalReason, certsRotateAt, deleteAuthReaderBindings } from './cert-install.js';
+import { hasCertResources } from './cert-resources.js';
 import { isSamePhase, setCsvPhase, type CsvStatus } from './csv-status.js';
 import { ownedDeploymentSelector, type StrategyContext } from './deployment-install.js';
 import type { SubscriptionConfig } from './deployment-strategy.js';
 import { toInstallModeSet, unsupportedTargetsReason } from './install-modes.js';
 import { fnv64aHex, Kinds } from './kinds.js';
 import { formatProvidedApis, parseProvidedApis } from './provided-apis.js';
+import { installOutcome, isInstalled, ServingMessages, strategyOnly, type InstallChecks } from './install-outcome.js';
 import { checkRequirements, discoveryNeeded, type ApiServiceObject, type RequirementsResult } from './requirements.js';
 import { unknownDeploymentReference } from './strategy-references.js';
 import { webhookDescriptionProblem } from './webhook-descriptions.js';
+import { deleteWebhookConfigurations, webhooksAvailability } from './webhooks.js';
 import { csvProvidedApis, csvReference, isCopied, ogReference, upsert, type Csv, type Og, type Shared } from './shared.js';
 import { deleteTargetRbac, syncTargetRbac } from './target-rbac.js';
 import { formatTargetNamespaces } from './target-namespaces.js';
@@ -240,6 +246,10 @@ async function finalize(shared: Shared, csv: Csv, context: ReconcileContext): Pr
     });
   }
   await deleteTargetRbac(client, csv.metadata.namespace, csv.metadata.name, context.cache, { clusterScoped: true });
+  // What it owns outside its namespace (its namespaced objects go with their owner references).
+  await deleteOwnedApiServices(client, csv);
+  await deleteWebhookConfigurations(client, csv);
+  await deleteAuthReaderBindings(client, csv);
   if (!csv.metadata.finalizers?.includes(CSVCleanupFinalizer)) return;
   try {
     await updateObject<Csv>(client, csvReference(csv), (live) => {
@@ -259,6 +269,7 @@ async function setPhase(
   reason: string,
   message: string,
   requirementStatus?: RequirementStatus[],
+  rotateAt?: Date,
 ): Promise<boolean> {
   const status = (csv.status ?? {}) as CsvStatus;
   const requirementsChanged =
@@ -268,8 +279,14 @@ async function setPhase(
   let written = false;
   await updateStatus<Csv>(shared.client(), csvReference(csv), (live) => {
     if ((live.status?.phase ?? '') !== fromPhase) return false;
-    const next = setCsvPhase((live.status ?? {}) as CsvStatus, phase, reason, message, shared.now()) as ClusterServiceVersionStatus;
+    const now = shared.now();
+    const next = setCsvPhase((live.status ?? {}) as CsvStatus, phase, reason, message, now) as ClusterServiceVersionStatus;
     if (requirementStatus !== undefined) next.requirementStatus = requirementStatus;
+    // New serving certificates (upstream sets these when an install rotated them).
+    if (rotateAt !== undefined && next.certsRotateAt !== statusTime(rotateAt)) {
+      next.certsLastUpdated = statusTime(now);
+      next.certsRotateAt = statusTime(rotateAt);
+    }
     live.status = next;
     written = true;
   });
@@ -280,6 +297,8 @@ async function setPhase(
 }
 
 const fail = (shared: Shared, csv: Csv, reason: string, message: string) => setPhase(shared, csv, CSVPhases.Failed, reason, message);
+
+const statusTime = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 // ---- pre-checks (upstream transitionCSVState, before the phase switch) ---------------------
 
@@ -521,7 +540,7 @@ async function requirementsOf(shared: Shared, csv: Csv, context: ReconcileContex
   const apiServices = new Map<string, ApiServiceObject | undefined>();
   for (const description of csv.spec?.apiservicedefinitions?.required ?? []) {
     const name = `${description.version}.${description.group}`;
-    apiServices.set(name, await findApiService(shared, name));
+    apiServices.set(name, await findApiService(shared.client(), name));
   }
   try {
     return checkRequirements(csv, {
@@ -537,25 +556,11 @@ async function requirementsOf(shared: Shared, csv: Csv, context: ReconcileContex
   }
 }
 
-async function findApiService(shared: Shared, name: string): Promise<ApiServiceObject | undefined> {
-  try {
-    return await shared.client().find<ApiServiceObject>({ ...Kinds.apiService, name });
-  } catch (error) {
-    if (hasErrorCode(error, RuntimeErrorCodes.unknownKind)) return undefined;
-    throw error;
-  }
-}
-
 /** An owned APIService exists and may not be taken over (upstream `apiServiceOwnerConflicts`). */
 async function apiServiceOwnerConflict(shared: Shared, csv: Csv, context: ReconcileContext): Promise<boolean> {
   for (const description of csv.spec?.apiservicedefinitions?.owned ?? []) {
-    const apiService = await findApiService(shared, `${description.version}.${description.group}`);
-    if (!apiService) continue;
-    const labels = apiService.metadata?.labels ?? {};
-    const currentOwner = context.cache.get(Kinds.csv, labels[Labels.owner] ?? '', labels[Labels.ownerNamespace] ?? '') as Csv | undefined;
-    const leaving = currentOwner?.status?.phase === CSVPhases.Replacing || currentOwner?.status?.phase === CSVPhases.Deleting;
-    const replaced = replacedCsv(csv, context);
-    if (!isApiServiceAdoptable(labels, csv.metadata, replaced?.metadata, leaving)) return true;
+    const apiService = await findApiService(shared.client(), `${description.version}.${description.group}`);
+    if (apiService && !isApiServiceAdoptableBy(apiService.metadata?.labels, csv, context.cache)) return true;
   }
   return false;
 }
@@ -632,7 +637,8 @@ async function installReady(shared: Shared, csv: Csv, context: ReconcileContext)
     await fail(shared, csv, reason, CSVMessages.installStrategyFailed(describeError(error)));
     return;
   }
-  await setPhase(shared, csv, CSVPhases.Installing, CSVReasons.InstallSuccessful, CSVMessages.waitingForInstallComponents);
+  const rotateAt = hasCertResources(csv) ? await certsRotateAt(shared.client(), csv) : undefined;
+  await setPhase(shared, csv, CSVPhases.Installing, CSVReasons.InstallSuccessful, CSVMessages.waitingForInstallComponents, undefined, rotateAt);
 }
 
 /**
@@ -643,51 +649,99 @@ function isUnrecoverable(error: unknown): boolean {
   return (typeof error === 'object' && error !== null && (error as { unrecoverable?: unknown }).unrecoverable === true) || hasErrorCode(error, 'OLM_CSV_INVALID_STRATEGY');
 }
 
-async function health(shared: Shared, csv: Csv, strategy: InstallStrategy, context: ReconcileContext): Promise<InstallStatus> {
-  try {
-    return await strategy.checkHealth(csv, await strategyContext(shared, csv, context));
-  } catch (error) {
-    return { healthy: false, reason: 'Unknown', message: describeError(error) };
+/**
+ * The CA each serving deployment should carry, or undefined after moving the CSV to
+ * `Pending/NeedsReinstall "calculated deployment install is bad"`: an owned APIService or webhook names a
+ * deployment the strategy lacks, or what was installed for it cannot be found.
+ */
+async function expectedServing(shared: Shared, csv: Csv, context: ReconcileContext, from?: 'Succeeded'): Promise<ReadonlyMap<string, string> | undefined> {
+  let problem = unknownDeploymentReference(csv);
+  let caBundles: ReadonlyMap<string, string> = new Map();
+  if (!problem && hasCertResources(csv)) {
+    try {
+      caBundles = await expectedCaBundles(shared.client(), csv);
+    } catch (error) {
+      problem = describeError(error);
+    }
   }
+  if (!problem) return caBundles;
+  // A Succeeded CSV's resources were intact when this sync checked them; one removed since is reported as
+  // that check reports it (APIServiceResourceIssue), not as a bad deployment, whatever the timing.
+  if (from === 'Succeeded' && (await servingResourcesChanged(shared, csv, context, from))) return undefined;
+  context.logger.warn('unable to calculate expected deployment', { csv: csv.metadata.name, problem });
+  await setPhase(shared, csv, CSVPhases.Pending, CSVReasons.NeedsReinstall, CSVMessages.calculatedDeploymentBad);
+  return undefined;
 }
 
-/** upstream's updateInstallStatus: where an install check leads. */
-function installOutcome(status: InstallStatus, requeuePhase: string, requeueReason: string): [string, string, string] {
-  if (status.healthy) return [CSVPhases.Succeeded, CSVReasons.InstallSuccessful, CSVMessages.installComplete];
-  const detail = status.message ?? status.reason ?? 'unknown';
-  if (status.unrecoverable) return [CSVPhases.Failed, CSVReasons.InstallCheckFailed, CSVMessages.installFailed(detail)];
-  if (status.reason === 'DeploymentUpdated' || status.reason === 'AnnotationsMissing') {
-    return [CSVPhases.InstallReady, requeueReason, CSVMessages.installing(detail)];
+/** The strategy's health, and for a CSV owning APIServices or webhooks whether they serve. */
+async function installChecks(shared: Shared, csv: Csv, strategy: InstallStrategy, context: ReconcileContext, caBundles: ReadonlyMap<string, string>): Promise<InstallChecks> {
+  let status: InstallStatus;
+  try {
+    status = await strategy.checkHealth(csv, { ...(await strategyContext(shared, csv, context)), caBundles });
+  } catch (error) {
+    status = { healthy: false, reason: 'Unknown', message: describeError(error) };
   }
-  return [requeuePhase, requeueReason, CSVMessages.installing(detail)];
+  if (!hasCertResources(csv)) return strategyOnly(status);
+  const checked = async (check: () => Promise<ServingAvailability>): Promise<ServingAvailability> => {
+    try {
+      return await check();
+    } catch (error) {
+      return { available: false, error: describeError(error) };
+    }
+  };
+  return {
+    strategy: status,
+    apiServices: await checked(() => apiServicesAvailability(shared.client(), csv)),
+    webhooks: await checked(() => webhooksAvailability(shared.client(), csv)),
+  };
 }
 
 async function installing(shared: Shared, csv: Csv, context: ReconcileContext): Promise<ReconcileResult | void> {
   const strategy = strategyFor(shared, csv);
   if (!strategy) return invalidStrategy(shared, csv);
-  if (await expectedDeploymentBad(shared, csv, context)) return;
-  const status = await health(shared, csv, strategy, context);
-  const [phase, reason, message] = installOutcome(status, CSVPhases.Installing, CSVReasons.Waiting);
-  if (!status.healthy) {
+  const caBundles = await expectedServing(shared, csv, context);
+  if (!caBundles) return;
+  const checks = await installChecks(shared, csv, strategy, context, caBundles);
+  const outcome = installOutcome(checks, CSVPhases.Installing, CSVReasons.Waiting);
+  if (outcome === 'retry') return { requeueAfter: shared.healthPollMs };
+  if (!isInstalled(checks) && outcome.phase === CSVPhases.Installing) {
+    // As upstream, only a CSV that stays Installing times out (another outcome is a transition of its own).
     const since = Date.parse(csv.status?.lastTransitionTime ?? '');
     const elapsed = Number.isNaN(since) ? 0 : shared.now().getTime() - since;
     if (elapsed >= shared.installTimeoutMs) {
       await fail(shared, csv, CSVReasons.InstallCheckFailed, CSVMessages.installTimeout);
       return;
     }
-    await setPhase(shared, csv, phase, reason, message);
+    await setPhase(shared, csv, outcome.phase, outcome.reason, outcome.message);
     return { requeueAfter: Math.max(1, Math.min(shared.healthPollMs, shared.installTimeoutMs - elapsed)) };
   }
-  await setPhase(shared, csv, phase, reason, message);
+  await setPhase(shared, csv, outcome.phase, outcome.reason, outcome.message);
+  if (!isInstalled(checks)) return { requeueAfter: shared.healthPollMs };
 }
 
-/** `Pending/NeedsReinstall "calculated deployment install is bad"` when an owned API names a deployment the strategy lacks. */
-async function expectedDeploymentBad(shared: Shared, csv: Csv, context: ReconcileContext): Promise<boolean> {
-  const problem = unknownDeploymentReference(csv);
-  if (!problem) return false;
-  context.logger.warn('unable to calculate expected deployment', { csv: csv.metadata.name, problem });
-  await setPhase(shared, csv, CSVPhases.Pending, CSVReasons.NeedsReinstall, CSVMessages.calculatedDeploymentBad);
-  return true;
+/**
+ * For a CSV owning APIServices or webhooks, on Succeeded and Failed (upstream order): the resources OLM
+ * generated for its APIServices must be intact, and its serving certificates not due for renewal.
+ * Returns true when it moved the CSV (or, failed and not actionable, left it so).
+ */
+async function servingResourcesChanged(shared: Shared, csv: Csv, context: ReconcileContext, from: 'Succeeded' | 'Failed'): Promise<boolean> {
+  if (!hasCertResources(csv)) return false;
+  const problem = await apiServiceResourceProblem(shared.client(), context.cache, csv);
+  if (problem) {
+    context.logger.info('API resources are unavailable', { csv: csv.metadata.name, problem: problem.message });
+    if (from === 'Succeeded') await fail(shared, csv, CSVReasons.APIServiceResourceIssue, problem.message);
+    // An APIService someone else owns keeps the CSV failed: reinstalling cannot take it.
+    else if (problem.actionable) await setPhase(shared, csv, CSVPhases.Pending, CSVReasons.APIServiceResourcesNeedReinstall, problem.message);
+    return true;
+  }
+  const renewal = await certRenewalReason(shared.client(), csv, shared.now());
+  if (renewal) {
+    context.logger.info('CSV owns resources that require a cert refresh', { csv: csv.metadata.name, reason: renewal });
+    const message = from === 'Succeeded' ? ServingMessages.certRefreshRequired : CSVMessages.needsCertRefresh;
+    await setPhase(shared, csv, CSVPhases.Pending, CSVReasons.NeedsCertRotation, message);
+    return true;
+  }
+  return false;
 }
 
 async function succeeded(shared: Shared, csv: Csv, context: ReconcileContext): Promise<ReconcileResult | void> {
@@ -700,17 +754,22 @@ async function succeeded(shared: Shared, csv: Csv, context: ReconcileContext): P
   }
   const strategy = strategyFor(shared, csv);
   if (!strategy) return invalidStrategy(shared, csv);
+  if (await servingResourcesChanged(shared, csv, context, 'Succeeded')) return;
   const requirements = await requirementsOf(shared, csv, context);
   if ('invalid' in requirements) return invalidStrategy(shared, csv, requirements.invalid);
   if (!requirements.met) {
     await setPhase(shared, csv, CSVPhases.Failed, CSVReasons.RequirementsNotMet, CSVMessages.requirementsNoLongerMet, requirements.statuses);
     return;
   }
-  if (await expectedDeploymentBad(shared, csv, context)) return;
-  const status = await health(shared, csv, strategy, context);
-  const [phase, reason, message] = installOutcome(status, CSVPhases.Failed, CSVReasons.ComponentUnhealthy);
-  await setPhase(shared, csv, phase, reason, message);
-  if (status.healthy) await ensureProvidedApiClusterRoles(shared, csv, context);
+  const caBundles = await expectedServing(shared, csv, context, 'Succeeded');
+  if (!caBundles) return;
+  const checks = await installChecks(shared, csv, strategy, context, caBundles);
+  const outcome = installOutcome(checks, CSVPhases.Failed, CSVReasons.ComponentUnhealthy);
+  if (outcome === 'retry') return { requeueAfter: shared.healthPollMs };
+  await setPhase(shared, csv, outcome.phase, outcome.reason, outcome.message);
+  if (isInstalled(checks)) await ensureProvidedApiClusterRoles(shared, csv, context);
+  // Nothing watches the Secrets, Services and webhook configurations it depends on, nor the clock.
+  if (hasCertResources(csv)) return { requeueAfter: shared.requeueAfterMs };
 }
 
 async function ensureProvidedApiClusterRoles(shared: Shared, csv: Csv, context: ReconcileContext): Promise<void> {
@@ -719,7 +778,7 @@ async function ensureProvidedApiClusterRoles(shared: Shared, csv: Csv, context: 
   const crds = owned.map((crd) => context.cache.get(Kinds.crd, crd.name)).filter((crd): crd is CachedObject => crd !== undefined);
   const apiServices: CachedObject[] = [];
   for (const service of csv.spec?.apiservicedefinitions?.owned ?? []) {
-    const found = await findApiService(shared, `${service.version}.${service.group}`);
+    const found = await findApiService(shared.client(), `${service.version}.${service.group}`);
     if (found) apiServices.push(found);
   }
   let roles;
@@ -773,11 +832,14 @@ async function failed(shared: Shared, csv: Csv, context: ReconcileContext): Prom
   }
   // Not upstream either (it reinstalls, then fails again in Pending): refused webhooks stay refused while unchanged.
   if (reason === CSVReasons.InvalidWebhookDescription && webhookDescriptionProblem(csv) === csv.status?.message) return;
-  if (await expectedDeploymentBad(shared, csv, context)) return;
-  const status = await health(shared, csv, strategy, context);
-  const [phase, nextReason, message] = installOutcome(status, CSVPhases.Pending, CSVReasons.NeedsReinstall);
-  await setPhase(shared, csv, phase, nextReason, message);
-  if (!status.healthy && phase === CSVPhases.Failed) return { requeueAfter: shared.healthPollMs };
+  if (await servingResourcesChanged(shared, csv, context, 'Failed')) return { requeueAfter: shared.requeueAfterMs };
+  const caBundles = await expectedServing(shared, csv, context);
+  if (!caBundles) return;
+  const checks = await installChecks(shared, csv, strategy, context, caBundles);
+  const outcome = installOutcome(checks, CSVPhases.Pending, CSVReasons.NeedsReinstall);
+  if (outcome === 'retry') return { requeueAfter: shared.healthPollMs };
+  await setPhase(shared, csv, outcome.phase, outcome.reason, outcome.message);
+  if (outcome.phase === CSVPhases.Failed) return { requeueAfter: shared.healthPollMs };
 }
 
 async function replacing(shared: Shared, csv: Csv, context: ReconcileContext): Promise<ReconcileResult | void> {

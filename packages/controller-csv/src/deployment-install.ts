@@ -2,8 +2,12 @@ import type { ClusterServiceVersion } from '@olm/api';
 import type { CachedObject, InstallStatus, InstallStrategy, ObjectReader } from '@olm/core';
 import { OlmError } from '@olm/core';
 import type { KubeClient } from '@olm/controller-runtime';
+import { installApiServices } from './api-services.js';
+import { installServingCertificates, servingEntries } from './cert-install.js';
+import { hasCertResources } from './cert-resources.js';
 import { buildDeployment, checkDeployment, type StrategyDeployment, type SubscriptionConfig } from './deployment-strategy.js';
-import { Kinds } from './kinds.js';
+import { fieldManager, Kinds } from './kinds.js';
+import { installWebhooks } from './webhooks.js';
 
 /** What the CSV reconciler hands to an install strategy. */
 export interface StrategyContext {
@@ -11,9 +15,19 @@ export interface StrategyContext {
   readonly cache?: ObjectReader;
   /** Subscription `spec.config` overrides for this CSV. */
   readonly config?: SubscriptionConfig;
+  /**
+   * For health checks: the CA PEM each deployment serving owned APIServices or webhooks was installed
+   * with, as found on the cluster (its hash is on the pod template). The CSV reconciler supplies it.
+   */
+  readonly caBundles?: ReadonlyMap<string, string>;
 }
 
-export const fieldManager = 'olm-operator';
+export interface DeploymentStrategyOptions {
+  /** The clock serving certificates are made and checked with. Default: the system clock. */
+  readonly now?: () => Date;
+}
+
+export { fieldManager } from './kinds.js';
 
 function strategyDeployments(csv: ClusterServiceVersion): StrategyDeployment[] {
   const spec = csv.spec.install.spec;
@@ -33,17 +47,26 @@ export function ownedDeploymentSelector(csv: { metadata: { name?: string; namesp
 }
 
 /**
- * The `deployment` install strategy: create or update one Deployment per strategy entry (built by
- * `buildDeployment`), delete CSV-owned Deployments no longer listed; health is `checkDeployment`
- * of every entry against the live (cached) Deployment.
+ * The `deployment` install strategy: the serving certificates, Services and RBAC of deployments that
+ * serve owned APIServices or webhooks (`installServingCertificates`), one Deployment per strategy entry
+ * (built by `buildDeployment`), the APIServices and webhook configurations, then deletion of CSV-owned
+ * Deployments no longer listed; health is `checkDeployment` of every entry against the live (cached)
+ * Deployment.
  */
-export function createDeploymentInstallStrategy(clientOf: () => KubeClient): InstallStrategy<unknown, StrategyContext> {
+export function createDeploymentInstallStrategy(clientOf: () => KubeClient, options: DeploymentStrategyOptions = {}): InstallStrategy<unknown, StrategyContext> {
+  const now = options.now ?? (() => new Date());
   return {
     strategy: 'deployment',
     async install(csvInput, context) {
       const client = clientOf();
       const csv = asCsv(csvInput);
-      const entries = strategyDeployments(csv);
+      let entries = strategyDeployments(csv);
+      const serving = hasCertResources(csv);
+      let caBundles: ReadonlyMap<string, string> = new Map();
+      if (serving) {
+        if (!context.cache) throw new OlmError('OLM_CSV_NO_CACHE', 'installing APIServices and webhooks needs the informer cache in the strategy context');
+        ({ entries, caBundles } = await installServingCertificates(client, csv, entries, now()));
+      }
       for (const entry of entries) {
         const expected = buildDeployment(csv, entry, context.config);
         const reference = { ...Kinds.deployment, namespace: csv.metadata.namespace, name: entry.name };
@@ -63,6 +86,10 @@ export function createDeploymentInstallStrategy(clientOf: () => KubeClient): Ins
         } as CachedObject;
         await client.replace(next, { fieldManager });
       }
+      if (serving) {
+        await installApiServices(client, csv, caBundles, context.cache!);
+        await installWebhooks(client, csv, caBundles, context.cache!);
+      }
       const names = new Set(entries.map((entry) => entry.name));
       const owned = await client.list(Kinds.deployment, { namespace: csv.metadata.namespace, labelSelector: ownedDeploymentSelector(csv) });
       for (const deployment of owned.items) {
@@ -72,7 +99,8 @@ export function createDeploymentInstallStrategy(clientOf: () => KubeClient): Ins
     },
     async checkHealth(csvInput, context): Promise<InstallStatus> {
       const csv = asCsv(csvInput);
-      for (const entry of strategyDeployments(csv)) {
+      const entries = context.caBundles ? servingEntries(csv, strategyDeployments(csv), context.caBundles) : strategyDeployments(csv);
+      for (const entry of entries) {
         const expected = buildDeployment(csv, entry, context.config);
         const live = context.cache
           ? context.cache.get(Kinds.deployment, entry.name, csv.metadata.namespace)

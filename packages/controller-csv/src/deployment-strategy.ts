@@ -42,6 +42,28 @@ export function ownerLabels(csv: CsvForDeployment): Record<string, string> {
   };
 }
 
+export interface OwnerReference {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly name: string;
+  readonly uid: string;
+  readonly controller: boolean;
+  readonly blockOwnerDeletion: boolean;
+}
+
+/** An owner reference to the CSV that neither controls nor blocks deletion (undefined before the CSV has a UID). */
+export function nonBlockingOwnerReference(csv: CsvForDeployment): OwnerReference | undefined {
+  if (!csv.metadata.uid) return undefined;
+  return {
+    apiVersion: 'operators.coreos.com/v1alpha1',
+    kind: 'ClusterServiceVersion',
+    name: csv.metadata.name,
+    uid: csv.metadata.uid,
+    controller: false,
+    blockOwnerDeletion: false,
+  };
+}
+
 /** Annotations every pod template of the CSV must carry. */
 export function csvTemplateAnnotations(csv: CsvForDeployment): Record<string, string> {
   return Object.fromEntries(
@@ -81,18 +103,8 @@ export function buildDeployment(
   };
   const metadata: JsonObject = { name: entry.name, namespace: csv.metadata.namespace, labels };
   if (config.annotations && Object.keys(config.annotations).length > 0) metadata.annotations = { ...config.annotations };
-  if (csv.metadata.uid) {
-    metadata.ownerReferences = [
-      {
-        apiVersion: 'operators.coreos.com/v1alpha1',
-        kind: 'ClusterServiceVersion',
-        name: csv.metadata.name,
-        uid: csv.metadata.uid,
-        controller: false,
-        blockOwnerDeletion: false,
-      },
-    ];
-  }
+  const owner = nonBlockingOwnerReference(csv);
+  if (owner) metadata.ownerReferences = [owner];
   return { apiVersion: 'apps/v1', kind: 'Deployment', metadata, spec };
 }
 

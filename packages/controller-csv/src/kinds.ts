@@ -1,5 +1,8 @@
 import type { ObjectKind } from '@olm/core';
 
+/** The field manager of everything the OLM operator writes. */
+export const fieldManager = 'olm-operator';
+
 /** The kinds the OLM operator reads and writes. */
 export const Kinds = {
   csv: { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'ClusterServiceVersion' },

@@ -37,8 +37,12 @@ export async function eventually<T>(probe: () => T | Promise<T>, options: { time
 }
 
 /** A local API server with the OLM CRDs installed, plus a client. */
-export async function startEnvironment(options: { rolloutDelayMs?: number } = {}) {
-  const server = await startApiServer({ port: 0, deploymentRolloutDelayMs: options.rolloutDelayMs ?? 20 });
+export async function startEnvironment(options: { rolloutDelayMs?: number; apiServiceCheckIntervalMs?: number } = {}) {
+  const server = await startApiServer({
+    port: 0,
+    deploymentRolloutDelayMs: options.rolloutDelayMs ?? 20,
+    ...(options.apiServiceCheckIntervalMs !== undefined ? { apiServiceCheckIntervalMs: options.apiServiceCheckIntervalMs } : {}),
+  });
   const client = new KubeClient({ kubeconfig: server.kubeconfig, requestTimeoutMs: 5_000 });
   for (const crd of crds) await client.create(crd as unknown as CachedObject);
   await eventually(() => client.resourceFor(Kinds.csv), { message: 'CSV CRD served' });
@@ -335,6 +339,11 @@ export function useController(
       return controller;
     },
   };
+}
+
+/** The `default` ServiceAccount a real cluster's token controller would have made (the local API server makes none). */
+export async function createDefaultServiceAccount(client: KubeClient, namespace: string): Promise<void> {
+  await client.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace } });
 }
 
 /** A namespace with an OperatorGroup `og` (OwnNamespace unless a spec is given), synced by the controller. */

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import type { ClusterServiceVersion } from '@olm/api';
+import { secretRenewalReason, servingEntries } from './cert-install.js';
+import { certSecret } from './cert-resources.js';
+import { generateCertificateAuthority, pemSha256 } from './certificates.js';
+
+const owner = { metadata: { name: 'op.v1', namespace: 'ops' } };
+const hosts = ['op-service.ops', 'op-service.ops.svc', 'op-service.ops.svc.cluster.local'];
+
+describe('secretRenewalReason', () => {
+  it('keeps a valid Secret, renews a missing one or one whose CA hash annotation was changed', async () => {
+    const now = new Date();
+    const ca = await generateCertificateAuthority(now);
+    const serving = await ca.sign(hosts, now);
+    const secret = certSecret(owner, 'op-service', { caPem: ca.certPem, ...serving }, pemSha256(ca.certPem));
+    expect(secretRenewalReason(secret, hosts, now)).toBeUndefined();
+    expect(secretRenewalReason(undefined, hosts, now)).toBe('no serving certificate Secret');
+    const edited = { ...secret, metadata: { ...secret.metadata, annotations: { olmcahash: 'changed' } } };
+    expect(secretRenewalReason(edited, hosts, now)).toBe('the CA hash annotation does not match the CA');
+    expect(secretRenewalReason(secret, ['other-service.ops.svc'], now)).toBe('serving certificate is not valid for other-service.ops.svc');
+  });
+});
+
+describe('servingEntries', () => {
+  it('gives serving deployments their certificate and CA hash, leaves the others', () => {
+    const csv = {
+      metadata: owner.metadata,
+      spec: { webhookdefinitions: [{ generateName: 'v.example.com', type: 'ValidatingAdmissionWebhook', deploymentName: 'hooks', sideEffects: 'None', admissionReviewVersions: ['v1'] }] },
+    } as unknown as ClusterServiceVersion;
+    const entries = [
+      { name: 'hooks', spec: { template: { spec: { containers: [] } } } },
+      { name: 'other', spec: { template: { spec: { containers: [] } } } },
+    ];
+    const [hooks, other] = servingEntries(csv, entries, new Map([['hooks', 'CA'], ['other', 'CA']]));
+    expect((hooks!.spec.template as { metadata: { annotations: Record<string, string> } }).metadata.annotations).toEqual({ olmcahash: pemSha256('CA') });
+    expect(other).toBe(entries[1]);
+    // Without a CA found for it, the deployment is expected as the strategy lists it.
+    expect(servingEntries(csv, entries, new Map())[0]).toBe(entries[0]);
+  });
+});
