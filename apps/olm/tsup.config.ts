@@ -1,10 +1,10 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  // cli.ts is the `olm` bin; index.ts is the public entry other distributions import.
-  entry: ['src/cli.ts', 'src/index.ts'],
+  // cli.ts is the `olm` bin; index.ts and local-cluster.ts are the public entries other distributions import.
+  entry: ['src/cli.ts', 'src/index.ts', 'src/local-cluster.ts'],
   format: ['esm'],
-  dts: { entry: 'src/index.ts' },
+  dts: { entry: ['src/index.ts', 'src/local-cluster.ts'] },
   clean: true,
   sourcemap: true,
   target: 'node20',

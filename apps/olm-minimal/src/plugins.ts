@@ -1,18 +1,19 @@
-import type { Plugin } from '@olm/core';
-import { controllerPlugins, type DistributionOptions } from '@olm/olm';
-import { rbacPlugin } from '@olm/plugin-rbac';
-import { satCdclPlugin } from '@olm/plugin-sat-cdcl';
-import { registryPlugin } from '@olm/registry';
-import { resolverPlugin } from '@olm/resolver';
+import { controllerPlugins, lazyPlugin, type DistributionOptions, type LazyPlugin } from '@olm/olm';
 
 /**
  * This distribution's composition: apps/olm's list with two changes, and no other package edited.
  * - SAT backend: `satCdclPlugin` (@olm/plugin-sat-cdcl) instead of logic-solver.
  * - No `plugin-cel`: bundles whose `olm.constraint` uses `cel` fail resolution, saying so.
+ * Each entry names a plugin and imports its package only when a command boots it (`lazyPlugin`).
  */
-export const resolutionPlugins: readonly Plugin[] = [registryPlugin, resolverPlugin, satCdclPlugin, rbacPlugin];
+export const resolutionPlugins: readonly LazyPlugin[] = [
+  lazyPlugin('registry', '0.1.0', async () => (await import('@olm/registry')).registryPlugin),
+  lazyPlugin('resolver', '0.1.0', async () => (await import('@olm/resolver')).resolverPlugin),
+  lazyPlugin('plugin-sat-cdcl', '0.1.0', async () => (await import('@olm/plugin-sat-cdcl')).satCdclPlugin),
+  lazyPlugin('plugin-rbac', '0.1.0', async () => (await import('@olm/plugin-rbac')).rbacPlugin),
+];
 
 /** What `olm-minimal up` and `olm-minimal run` boot: the above plus apps/olm's controllers. */
-export function distributionPlugins(options: DistributionOptions): Plugin[] {
+export function distributionPlugins(options: DistributionOptions): LazyPlugin[] {
   return [...resolutionPlugins, ...controllerPlugins(options)];
 }

@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import type { CachedObject } from '@olm/core';
 import { KubeClient } from '@olm/controller-runtime';
 import { startApiServer, type ApiServer } from '@olm/local-apiserver';
-import { exampleCatalogDirectory, installOlmResources, runDistribution, serveCatalogs, startControllers, type RunningControllers, type ServedCatalog } from '@olm/olm';
+import { loadPlugins, runDistribution } from '@olm/olm';
+import { exampleCatalogDirectory, installOlmResources, serveCatalogs, startControllers, type RunningControllers, type ServedCatalog } from '@olm/olm/local-cluster';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { minimalDistribution } from '../src/distribution.js';
 
@@ -42,6 +43,25 @@ describe('olm-minimal: which plugins it boots', () => {
     expect(ids).toEqual(expect.arrayContaining(['registry', 'resolver', 'plugin-rbac', 'controller-runtime', 'controller-csv', 'controller-catalog']));
     const text = await runCaptured(['version']);
     expect(text.stdout).toMatch(/^olm-minimal \d+\.\d+\.\d+ \(node /);
+  });
+
+  it('names in its list the plugins it loads, so that `version` need not load them', async () => {
+    const list = minimalDistribution.distributionPlugins({ namespace: 'olm', leaderElection: true });
+    const loaded = await loadPlugins(list);
+    expect(loaded.map((plugin) => `${plugin.id} ${plugin.version}`)).toEqual(list.map((entry) => `${entry.id} ${entry.version}`));
+  });
+
+  it.skipIf(!existsSync(builtCli))('the built bin answers --version and version without importing the controllers or the Kubernetes client', () => {
+    const forbidden = ['@kubernetes/client-node', '@olm/controller-runtime', '@olm/controller-csv', '@olm/controller-catalog', '@olm/local-apiserver', '@olm/packageserver', '@olm/plugin-sat-cdcl'];
+    const hooks = `export async function resolve(specifier, context, next) { if (${JSON.stringify(forbidden)}.includes(specifier)) throw new Error('imported at start-up: ' + specifier); return next(specifier, context); }`;
+    const preload = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`)}`;
+    for (const args of [['--version'], ['version']]) {
+      const run = spawnSync(process.execPath, ['--import', preload, builtCli, ...args], { encoding: 'utf8' });
+      expect(run.stderr).toBe('');
+      expect(run.status).toBe(0);
+    }
+    const resolve = spawnSync(process.execPath, ['--import', preload, builtCli, 'resolve', '-f', fileURLToPath(new URL('../../../examples/resolve-monitoring.yaml', import.meta.url))], { encoding: 'utf8' });
+    expect(resolve.stderr).toContain('imported at start-up: @olm/plugin-sat-cdcl');
   });
 
   it.skipIf(!existsSync(builtCli))('the built `olm-minimal` bin says the same, and its `up` boots the CDCL backend', () => {

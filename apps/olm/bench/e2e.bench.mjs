@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KubeClient } from '@olm/controller-runtime';
 import { startApiServer } from '@olm/local-apiserver';
-import { exampleCatalogDirectory, installOlmResources, serveCatalogs } from '../dist/index.js';
+import { exampleCatalogDirectory, installOlmResources, serveCatalogs } from '../dist/local-cluster.js';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const certifiedCatalog = fileURLToPath(new URL('../../../../shared/catalogs/certified-operators-v4.18', import.meta.url));

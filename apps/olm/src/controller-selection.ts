@@ -1,18 +1,20 @@
-import type { Plugin } from '@olm/core';
 import { usageError } from './cli-errors.js';
+
+/** What selection needs of a plugin, loaded (`Plugin`) or not (`LazyPlugin`). */
+type Named = { readonly id: string };
 
 // Controller plugins are named `controller-<name>` (the folder = plugin id convention);
 // controller-runtime runs the others' reconcilers and is not one of them.
 const controllerPrefix = 'controller-';
 const runtimeId = 'controller-runtime';
 
-function controllerName(plugin: Plugin): string | undefined {
+function controllerName(plugin: Named): string | undefined {
   if (!plugin.id.startsWith(controllerPrefix) || plugin.id === runtimeId) return undefined;
   return plugin.id.slice(controllerPrefix.length);
 }
 
 /** The controllers a plugin list boots, by short name (`csv`, `catalog`), in list order. */
-export function availableControllers(plugins: readonly Plugin[]): string[] {
+export function availableControllers(plugins: readonly Named[]): string[] {
   return plugins.map(controllerName).filter((name): name is string => name !== undefined);
 }
 
@@ -21,7 +23,7 @@ export function availableControllers(plugins: readonly Plugin[]): string[] {
  * image can run the OLM Operator and the Catalog Operator as separate Deployments. Everything else
  * stays: the kernel needs the shared plugins either way. An empty selection keeps every controller.
  */
-export function selectControllers(plugins: readonly Plugin[], names: readonly string[]): Plugin[] {
+export function selectControllers<T extends Named>(plugins: readonly T[], names: readonly string[]): T[] {
   if (names.length === 0) return [...plugins];
   const available = availableControllers(plugins);
   const unknown = names.filter((name) => !available.includes(name));

@@ -1,4 +1,4 @@
-import type { Plugin } from '@olm/core';
+import type { LazyPlugin } from './lazy-plugin.js';
 import { distributionPlugins, resolutionPlugins, type DistributionOptions } from './plugins.js';
 import { cliVersion } from './version.js';
 
@@ -13,10 +13,10 @@ export interface Distribution {
   readonly version: string;
   /** One line for `--help`. */
   readonly description?: string;
-  /** The plugins offline commands boot (`resolve`). */
-  readonly resolutionPlugins: readonly Plugin[];
-  /** The plugins `up` and `run` boot. */
-  distributionPlugins(options: DistributionOptions): Plugin[];
+  /** The plugins offline commands boot (`resolve`), imported when booted (`lazyPlugin`). */
+  readonly resolutionPlugins: readonly LazyPlugin[];
+  /** The plugins `up` and `run` boot, imported when booted. */
+  distributionPlugins(options: DistributionOptions): LazyPlugin[];
 }
 
 /** This app's distribution: `src/plugins.ts`. */
@@ -29,6 +29,6 @@ export const olmDistribution: Distribution = {
 };
 
 /** The plugins a distribution boots with default options, as `version` lists them. */
-export function bootedPlugins(distribution: Distribution): Plugin[] {
+export function bootedPlugins(distribution: Distribution): LazyPlugin[] {
   return distribution.distributionPlugins({ namespace: 'olm', leaderElection: true });
 }

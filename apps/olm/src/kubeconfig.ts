@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
 import { inputError, usageError } from './cli-errors.js';
 
 export interface ClusterFlags {
@@ -23,7 +22,7 @@ function isInCluster(root: string): boolean {
 }
 
 /** The pod's service account as a kubeconfig, as client-go's in-cluster config (the token file is re-read as it rotates). */
-function inClusterKubeconfig(root: string): string {
+async function inClusterKubeconfig(root: string): Promise<string> {
   const problems: string[] = [];
   if (!process.env.KUBERNETES_SERVICE_HOST || !process.env.KUBERNETES_SERVICE_PORT) problems.push('KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are not set');
   for (const file of ['token', 'ca.crt']) {
@@ -33,6 +32,8 @@ function inClusterKubeconfig(root: string): string {
   if (problems.length > 0) {
     throw inputError(`--in-cluster: this does not look like a pod with a service account: ${problems.join('; ')}. Outside a cluster pass --kubeconfig FILE instead.`);
   }
+  // Imported here: commands that never reach a cluster do not load the Kubernetes client.
+  const { KubeConfig } = await import('@kubernetes/client-node');
   const config = new KubeConfig();
   // client-node appends its absolute paths (/var/run/...) to the prefix.
   config.loadFromCluster(root === '/' ? '' : root.replace(/\/+$/, ''));

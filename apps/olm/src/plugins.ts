@@ -1,16 +1,17 @@
-import type { Plugin } from '@olm/core';
-import { catalogControllerAdditionalNamespaces, createControllerCatalogPlugin } from '@olm/controller-catalog';
-import { createControllerCsvPlugin } from '@olm/controller-csv';
-import { createControllerRuntimePlugin } from '@olm/controller-runtime';
-import { celPlugin } from '@olm/plugin-cel';
-import { rbacPlugin } from '@olm/plugin-rbac';
-import { satLogicSolverPlugin } from '@olm/plugin-sat-logic-solver';
-import { registryPlugin } from '@olm/registry';
-import { resolverPlugin } from '@olm/resolver';
 import { usageError } from './cli-errors.js';
+import { lazyPlugin, type LazyPlugin } from './lazy-plugin.js';
+
+// Each entry names a plugin (id, version) and imports its package only when a command boots it:
+// see lazy-plugin.ts. Order does not matter: the kernel sorts plugins by their dependencies.
 
 /** The plugins that need no cluster: catalogs, resolution, constraint kinds and RBAC policy (`olm resolve`). */
-export const resolutionPlugins: readonly Plugin[] = [registryPlugin, resolverPlugin, satLogicSolverPlugin, celPlugin, rbacPlugin];
+export const resolutionPlugins: readonly LazyPlugin[] = [
+  lazyPlugin('registry', '0.1.0', async () => (await import('@olm/registry')).registryPlugin),
+  lazyPlugin('resolver', '0.1.0', async () => (await import('@olm/resolver')).resolverPlugin),
+  lazyPlugin('plugin-sat-logic-solver', '0.1.0', async () => (await import('@olm/plugin-sat-logic-solver')).satLogicSolverPlugin),
+  lazyPlugin('plugin-cel', '0.1.0', async () => (await import('@olm/plugin-cel')).celPlugin),
+  lazyPlugin('plugin-rbac', '0.1.0', async () => (await import('@olm/plugin-rbac')).rbacPlugin),
+];
 
 /** What a running distribution is told at start (from `olm run` / `olm up` flags). */
 export interface DistributionOptions {
@@ -37,18 +38,23 @@ export const defaultLeaseName = 'olm-controllers';
  * The controller runtime and the CSV and catalog controllers, configured from the run/up flags.
  * Exported so that other distributions (`apps/olm-minimal`) reuse it and only change the rest.
  */
-export function controllerPlugins(options: DistributionOptions): Plugin[] {
+export function controllerPlugins(options: DistributionOptions): LazyPlugin[] {
   const watched = watchedNamespaces(options.watchNamespaces ?? []);
   return [
-    createControllerRuntimePlugin({
-      leaderElection: options.leaderElection ? { namespace: options.namespace, name: options.leaseName ?? defaultLeaseName } : false,
-      ...(watched.length > 0 ? { namespaces: watched, additionalNamespaces: catalogControllerAdditionalNamespaces(options.namespace) } : {}),
+    lazyPlugin('controller-runtime', '0.1.0', async () => {
+      const [{ createControllerRuntimePlugin }, { catalogControllerAdditionalNamespaces }] = await Promise.all([import('@olm/controller-runtime'), import('@olm/controller-catalog')]);
+      return createControllerRuntimePlugin({
+        leaderElection: options.leaderElection ? { namespace: options.namespace, name: options.leaseName ?? defaultLeaseName } : false,
+        ...(watched.length > 0 ? { namespaces: watched, additionalNamespaces: catalogControllerAdditionalNamespaces(options.namespace) } : {}),
+      });
     }),
-    createControllerCsvPlugin(),
-    createControllerCatalogPlugin({
-      globalCatalogNamespace: options.namespace,
-      ...(options.insecureRegistries?.length ? { insecureRegistries: options.insecureRegistries } : {}),
-    }),
+    lazyPlugin('controller-csv', '0.1.0', async () => (await import('@olm/controller-csv')).createControllerCsvPlugin()),
+    lazyPlugin('controller-catalog', '0.1.0', async () =>
+      (await import('@olm/controller-catalog')).createControllerCatalogPlugin({
+        globalCatalogNamespace: options.namespace,
+        ...(options.insecureRegistries?.length ? { insecureRegistries: options.insecureRegistries } : {}),
+      }),
+    ),
   ];
 }
 
@@ -70,12 +76,11 @@ export function watchedNamespaces(namespaces: readonly string[]): string[] {
 /**
  * The composition root: the one list of plugins this distribution boots.
  * A platform team edits this list (or writes its own) to swap CEL support, the SAT backend
- * or the RBAC generator; no other package changes. Order does not matter: the kernel sorts
- * plugins by their dependencies. `apps/olm-minimal` shows a second composition.
+ * or the RBAC generator; no other package changes. `apps/olm-minimal` shows a second composition.
  */
-export function distributionPlugins(options: DistributionOptions): Plugin[] {
+export function distributionPlugins(options: DistributionOptions): LazyPlugin[] {
   return [...resolutionPlugins, ...controllerPlugins(options)];
 }
 
 /** The plugins with default options, as `olm version` lists them. */
-export const plugins: readonly Plugin[] = distributionPlugins({ namespace: 'olm', leaderElection: true });
+export const plugins: readonly LazyPlugin[] = distributionPlugins({ namespace: 'olm', leaderElection: true });

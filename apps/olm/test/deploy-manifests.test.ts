@@ -45,7 +45,7 @@ const manifestFiles = [...(await yamlFiles(deployDirectory)), ...(await yamlFile
 describe('deploy/ and examples/ manifests', () => {
   it('finds the manifests, and skips only scenario files', async () => {
     expect(manifestFiles.map((file) => basename(file))).toEqual(
-      expect.arrayContaining(['00-namespace.yaml', '10-rbac.yaml', '20-controllers.yaml', '30-catalog.yaml', 'catalogsource.yaml', 'subscription-manual.yaml']),
+      expect.arrayContaining(['00-namespace.yaml', '10-rbac.yaml', '20-controllers.yaml', '30-catalog.yaml', '40-packageserver.yaml', 'catalogsource.yaml', 'subscription-manual.yaml']),
     );
     for (const name of scenarioFiles) {
       const [scenario] = await documents(join(examplesDirectory, name));
@@ -96,6 +96,59 @@ describe('deploy/ and examples/ manifests', () => {
       if (saved.port !== undefined) process.env.KUBERNETES_SERVICE_PORT = saved.port;
     }
     expect(selected.sort()).toEqual(availableControllers(plugins).sort());
+  });
+
+  it('the packageserver Deployment passes flags `olm packageserver` accepts; its Service, APIService and RBAC fit them', async () => {
+    const objects = await documents(join(deployDirectory, '40-packageserver.yaml'));
+    const find = (kind: string, name?: string) => objects.find((object) => object.kind === kind && (name === undefined || object.metadata.name === name))!;
+    const deployment = find('Deployment');
+    const container = deployment.spec.template.spec.containers[0];
+    const args = container.args as string[];
+    const flag = (name: string) => args[args.indexOf(name) + 1]!;
+    expect(args.slice(0, 2)).toEqual(['packageserver', '--in-cluster']);
+    const saved = { host: process.env.KUBERNETES_SERVICE_HOST, port: process.env.KUBERNETES_SERVICE_PORT };
+    delete process.env.KUBERNETES_SERVICE_HOST;
+    delete process.env.KUBERNETES_SERVICE_PORT;
+    try {
+      // Every flag parses; the run stops only because this is not a pod.
+      const run = await runCliCaptured([...args, '--exit-after-start']);
+      expect(run.stderr).toContain('--in-cluster: this does not look like a pod');
+      expect(run.code).toBe(2);
+    } finally {
+      if (saved.host !== undefined) process.env.KUBERNETES_SERVICE_HOST = saved.host;
+      if (saved.port !== undefined) process.env.KUBERNETES_SERVICE_PORT = saved.port;
+    }
+    // The operations endpoints, as `olm run`'s.
+    const metricsPort = Number(flag('--metrics-port'));
+    expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: metricsPort });
+    expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: metricsPort });
+    // Service -> the container's HTTPS port; APIService -> that Service, as --service-name/--service-port say.
+    const service = find('Service');
+    const https = container.ports.find((port: { name: string }) => port.name === 'https');
+    expect(https.containerPort).toBe(Number(flag('--port')));
+    expect(service.spec.selector).toEqual(deployment.spec.selector.matchLabels);
+    expect(service.spec.ports).toEqual([{ name: 'https', port: Number(flag('--service-port')), targetPort: 'https' }]);
+    const apiService = find('APIService');
+    expect(apiService.metadata.name).toBe('v1.packages.operators.coreos.com');
+    expect(apiService.spec).toEqual({
+      group: 'packages.operators.coreos.com',
+      version: 'v1',
+      groupPriorityMinimum: 2000,
+      versionPriority: 15,
+      service: { namespace: flag('--namespace'), name: flag('--service-name'), port: Number(flag('--service-port')) },
+    });
+    expect(service.metadata).toMatchObject({ name: flag('--service-name'), namespace: flag('--namespace') });
+    // Least privilege: read-only on what it serves from, and only its own APIService to write.
+    const role = find('ClusterRole', 'olm:packageserver');
+    expect(find('ClusterRoleBinding').roleRef.name).toBe(role.metadata.name);
+    expect(find('ClusterRoleBinding').subjects).toEqual([{ kind: 'ServiceAccount', name: deployment.spec.template.spec.serviceAccountName, namespace: deployment.metadata.namespace }]);
+    for (const rule of role.rules as Array<{ apiGroups: string[]; resources: string[]; verbs: string[]; resourceNames?: string[] }>) {
+      expect([...rule.apiGroups, ...rule.resources, ...rule.verbs]).not.toContain('*');
+      if (rule.verbs.some((verb) => !['get', 'list', 'watch'].includes(verb))) expect(rule).toMatchObject({ resources: ['apiservices'], resourceNames: [apiService.metadata.name] });
+    }
+    const view = find('ClusterRole', 'olm:packagemanifests-view');
+    expect(view.metadata.labels).toMatchObject({ 'rbac.authorization.k8s.io/aggregate-to-view': 'true' });
+    expect(view.rules).toEqual([{ apiGroups: ['packages.operators.coreos.com'], resources: ['packagemanifests', 'packagemanifests/icon'], verbs: ['get', 'list', 'watch'] }]);
   });
 
   it('the catalog Deployment runs `olm catalog serve` with flags it accepts', async () => {
@@ -188,8 +241,12 @@ describe.skipIf(!hasKubectl)('deploy/ and examples/ with kubectl apply --dry-run
     expect(result.code).toBe(0);
     const names = async (apiVersion: string, kind: string, namespace: string) =>
       (await client.list<Json>({ apiVersion, kind }, { namespace })).items.map((item) => item.metadata.name).sort();
-    expect(await names('apps/v1', 'Deployment', 'olm')).toEqual(['catalog-operator', 'example-catalog', 'olm-operator']);
+    expect(await names('apps/v1', 'Deployment', 'olm')).toEqual(['catalog-operator', 'example-catalog', 'olm-operator', 'packageserver']);
     expect(await names(`${GROUP}/v1alpha1`, 'CatalogSource', 'olm')).toEqual(['example-catalog']);
     expect(await client.find({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', name: 'olm:controllers' })).toBeDefined();
+    // The packageserver writes the caBundle when it starts; until then the APIService has none.
+    const apiService = await client.get<Json>({ apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', name: 'v1.packages.operators.coreos.com' });
+    expect(apiService.spec.caBundle).toBeUndefined();
+    expect(apiService.spec.service).toEqual({ namespace: 'olm', name: 'packageserver-service', port: 443 });
   });
 });

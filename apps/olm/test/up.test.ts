@@ -3,6 +3,8 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
+import { KubeClient } from '@olm/controller-runtime';
+import { startApiServer } from '@olm/local-apiserver';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../src/program.js';
 import { runCliCaptured } from './run-cli.js';
@@ -75,16 +77,35 @@ describe('olm up', () => {
         plural: 'operatorgroups',
       })) as { items: Array<{ metadata: { name: string } }> };
       expect(groups.items.map((group) => group.metadata.name)).toEqual(['global-operators']);
+      // The packageserver started before the controllers, and the API server routes its group to it.
+      expect(output.text).toMatch(/starting the packageserver\.\.\.\n {2}PackageManifests \(v1\.packages\.operators\.coreos\.com\) on https:\/\/127\.0\.0\.1:\d+: 3 packages\n/);
+      const manifests = (await custom.listNamespacedCustomObject({ group: 'packages.operators.coreos.com', version: 'v1', namespace: 'operators', plural: 'packagemanifests' })) as {
+        items: Array<{ metadata: { name: string }; status: { catalogSource: string } }>;
+      };
+      expect(manifests.items.map((item) => `${item.status.catalogSource}/${item.metadata.name}`)).toEqual(['acme-examples/acme-backup', 'acme-examples/acme-database', 'acme-examples/acme-monitoring']);
       process.emit('SIGINT');
       return running;
     });
     expect(result).toBe(0);
     expect(text).toContain('kubectl get catalogsources -n olm');
+    expect(text).toContain('kubectl get packagemanifests -n operators');
+    expect(text).toContain('kubectl describe packagemanifest acme-database -n operators');
     expect(text).toContain('kubectl get subscriptions,installplans,csv -n operators');
     expect(text).toContain('pnpm -s olm status');
     expect(text).toContain('received SIGINT, stopping');
     expect(text.trimEnd().endsWith('stopped')).toBe(true);
     expect(existsSync(join(dataDir, 'store.jsonl'))).toBe(true);
+    // Stopping removed the registration: a later start with this --data-dir routes the group to no stale port.
+    const restarted = await startApiServer({ port: 0, dataDir });
+    try {
+      const client = new KubeClient({ kubeconfig: restarted.kubeconfig });
+      expect(await client.find({ apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', name: 'v1.packages.operators.coreos.com' })).toBeUndefined();
+      expect(await client.find({ apiVersion: 'v1', kind: 'Service', namespace: 'olm', name: 'packageserver-service' })).toBeUndefined();
+      expect(await client.find({ apiVersion: 'operators.coreos.com/v1alpha1', kind: 'CatalogSource', namespace: 'olm', name: 'acme-examples' })).toBeDefined();
+      client.close();
+    } finally {
+      await restarted.stop();
+    }
   });
 
   it('exits right after start with --exit-after-start', async () => {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { desiredApiService, isApiServiceAvailable } from './api-services.js';
+import type { ClusterServiceVersion } from '@olm/api';
+import type { CachedObject, ObjectKind, ObjectReader } from '@olm/core';
+import { apiServiceResourceProblem, desiredApiService, isApiServiceAvailable } from './api-services.js';
+import { authDelegatorBinding, authReaderBinding, certSecret, certService, secretRole, secretRoleBinding } from './cert-resources.js';
+import { generateCertificateAuthority, pemSha256 } from './certificates.js';
+import { Kinds } from './kinds.js';
+import type { ServingSnapshot } from './serving-snapshot.js';
 
 const owner = { metadata: { name: 'op.v1', namespace: 'ops' } };
 const description = { name: 'widgets', group: 'w.example.com', version: 'v1', kind: 'Widget', deploymentName: 'op' };
@@ -40,5 +46,61 @@ describe('desiredApiService', () => {
   it('isApiServiceAvailable needs Available=True', () => {
     expect(isApiServiceAvailable(undefined)).toBe(false);
     expect(isApiServiceAvailable({ status: { conditions: [{ type: 'Available', status: 'False' }] } })).toBe(false);
+  });
+});
+
+/** An in-memory ObjectReader (name and namespace lookups only). */
+function reader(objects: readonly CachedObject[]): ObjectReader {
+  const matches = (object: CachedObject, kind: ObjectKind) => object.apiVersion === kind.apiVersion && object.kind === kind.kind;
+  return {
+    get: (kind, name, namespace) =>
+      objects.find((object) => matches(object, kind) && object.metadata?.name === name && (object.metadata?.namespace ?? '') === (namespace ?? '')),
+    list: (kind, options = {}) => objects.filter((object) => matches(object, kind) && (options.namespace === undefined || object.metadata?.namespace === options.namespace)),
+  };
+}
+
+describe('apiServiceResourceProblem (upstream checkAPIServiceResources) on a snapshot', async () => {
+  const csv = { ...owner, spec: { apiservicedefinitions: { owned: [description] } } } as unknown as ClusterServiceVersion & typeof owner;
+  const now = new Date();
+  const ca = await generateCertificateAuthority(now);
+  const serving = await ca.sign(['op-service.ops.svc'], now);
+  const caHash = pemSha256(ca.certPem);
+  const intact: ServingSnapshot = {
+    apiServices: new Map([['v1.w.example.com', desiredApiService(owner, description, ca.certPem)]]),
+    webhookConfigurations: [],
+    conversionCrds: new Map(),
+    deployments: new Map([['op', { service: certService(owner, 'op', {}, []), secret: certSecret(owner, 'op-service', { caPem: ca.certPem, ...serving }, caHash) }]]),
+  };
+  const cache = reader([
+    { ...Kinds.deployment, metadata: { name: 'op', namespace: 'ops' }, spec: { template: { metadata: { annotations: { olmcahash: caHash } }, spec: {} } } },
+    { ...Kinds.serviceAccount, metadata: { name: 'default', namespace: 'ops' } },
+    secretRole(owner, 'op-service-cert'),
+    secretRoleBinding(owner, 'op-service-cert', 'default'),
+    authDelegatorBinding(owner, 'op-service', 'default'),
+    authReaderBinding(owner, 'op-service', 'default'),
+  ]);
+
+  it('finds nothing wrong with intact resources', () => {
+    expect(apiServiceResourceProblem(csv, intact, cache)).toBeUndefined();
+  });
+
+  it("reports what the snapshot lacks, with upstream's messages", () => {
+    const withoutSecret = { ...intact, deployments: new Map([['op', { service: intact.deployments.get('op')!.service }]]) };
+    expect(apiServiceResourceProblem(csv, withoutSecret, cache)).toEqual({ message: 'secrets "op-service-cert" not found', actionable: true });
+    const withoutService = { ...intact, deployments: new Map([['op', { secret: intact.deployments.get('op')!.secret }]]) };
+    expect(apiServiceResourceProblem(csv, withoutService, cache)).toEqual({ message: 'services "op-service" not found', actionable: true });
+    expect(apiServiceResourceProblem(csv, { ...intact, apiServices: new Map([['v1.w.example.com', undefined]]) }, cache)).toEqual({
+      message: 'apiservices.apiregistration.k8s.io "v1.w.example.com" not found',
+      actionable: true,
+    });
+    expect(apiServiceResourceProblem(csv, intact, reader([]))?.message).toBe('deployments.apps "op" not found');
+  });
+
+  it('an APIService another CSV owns is not actionable', () => {
+    const taken = desiredApiService({ metadata: { name: 'other.v1', namespace: 'ops' } }, description, ca.certPem);
+    expect(apiServiceResourceProblem(csv, { ...intact, apiServices: new Map([['v1.w.example.com', taken]]) }, cache)).toEqual({
+      message: 'v1.w.example.com is unadoptable',
+      actionable: false,
+    });
   });
 });

@@ -15,6 +15,7 @@ import {
 import { isCertificatePem, pemSha256 } from './certificates.js';
 import { ownerLabels, type CsvForDeployment } from './deployment-strategy.js';
 import { fieldManager, Kinds } from './kinds.js';
+import type { ServingSnapshot } from './serving-snapshot.js';
 
 /**
  * A CSV's owned APIServices (upstream `install/apiservice.go` and `olm/apiservices.go`): the
@@ -111,18 +112,13 @@ export interface ServingAvailability {
 const unavailable = (error: unknown): ServingAvailability | undefined => (apiStatusCode(error) === 503 ? { available: false, retry: true } : undefined);
 
 /**
- * Upstream `areAPIServicesAvailable`: every owned APIService exists, is Available, and discovery of its
- * group/version lists its kind. A discovery document that cannot be read is an error.
+ * Upstream `areAPIServicesAvailable`: every owned APIService exists and is Available (as the sync's
+ * snapshot shows it), and discovery of its group/version lists its kind. A discovery document that
+ * cannot be read is an error.
  */
-export async function apiServicesAvailability(client: KubeClient, csv: CsvInput): Promise<ServingAvailability> {
+export async function apiServicesAvailability(client: KubeClient, csv: CsvInput, snapshot: ServingSnapshot): Promise<ServingAvailability> {
   for (const description of csv.spec.apiservicedefinitions?.owned ?? []) {
-    let apiService: ApiServiceManifest | undefined;
-    try {
-      apiService = await findApiService(client, apiServiceName(description));
-    } catch (error) {
-      return unavailable(error) ?? { available: false, error: (error as Error).message };
-    }
-    if (!apiService || !isApiServiceAvailable(apiService)) return { available: false };
+    if (!isApiServiceAvailable(snapshot.apiServices.get(apiServiceName(description)))) return { available: false };
     const groupVersion = `${description.group}/${description.version}`;
     let document: unknown;
     try {
@@ -150,19 +146,19 @@ export interface ApiServiceResourceProblem {
 const notFound = (resource: string, name: string) => `${resource} "${name}" not found`;
 
 /**
- * Upstream `checkAPIServiceResources`: for each owned APIService, it exists and may be adopted, its
- * Service exists and is the one it points at, its CA bundle and the serving certificate are readable,
- * the Secret's and the pod template's `olmcahash` match the CA bundle, and the service account, the
- * Secret's Role and RoleBinding and the auth-delegator and auth-reader bindings exist. Messages are
- * upstream's (joined as its aggregate errors are).
+ * Upstream `checkAPIServiceResources`, on the sync's snapshot and the informer cache: for each owned
+ * APIService, it exists and may be adopted, its Service exists and is the one it points at, its CA
+ * bundle and the serving certificate are readable, the Secret's and the pod template's `olmcahash` match
+ * the CA bundle, and the service account, the Secret's Role and RoleBinding and the auth-delegator and
+ * auth-reader bindings exist. Messages are upstream's (joined as its aggregate errors are).
  */
-export async function apiServiceResourceProblem(client: KubeClient, cache: ObjectReader, csv: CsvInput): Promise<ApiServiceResourceProblem | undefined> {
+export function apiServiceResourceProblem(csv: CsvInput, snapshot: ServingSnapshot, cache: ObjectReader): ApiServiceResourceProblem | undefined {
   const namespace = csv.metadata.namespace;
   const errors: string[] = [];
   const fail = (message: string, actionable = true): ApiServiceResourceProblem => ({ message: aggregate([...errors, message]), actionable });
   for (const description of csv.spec.apiservicedefinitions?.owned ?? []) {
     const name = apiServiceName(description);
-    const apiService = await findApiService(client, name);
+    const apiService = snapshot.apiServices.get(name);
     if (!apiService) {
       errors.push(notFound('apiservices.apiregistration.k8s.io', name));
       continue;
@@ -170,7 +166,8 @@ export async function apiServiceResourceProblem(client: KubeClient, cache: Objec
     if (!isApiServiceAdoptableBy(apiService.metadata?.labels, csv, cache)) return fail(`${name} is unadoptable`, false);
     const deploymentName = description.deploymentName ?? '';
     const service = serviceName(deploymentName);
-    if (!(await client.find({ apiVersion: 'v1', kind: 'Service', namespace, name: service }))) {
+    const served = snapshot.deployments.get(deploymentName);
+    if (!served?.service) {
       errors.push(notFound('services', service));
       continue;
     }
@@ -184,7 +181,7 @@ export async function apiServiceResourceProblem(client: KubeClient, cache: Objec
       continue;
     }
     const secret = secretName(service);
-    const secretObject = await client.find({ apiVersion: 'v1', kind: 'Secret', namespace, name: secret });
+    const secretObject = served.secret;
     if (!secretObject) {
       errors.push(notFound('secrets', secret));
       continue;

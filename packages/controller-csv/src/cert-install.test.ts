@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ClusterServiceVersion } from '@olm/api';
-import { secretRenewalReason, servingEntries } from './cert-install.js';
+import { certRenewalReason, secretRenewalReason, servingEntries } from './cert-install.js';
 import { certSecret } from './cert-resources.js';
 import { generateCertificateAuthority, pemSha256 } from './certificates.js';
+import { emptyServingSnapshot } from './serving-snapshot.js';
 
 const owner = { metadata: { name: 'op.v1', namespace: 'ops' } };
 const hosts = ['op-service.ops', 'op-service.ops.svc', 'op-service.ops.svc.cluster.local'];
@@ -18,6 +19,22 @@ describe('secretRenewalReason', () => {
     const edited = { ...secret, metadata: { ...secret.metadata, annotations: { olmcahash: 'changed' } } };
     expect(secretRenewalReason(edited, hosts, now)).toBe('the CA hash annotation does not match the CA');
     expect(secretRenewalReason(secret, ['other-service.ops.svc'], now)).toBe('serving certificate is not valid for other-service.ops.svc');
+  });
+});
+
+describe('certRenewalReason', () => {
+  it("judges each serving deployment's Secret as the sync's snapshot shows it", async () => {
+    const now = new Date();
+    const ca = await generateCertificateAuthority(now);
+    const secret = certSecret(owner, 'op-service', { caPem: ca.certPem, ...(await ca.sign(hosts, now)) }, pemSha256(ca.certPem));
+    const csv = {
+      metadata: owner.metadata,
+      spec: { webhookdefinitions: [{ generateName: 'v.example.com', type: 'ValidatingAdmissionWebhook', deploymentName: 'op', sideEffects: 'None', admissionReviewVersions: ['v1'] }] },
+    } as unknown as ClusterServiceVersion & typeof owner;
+    expect(certRenewalReason(csv, { ...emptyServingSnapshot, deployments: new Map([['op', { secret }]]) }, now)).toBeUndefined();
+    expect(certRenewalReason(csv, { ...emptyServingSnapshot, deployments: new Map([['op', {}]]) }, now)).toBe('op-service-cert: no serving certificate Secret');
+    const late = new Date(ca.notAfter.getTime() - 60 * 60 * 1000);
+    expect(certRenewalReason(csv, { ...emptyServingSnapshot, deployments: new Map([['op', { secret }]]) }, late)).toMatch(/^op-service-cert: CA certificate expires at /);
   });
 });
 

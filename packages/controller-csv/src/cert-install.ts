@@ -5,6 +5,7 @@ import {
   authDelegatorBinding,
   authReaderBinding,
   caHashAnnotation,
+  certDeploymentNames,
   certResources,
   certSecret,
   certService,
@@ -23,6 +24,7 @@ import {
 import { certificateRotatesAt, generateCertificateAuthority, pemSha256, servingCertificateProblem, type CertificateAuthority } from './certificates.js';
 import { ownerLabels, type CsvForDeployment, type StrategyDeployment } from './deployment-strategy.js';
 import { fieldManager } from './kinds.js';
+import type { ServingSnapshot } from './serving-snapshot.js';
 
 type JsonObject = Record<string, unknown>;
 type CsvInput = ClusterServiceVersion & CsvForDeployment;
@@ -105,7 +107,7 @@ export async function installServingCertificates(client: KubeClient, csv: CsvInp
  * (upstream `updateDeploymentSpecsWithAPIServiceData`); deployments without an entry are unchanged.
  */
 export function servingEntries(csv: ClusterServiceVersion, entries: readonly StrategyDeployment[], caBundles: ReadonlyMap<string, string>): StrategyDeployment[] {
-  const serving = new Set(certResources(csv).map((resource) => resource.deploymentName));
+  const serving = certDeploymentNames(csv);
   return entries.map((entry) => {
     const caPem = caBundles.get(entry.name);
     if (!serving.has(entry.name) || caPem === undefined) return entry;
@@ -115,13 +117,13 @@ export function servingEntries(csv: ClusterServiceVersion, entries: readonly Str
 
 /**
  * Why the CSV's serving certificates must be renewed (upstream `ShouldRotateCerts`: a serving
- * deployment's Secret is missing, unreadable, not valid for its Service, or within a day of expiring), or
- * undefined.
+ * deployment's Secret, as the sync's snapshot shows it, is missing, unreadable, not valid for its
+ * Service, or within a day of expiring), or undefined.
  */
-export async function certRenewalReason(client: KubeClient, csv: CsvInput, now: Date): Promise<string | undefined> {
-  for (const deployment of new Set(certResources(csv).map((resource) => resource.deploymentName))) {
+export function certRenewalReason(csv: CsvInput, snapshot: ServingSnapshot, now: Date): string | undefined {
+  for (const deployment of certDeploymentNames(csv)) {
     const service = serviceName(deployment);
-    const secret = await client.find({ apiVersion: 'v1', kind: 'Secret', namespace: csv.metadata.namespace, name: secretName(service) });
+    const secret = snapshot.deployments.get(deployment)?.secret;
     const reason = secretRenewalReason(secret, hostnamesForService(service, csv.metadata.namespace), now);
     if (reason) return `${secretName(service)}: ${reason}`;
   }
@@ -131,7 +133,7 @@ export async function certRenewalReason(client: KubeClient, csv: CsvInput, now: 
 /** When the first of the CSV's serving certificates is due for renewal (`status.certsRotateAt`), if any. */
 export async function certsRotateAt(client: KubeClient, csv: CsvInput): Promise<Date | undefined> {
   let earliest: Date | undefined;
-  for (const deployment of new Set(certResources(csv).map((resource) => resource.deploymentName))) {
+  for (const deployment of certDeploymentNames(csv)) {
     const secret = await client.find({ apiVersion: 'v1', kind: 'Secret', namespace: csv.metadata.namespace, name: secretName(serviceName(deployment)) });
     const rotatesAt = certificateRotatesAt(secretMaterial(secret).certPem);
     if (rotatesAt && (!earliest || rotatesAt < earliest)) earliest = rotatesAt;

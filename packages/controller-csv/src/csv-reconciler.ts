@@ -28,6 +28,7 @@ import { formatProvidedApis, parseProvidedApis } from './provided-apis.js';
 import { installOutcome, isInstalled, ServingMessages, strategyOnly, type InstallChecks } from './install-outcome.js';
 import { checkRequirements, discoveryNeeded, type ApiServiceObject, type RequirementsResult } from './requirements.js';
 import { unknownDeploymentReference } from './strategy-references.js';
+import { readServingSnapshot, type ServingSnapshot } from './serving-snapshot.js';
 import { webhookDescriptionProblem } from './webhook-descriptions.js';
 import { deleteWebhookConfigurations, webhooksAvailability } from './webhooks.js';
 import { csvProvidedApis, csvReference, isCopied, ogReference, upsert, type Csv, type Og, type Shared } from './shared.js';
@@ -652,29 +653,33 @@ function isUnrecoverable(error: unknown): boolean {
 /**
  * The CA each serving deployment should carry, or undefined after moving the CSV to
  * `Pending/NeedsReinstall "calculated deployment install is bad"`: an owned APIService or webhook names a
- * deployment the strategy lacks, or what was installed for it cannot be found.
+ * deployment the strategy lacks, or what was installed for it is not in the sync's snapshot.
  */
-async function expectedServing(shared: Shared, csv: Csv, context: ReconcileContext, from?: 'Succeeded'): Promise<ReadonlyMap<string, string> | undefined> {
+async function expectedServing(shared: Shared, csv: Csv, context: ReconcileContext, serving: ServingSnapshot): Promise<ReadonlyMap<string, string> | undefined> {
   let problem = unknownDeploymentReference(csv);
   let caBundles: ReadonlyMap<string, string> = new Map();
   if (!problem && hasCertResources(csv)) {
     try {
-      caBundles = await expectedCaBundles(shared.client(), csv);
+      caBundles = expectedCaBundles(csv, serving);
     } catch (error) {
       problem = describeError(error);
     }
   }
   if (!problem) return caBundles;
-  // A Succeeded CSV's resources were intact when this sync checked them; one removed since is reported as
-  // that check reports it (APIServiceResourceIssue), not as a bad deployment, whatever the timing.
-  if (from === 'Succeeded' && (await servingResourcesChanged(shared, csv, context, from))) return undefined;
   context.logger.warn('unable to calculate expected deployment', { csv: csv.metadata.name, problem });
   await setPhase(shared, csv, CSVPhases.Pending, CSVReasons.NeedsReinstall, CSVMessages.calculatedDeploymentBad);
   return undefined;
 }
 
 /** The strategy's health, and for a CSV owning APIServices or webhooks whether they serve. */
-async function installChecks(shared: Shared, csv: Csv, strategy: InstallStrategy, context: ReconcileContext, caBundles: ReadonlyMap<string, string>): Promise<InstallChecks> {
+async function installChecks(
+  shared: Shared,
+  csv: Csv,
+  strategy: InstallStrategy,
+  context: ReconcileContext,
+  serving: ServingSnapshot,
+  caBundles: ReadonlyMap<string, string>,
+): Promise<InstallChecks> {
   let status: InstallStatus;
   try {
     status = await strategy.checkHealth(csv, { ...(await strategyContext(shared, csv, context)), caBundles });
@@ -691,17 +696,18 @@ async function installChecks(shared: Shared, csv: Csv, strategy: InstallStrategy
   };
   return {
     strategy: status,
-    apiServices: await checked(() => apiServicesAvailability(shared.client(), csv)),
-    webhooks: await checked(() => webhooksAvailability(shared.client(), csv)),
+    apiServices: await checked(() => apiServicesAvailability(shared.client(), csv, serving)),
+    webhooks: await checked(() => webhooksAvailability(shared.client(), csv, serving)),
   };
 }
 
 async function installing(shared: Shared, csv: Csv, context: ReconcileContext): Promise<ReconcileResult | void> {
   const strategy = strategyFor(shared, csv);
   if (!strategy) return invalidStrategy(shared, csv);
-  const caBundles = await expectedServing(shared, csv, context);
+  const serving = await readServingSnapshot(shared.client(), csv);
+  const caBundles = await expectedServing(shared, csv, context, serving);
   if (!caBundles) return;
-  const checks = await installChecks(shared, csv, strategy, context, caBundles);
+  const checks = await installChecks(shared, csv, strategy, context, serving, caBundles);
   const outcome = installOutcome(checks, CSVPhases.Installing, CSVReasons.Waiting);
   if (outcome === 'retry') return { requeueAfter: shared.healthPollMs };
   if (!isInstalled(checks) && outcome.phase === CSVPhases.Installing) {
@@ -721,12 +727,13 @@ async function installing(shared: Shared, csv: Csv, context: ReconcileContext): 
 
 /**
  * For a CSV owning APIServices or webhooks, on Succeeded and Failed (upstream order): the resources OLM
- * generated for its APIServices must be intact, and its serving certificates not due for renewal.
- * Returns true when it moved the CSV (or, failed and not actionable, left it so).
+ * generated for its APIServices must be intact, and its serving certificates not due for renewal, both
+ * as the sync's snapshot shows them. Returns true when it moved the CSV (or, failed and not actionable,
+ * left it so).
  */
-async function servingResourcesChanged(shared: Shared, csv: Csv, context: ReconcileContext, from: 'Succeeded' | 'Failed'): Promise<boolean> {
+async function servingResourcesChanged(shared: Shared, csv: Csv, context: ReconcileContext, serving: ServingSnapshot, from: 'Succeeded' | 'Failed'): Promise<boolean> {
   if (!hasCertResources(csv)) return false;
-  const problem = await apiServiceResourceProblem(shared.client(), context.cache, csv);
+  const problem = apiServiceResourceProblem(csv, serving, context.cache);
   if (problem) {
     context.logger.info('API resources are unavailable', { csv: csv.metadata.name, problem: problem.message });
     if (from === 'Succeeded') await fail(shared, csv, CSVReasons.APIServiceResourceIssue, problem.message);
@@ -734,7 +741,7 @@ async function servingResourcesChanged(shared: Shared, csv: Csv, context: Reconc
     else if (problem.actionable) await setPhase(shared, csv, CSVPhases.Pending, CSVReasons.APIServiceResourcesNeedReinstall, problem.message);
     return true;
   }
-  const renewal = await certRenewalReason(shared.client(), csv, shared.now());
+  const renewal = certRenewalReason(csv, serving, shared.now());
   if (renewal) {
     context.logger.info('CSV owns resources that require a cert refresh', { csv: csv.metadata.name, reason: renewal });
     const message = from === 'Succeeded' ? ServingMessages.certRefreshRequired : CSVMessages.needsCertRefresh;
@@ -754,33 +761,30 @@ async function succeeded(shared: Shared, csv: Csv, context: ReconcileContext): P
   }
   const strategy = strategyFor(shared, csv);
   if (!strategy) return invalidStrategy(shared, csv);
-  if (await servingResourcesChanged(shared, csv, context, 'Succeeded')) return;
+  const serving = await readServingSnapshot(shared.client(), csv);
+  if (await servingResourcesChanged(shared, csv, context, serving, 'Succeeded')) return;
   const requirements = await requirementsOf(shared, csv, context);
   if ('invalid' in requirements) return invalidStrategy(shared, csv, requirements.invalid);
   if (!requirements.met) {
     await setPhase(shared, csv, CSVPhases.Failed, CSVReasons.RequirementsNotMet, CSVMessages.requirementsNoLongerMet, requirements.statuses);
     return;
   }
-  const caBundles = await expectedServing(shared, csv, context, 'Succeeded');
+  const caBundles = await expectedServing(shared, csv, context, serving);
   if (!caBundles) return;
-  const checks = await installChecks(shared, csv, strategy, context, caBundles);
+  const checks = await installChecks(shared, csv, strategy, context, serving, caBundles);
   const outcome = installOutcome(checks, CSVPhases.Failed, CSVReasons.ComponentUnhealthy);
   if (outcome === 'retry') return { requeueAfter: shared.healthPollMs };
   await setPhase(shared, csv, outcome.phase, outcome.reason, outcome.message);
-  if (isInstalled(checks)) await ensureProvidedApiClusterRoles(shared, csv, context);
+  if (isInstalled(checks)) await ensureProvidedApiClusterRoles(shared, csv, context, serving);
   // Nothing watches the Secrets, Services and webhook configurations it depends on, nor the clock.
   if (hasCertResources(csv)) return { requeueAfter: shared.requeueAfterMs };
 }
 
-async function ensureProvidedApiClusterRoles(shared: Shared, csv: Csv, context: ReconcileContext): Promise<void> {
+async function ensureProvidedApiClusterRoles(shared: Shared, csv: Csv, context: ReconcileContext, serving: ServingSnapshot): Promise<void> {
   const owned = csv.spec?.customresourcedefinitions?.owned ?? [];
   if (owned.length === 0 && (csv.spec?.apiservicedefinitions?.owned ?? []).length === 0) return;
   const crds = owned.map((crd) => context.cache.get(Kinds.crd, crd.name)).filter((crd): crd is CachedObject => crd !== undefined);
-  const apiServices: CachedObject[] = [];
-  for (const service of csv.spec?.apiservicedefinitions?.owned ?? []) {
-    const found = await findApiService(shared.client(), `${service.version}.${service.group}`);
-    if (found) apiServices.push(found);
-  }
+  const apiServices = [...serving.apiServices.values()].filter((apiService): apiService is CachedObject => apiService !== undefined);
   let roles;
   try {
     roles = shared.rbac().providedApiClusterRoles({ csv: csv as never, crds: crds as never, apiServices: apiServices as never });
@@ -832,10 +836,11 @@ async function failed(shared: Shared, csv: Csv, context: ReconcileContext): Prom
   }
   // Not upstream either (it reinstalls, then fails again in Pending): refused webhooks stay refused while unchanged.
   if (reason === CSVReasons.InvalidWebhookDescription && webhookDescriptionProblem(csv) === csv.status?.message) return;
-  if (await servingResourcesChanged(shared, csv, context, 'Failed')) return { requeueAfter: shared.requeueAfterMs };
-  const caBundles = await expectedServing(shared, csv, context);
+  const serving = await readServingSnapshot(shared.client(), csv);
+  if (await servingResourcesChanged(shared, csv, context, serving, 'Failed')) return { requeueAfter: shared.requeueAfterMs };
+  const caBundles = await expectedServing(shared, csv, context, serving);
   if (!caBundles) return;
-  const checks = await installChecks(shared, csv, strategy, context, caBundles);
+  const checks = await installChecks(shared, csv, strategy, context, serving, caBundles);
   const outcome = installOutcome(checks, CSVPhases.Pending, CSVReasons.NeedsReinstall);
   if (outcome === 'retry') return { requeueAfter: shared.healthPollMs };
   await setPhase(shared, csv, outcome.phase, outcome.reason, outcome.message);

@@ -25,4 +25,5 @@ export { installServingCertificates, servingEntries, secretRenewalReason, certRe
 export * from './api-services.js';
 export * from './webhooks.js';
 export * from './ca-bundles.js';
+export * from './serving-snapshot.js';
 export * from './install-outcome.js';

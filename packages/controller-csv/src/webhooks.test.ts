@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ClusterServiceVersion, WebhookDescription } from '@olm/api';
-import { desiredWebhook, supportsOnlyAllNamespaces, webhookDescriptionHash, webhookNamespaceSelector, webhookServiceName } from './webhooks.js';
+import { conversionCrdNames, desiredWebhook, supportsOnlyAllNamespaces, webhookDescriptionHash, webhookNamespaceSelector, webhookServiceName } from './webhooks.js';
 
 const owner = { metadata: { name: 'op.v1', namespace: 'ops' } };
 const base: WebhookDescription = {
@@ -50,5 +50,15 @@ describe('supportsOnlyAllNamespaces (upstream isSingletonOperator)', () => {
     expect(supportsOnlyAllNamespaces(csv([['AllNamespaces', true], ['OwnNamespace', false]]))).toBe(true);
     expect(supportsOnlyAllNamespaces(csv([['AllNamespaces', true], ['OwnNamespace', true]]))).toBe(false);
     expect(supportsOnlyAllNamespaces(csv([['AllNamespaces', false]]))).toBe(false);
+  });
+});
+
+describe('conversionCrdNames', () => {
+  it("the CRDs of the CSV's conversion webhooks, each once", () => {
+    const conversion = { ...base, type: 'ConversionWebhook', conversionCRDs: ['a.example.com', 'b.example.com'] } as WebhookDescription;
+    const csv = {
+      spec: { webhookdefinitions: [conversion, { ...conversion, generateName: 'c2.example.com', conversionCRDs: ['b.example.com'] }, { ...base, conversionCRDs: ['ignored.example.com'] }] },
+    } as unknown as ClusterServiceVersion;
+    expect(conversionCrdNames(csv)).toEqual(['a.example.com', 'b.example.com']);
   });
 });

@@ -4,10 +4,11 @@ import type { CachedObject, ObjectKind, ObjectReader } from '@olm/core';
 import { OlmError } from '@olm/core';
 import { apiStatusCode, isNotFound, updateObject, type KubeClient } from '@olm/controller-runtime';
 import type { ServingAvailability } from './api-services.js';
-import { webhookPort } from './cert-resources.js';
+import { secretMaterial, webhookPort } from './cert-resources.js';
 import { ownerLabels, type CsvForDeployment } from './deployment-strategy.js';
 import { fieldManager, Kinds } from './kinds.js';
 import type { LabelSelector } from './label-selector.js';
+import type { ServingSnapshot } from './serving-snapshot.js';
 import { hashOf } from './spec-hash.js';
 
 /**
@@ -27,12 +28,13 @@ export const webhookDescriptionHashLabel = 'olm.webhook-description-hash';
 
 export const validatingWebhookConfiguration: ObjectKind = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration' };
 export const mutatingWebhookConfiguration: ObjectKind = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingWebhookConfiguration' };
+const webhookConfigurationKinds: readonly ObjectKind[] = [validatingWebhookConfiguration, mutatingWebhookConfiguration];
 
-interface WebhookConfiguration extends CachedObject {
+export interface WebhookConfiguration extends CachedObject {
   webhooks?: Array<{ clientConfig?: { caBundle?: string } } & JsonObject>;
 }
 
-interface CrdConversionView extends CachedObject {
+export interface CrdConversionView extends CachedObject {
   spec?: {
     preserveUnknownFields?: boolean;
     conversion?: { strategy?: string; webhook?: { clientConfig?: { caBundle?: string; [field: string]: unknown }; [field: string]: unknown } };
@@ -179,77 +181,94 @@ export async function installConversionWebhook(client: KubeClient, csv: CsvInput
   }
 }
 
+/** The CRDs the CSV's conversion webhooks convert, each once. */
+export function conversionCrdNames(csv: ClusterServiceVersion): string[] {
+  const webhooks = (csv.spec.webhookdefinitions ?? []).filter((webhook) => configurationKind(webhook) === undefined);
+  return [...new Set(webhooks.flatMap((webhook) => webhook.conversionCRDs ?? []))];
+}
+
+/** The snapshot's configurations made for a description (of any description hash). */
+function configurationsOf(snapshot: ServingSnapshot, webhook: WebhookDescription, kind: ObjectKind): WebhookConfiguration[] {
+  return snapshot.webhookConfigurations.filter(
+    (configuration) => configuration.kind === kind.kind && configuration.metadata?.labels?.[webhookDescriptionNameLabel] === webhook.generateName,
+  );
+}
+
 /** Deletes the CSV's configurations whose description is gone (upstream `cleanUpRemovedWebhooks`). */
-async function deleteRemovedWebhooks(client: KubeClient, csv: CsvInput): Promise<void> {
+async function deleteRemovedWebhooks(client: KubeClient, csv: CsvInput, configurations: readonly WebhookConfiguration[]): Promise<void> {
   const names = new Set((csv.spec.webhookdefinitions ?? []).map((webhook) => webhook.generateName));
-  for (const kind of [validatingWebhookConfiguration, mutatingWebhookConfiguration]) {
-    for (const configuration of (await client.list(kind, { labelSelector: selectorOf(ownerLabels(csv)) })).items) {
-      const name = configuration.metadata?.labels?.[webhookDescriptionNameLabel];
-      if (name === undefined) throw new Error(`${kind.kind} ${configuration.metadata?.name ?? ''} does not have WebhookDesc key`);
-      if (names.has(name)) continue;
-      await client.delete({ ...kind, name: configuration.metadata?.name ?? '' }).catch((error: unknown) => {
-        if (!isNotFound(error)) throw error;
-      });
-    }
+  for (const configuration of configurations) {
+    const name = configuration.metadata?.labels?.[webhookDescriptionNameLabel];
+    if (name === undefined) throw new Error(`${configuration.kind} ${configuration.metadata?.name ?? ''} does not have WebhookDesc key`);
+    if (names.has(name)) continue;
+    await client.delete({ apiVersion: configuration.apiVersion!, kind: configuration.kind!, name: configuration.metadata?.name ?? '' }).catch((error: unknown) => {
+      if (!isNotFound(error)) throw error;
+    });
   }
 }
 
 /**
- * Upstream `areWebhooksAvailable`: configurations of removed descriptions are deleted, each description
- * has a configuration of its current hash, and each conversion CRD uses the webhook with a CA bundle
- * (else the error "conversionWebhook not ready").
+ * Upstream `areWebhooksAvailable`, on the sync's snapshot: configurations of removed descriptions are
+ * deleted, each description has a configuration of its current hash, and each conversion CRD uses the
+ * webhook with a CA bundle (else the error "conversionWebhook not ready").
  */
-export async function webhooksAvailability(client: KubeClient, csv: CsvInput): Promise<ServingAvailability> {
+export async function webhooksAvailability(client: KubeClient, csv: CsvInput, snapshot: ServingSnapshot): Promise<ServingAvailability> {
   try {
-    await deleteRemovedWebhooks(client, csv);
-    for (const webhook of csv.spec.webhookdefinitions ?? []) {
-      const kind = configurationKind(webhook);
-      let count = 0;
-      if (kind) {
-        count = (await client.list(kind, { labelSelector: selectorOf(ownedWebhookLabels(csv, webhook, true)) })).items.length;
-      } else {
-        for (const name of webhook.conversionCRDs ?? []) {
-          const crd = await client.get<CrdConversionView>({ ...Kinds.crd, name });
-          const conversion = crd.spec?.conversion;
-          if (conversion?.strategy !== 'Webhook' || !conversion.webhook?.clientConfig?.caBundle) return { available: false, error: 'conversionWebhook not ready' };
-          count += 1;
-        }
-      }
-      if (count === 0) return { available: false };
-    }
-    return { available: true };
+    await deleteRemovedWebhooks(client, csv, snapshot.webhookConfigurations);
   } catch (error) {
     if (apiStatusCode(error) === 503) return { available: false, retry: true };
     return { available: false, error: (error as Error).message };
   }
+  for (const webhook of csv.spec.webhookdefinitions ?? []) {
+    const kind = configurationKind(webhook);
+    let count = 0;
+    if (kind) {
+      const hash = webhookDescriptionHash(webhook);
+      count = configurationsOf(snapshot, webhook, kind).filter((configuration) => configuration.metadata?.labels?.[webhookDescriptionHashLabel] === hash).length;
+    } else {
+      for (const name of webhook.conversionCRDs ?? []) {
+        const crd = snapshot.conversionCrds.get(name);
+        if (!crd) return { available: false, error: `customresourcedefinitions.apiextensions.k8s.io "${name}" not found` };
+        const conversion = crd.spec?.conversion;
+        if (conversion?.strategy !== 'Webhook' || !conversion.webhook?.clientConfig?.caBundle) return { available: false, error: 'conversionWebhook not ready' };
+        count += 1;
+      }
+    }
+    if (count === 0) return { available: false };
+  }
+  return { available: true };
 }
 
 /**
- * The CA a webhook's deployment serves with, as found on the cluster (upstream `getWebhookCABundle`):
+ * The CA a webhook's deployment serves with, as the snapshot shows it (upstream `getWebhookCABundle`):
  * its configuration's, a conversion CRD's, or else the serving Secret's.
  */
-export async function webhookCaPem(client: KubeClient, csv: CsvInput, webhook: WebhookDescription, secretCaPem: () => Promise<string | undefined>): Promise<string | undefined> {
+export function webhookCaPem(snapshot: ServingSnapshot, webhook: WebhookDescription): string | undefined {
   const decode = (value: string | undefined) => (value ? Buffer.from(value, 'base64').toString('utf8') : undefined);
   const kind = configurationKind(webhook);
-  if (kind) {
-    const configurations = await client.list<WebhookConfiguration>(kind, { labelSelector: selectorOf(ownedWebhookLabels(csv, webhook)) });
-    return decode(configurations.items[0]?.webhooks?.[0]?.clientConfig?.caBundle);
-  }
+  if (kind) return decode(configurationsOf(snapshot, webhook, kind)[0]?.webhooks?.[0]?.clientConfig?.caBundle);
   for (const name of webhook.conversionCRDs ?? []) {
-    const crd = await client.find<CrdConversionView>({ ...Kinds.crd, name });
-    const bundle = decode(crd?.spec?.conversion?.webhook?.clientConfig?.caBundle);
+    const bundle = decode(snapshot.conversionCrds.get(name)?.spec?.conversion?.webhook?.clientConfig?.caBundle);
     if (bundle) return bundle;
   }
-  return secretCaPem();
+  return secretMaterial(snapshot.deployments.get(webhook.deploymentName ?? '')?.secret).caPem;
+}
+
+/** The Validating- and MutatingWebhookConfigurations labelled as the CSV's, each with its apiVersion and kind. */
+export async function listWebhookConfigurations(client: KubeClient, csv: CsvForDeployment): Promise<WebhookConfiguration[]> {
+  const configurations: WebhookConfiguration[] = [];
+  for (const kind of webhookConfigurationKinds) {
+    // List items carry no apiVersion/kind of their own.
+    for (const item of (await client.list<WebhookConfiguration>(kind, { labelSelector: selectorOf(ownerLabels(csv)) })).items) configurations.push({ ...item, ...kind });
+  }
+  return configurations;
 }
 
 /** Deletes every webhook configuration labelled as the CSV's (on its deletion). */
 export async function deleteWebhookConfigurations(client: KubeClient, csv: CsvForDeployment): Promise<void> {
-  for (const kind of [validatingWebhookConfiguration, mutatingWebhookConfiguration]) {
-    for (const configuration of (await client.list(kind, { labelSelector: selectorOf(ownerLabels(csv)) })).items) {
-      await client.delete({ ...kind, name: configuration.metadata?.name ?? '' }).catch((error: unknown) => {
-        if (!isNotFound(error)) throw error;
-      });
-    }
+  for (const configuration of await listWebhookConfigurations(client, csv)) {
+    await client.delete({ apiVersion: configuration.apiVersion!, kind: configuration.kind!, name: configuration.metadata?.name ?? '' }).catch((error: unknown) => {
+      if (!isNotFound(error)) throw error;
+    });
   }
 }

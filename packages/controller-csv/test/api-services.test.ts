@@ -174,11 +174,12 @@ describe('owned APIServices', () => {
       { name: 'webhook-cert', mountPath: '/tmp/k8s-webhook-server/serving-certs' },
     ]);
 
-    // Once Succeeded, the per-API ClusterRoles of the owned APIService.
-    const admin = await eventually(() => client.find<RbacObject>({ ...Kinds.clusterRole, name: 'widgets-v1-admin' }), { message: 'APIService admin role' });
+    // Once Succeeded, the per-API ClusterRoles of the owned APIService (written one after the other: each is waited for).
+    const clusterRole = (suffix: string) => eventually(() => client.find<RbacObject>({ ...Kinds.clusterRole, name: `widgets-v1-${suffix}` }), { message: `APIService ${suffix} role` });
+    const admin = await clusterRole('admin');
     expect(admin.rules).toEqual([{ verbs: ['*'], apiGroups: [operator.group], resources: ['widgets'] }]);
     expect(admin.metadata?.ownerReferences?.[0]).toMatchObject({ apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', name: operator.apiService });
-    expect(await client.find({ ...Kinds.clusterRole, name: 'widgets-v1-view' })).toBeDefined();
+    expect((await clusterRole('view')).metadata?.ownerReferences?.[0]).toMatchObject({ kind: 'APIService', name: operator.apiService });
   });
 
   it('stays Installing with "apiServices not installed" while the APIService is not Available, and Succeeds once it is', async () => {

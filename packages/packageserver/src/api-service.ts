@@ -1,5 +1,5 @@
 import type { CachedObject } from '@olm/core';
-import type { KubeClient } from '@olm/controller-runtime';
+import { isAlreadyExists, isNotFound, type KubeClient } from '@olm/controller-runtime';
 import { packagesGroup, packagesVersion } from './package-manifest.js';
 
 /** Upstream's names: the APIService `v1.packages.operators.coreos.com` points at Service `packageserver-service`. */
@@ -56,7 +56,73 @@ export function apiServiceObjects(registration: ApiServiceRegistration): Json[] 
   return objects;
 }
 
-/** Applies `apiServiceObjects` (server-side apply, field manager `olm-packageserver`). */
+const fieldManager = 'olm-packageserver';
+
+/**
+ * Writes `apiServiceObjects`: the APIService by server-side apply (field manager
+ * `olm-packageserver`), the Service by create or JSON merge patch, which replaces `spec.ports` as
+ * a whole: a registration owns the whole Service, and the port of an earlier one (a restarted
+ * `olm up`) must not stay listed beside the new one.
+ */
 export async function registerApiService(client: KubeClient, registration: ApiServiceRegistration): Promise<void> {
-  for (const object of apiServiceObjects(registration)) await client.apply(object, { fieldManager: 'olm-packageserver', force: true });
+  for (const object of apiServiceObjects(registration)) {
+    if (object.kind === 'Service') await writeService(client, object);
+    else await client.apply(object, { fieldManager, force: true });
+  }
+}
+
+async function writeService(client: KubeClient, service: Json): Promise<void> {
+  const reference = { apiVersion: 'v1', kind: 'Service', namespace: service.metadata?.namespace ?? '', name: service.metadata?.name ?? '' };
+  if (!(await client.find(reference))) {
+    try {
+      await client.create(service, { fieldManager });
+      return;
+    } catch (error) {
+      if (!isAlreadyExists(error)) throw error;
+    }
+  }
+  await client.patch(reference, { spec: service['spec'] }, { type: 'merge', fieldManager });
+}
+
+/**
+ * Deletes what `registerApiService` wrote (the APIService, and the Service when it wrote one), so
+ * that an API server restarted later does not route the group to a port nobody listens on. Only
+ * for a single local process (`olm up`): replicas behind one APIService must leave it in place.
+ */
+export async function unregisterApiService(client: KubeClient, registration: ApiServiceRegistration): Promise<void> {
+  for (const object of apiServiceObjects(registration).reverse()) {
+    try {
+      await client.delete({ apiVersion: String(object.apiVersion), kind: String(object.kind), name: object.metadata?.name ?? '', ...(object.metadata?.namespace ? { namespace: object.metadata.namespace } : {}) });
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+  }
+}
+
+/**
+ * Resolves once the cluster serves `packages.operators.coreos.com/v1` through this registration:
+ * the APIService is `Available` and the group's discovery document answers through the API
+ * server, so kubectl's discovery finds it without errors. Rejects after `timeoutMs` saying what
+ * was last seen.
+ */
+export async function waitForApiService(client: KubeClient, options: { readonly timeoutMs?: number; readonly intervalMs?: number } = {}): Promise<void> {
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const deadline = Date.now() + timeoutMs;
+  let last = 'not checked yet';
+  for (;;) {
+    try {
+      const apiService = await client.get<Json>({ apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', name: packageServerApiServiceName });
+      const conditions = ((apiService['status'] as { conditions?: unknown } | undefined)?.conditions ?? []) as Array<{ type?: string; status?: string; reason?: string; message?: string }>;
+      const available = conditions.find((condition) => condition.type === 'Available');
+      if (available?.status === 'True') {
+        await client.request({ method: 'GET', path: `/apis/${packagesGroup}/${packagesVersion}` });
+        return;
+      }
+      last = available ? `Available=${available.status} (${available.reason ?? ''}: ${available.message ?? ''})` : 'no Available condition yet';
+    } catch (error) {
+      last = (error as Error).message;
+    }
+    if (Date.now() > deadline) throw new Error(`APIService ${packageServerApiServiceName} did not become available within ${timeoutMs} ms: ${last}`);
+    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 100));
+  }
 }

@@ -4,9 +4,10 @@ import { describeError } from '@olm/core';
 import { Backoff, Informer, silentLogger, type KubeClient } from '@olm/controller-runtime';
 import { createRegistryClient } from '@olm/registry';
 import { buildPackageManifest, type CatalogSourceSummary } from './build-package-manifest.js';
+import { isConfigMapCatalog, readConfigMapCatalog } from './configmap-catalog.js';
 import type { PackageManifestStore } from './package-manifest-store.js';
 import { catalogKeyString, type CatalogKey, type PackageManifest } from './package-manifest.js';
-import { readRegistry, type PackageQueries } from './read-registry.js';
+import { readRegistry, type PackageQueries, type RegistryContents } from './read-registry.js';
 
 /** A connection to one registry; `close()` releases it. */
 export type RegistryConnection = PackageQueries & { close(): void };
@@ -30,7 +31,8 @@ const catalogSourceKind = { apiVersion: 'operators.coreos.com/v1alpha1', kind: '
 /**
  * Where a CatalogSource's registry answers: `spec.address`, else the address the catalog operator
  * connected to (`status.connectionState.address`), else its registry Service
- * (`<service>.<namespace>.svc:<port>`). Sources without one (ConfigMap catalogs) are not served.
+ * (`<service>.<namespace>.svc:<port>`). ConfigMap catalogs have none: they are read from their
+ * ConfigMap (`readConfigMapCatalog`).
  */
 export function registryAddress(source: CatalogSource): string | undefined {
   const service = source.status?.registryService;
@@ -63,6 +65,8 @@ function fingerprint(source: CatalogSource): string {
     source.status?.connectionState?.lastObservedState === 'READY',
     // The catalog operator polled the catalog image (and may have a new registry pod behind the same address).
     source.status?.latestImageRegistryPoll,
+    // The catalog operator saw the ConfigMap of a ConfigMap catalog change.
+    source.status?.configMapReference?.resourceVersion,
   ]);
 }
 
@@ -197,22 +201,16 @@ export class CatalogSourceSync {
     const id = catalogKeyString(entry.key);
     const source = this.informer.indexer.get(id) as unknown as CatalogSource | undefined;
     if (!source) return;
-    const address = registryAddress(source);
-    if (entry.registry && entry.address !== address) {
-      entry.registry.close();
-      delete entry.registry;
-    }
-    entry.address = address;
-    if (address === undefined) {
-      this.options.store.removeCatalog(entry.key);
-      this.logger.debug('CatalogSource has no registry address (not a grpc source); its packages are not served', { catalogSource: id });
-      return;
-    }
+    const from = isConfigMapCatalog(source) ? `ConfigMap ${entry.key.namespace}/${source.spec?.configMap ?? ''}` : registryAddress(source);
     const summary = catalogSourceSummary(source);
     try {
-      entry.registry ??= this.connect(address);
-      const contents = await readRegistry(entry.registry);
+      const contents = await this.read(entry, source);
       if (this.tracked.get(id) !== entry || this.stopped) return;
+      if (contents === undefined) {
+        this.options.store.removeCatalog(entry.key);
+        this.logger.debug('CatalogSource has no registry address yet; its packages are not served', { catalogSource: id });
+        return;
+      }
       const manifests: PackageManifest[] = [];
       const problems = [...contents.problems];
       for (const pkg of contents.packages) {
@@ -221,8 +219,8 @@ export class CatalogSourceSync {
         if (built.manifest) manifests.push(built.manifest);
       }
       const changes = this.options.store.replaceCatalog(entry.key, manifests, { priority: summary.priority });
-      if (problems.length > 0) this.logger.warn('some packages or channels of the catalog were left out', { catalogSource: id, address, problems: problems.slice(0, 20), count: problems.length });
-      this.logger.info('catalog read', { catalogSource: id, address, packages: manifests.length, changes: changes.length });
+      if (problems.length > 0) this.logger.warn('some packages or channels of the catalog were left out', { catalogSource: id, from, problems: problems.slice(0, 20), count: problems.length });
+      this.logger.info('catalog read', { catalogSource: id, from, packages: manifests.length, changes: changes.length });
       entry.backoff.reset();
       this.schedule(entry, this.options.refreshIntervalMs ?? 5 * 60_000);
     } catch (error) {
@@ -232,8 +230,25 @@ export class CatalogSourceSync {
       entry.registry?.close();
       delete entry.registry;
       const retryMs = entry.backoff.next();
-      this.logger.warn('cannot read the catalog registry; its packages are not served until it answers', { catalogSource: id, address, error: describeError(error), retryInMs: retryMs });
+      this.logger.warn('cannot read the catalog; its packages are not served until it can be read', { catalogSource: id, from, error: describeError(error), retryInMs: retryMs });
       this.schedule(entry, retryMs);
     }
+  }
+
+  /**
+   * The catalog's packages: a ConfigMap catalog's from its ConfigMap, any other's from its registry
+   * over gRPC (the connection is kept until the address changes); undefined without an address.
+   */
+  private async read(entry: Tracked, source: CatalogSource): Promise<RegistryContents | undefined> {
+    const address = isConfigMapCatalog(source) ? undefined : registryAddress(source);
+    if (entry.registry && entry.address !== address) {
+      entry.registry.close();
+      delete entry.registry;
+    }
+    entry.address = address;
+    if (isConfigMapCatalog(source)) return readRegistry(await readConfigMapCatalog(this.options.client, source));
+    if (address === undefined) return undefined;
+    entry.registry ??= this.connect(address);
+    return readRegistry(entry.registry);
   }
 }

@@ -6,7 +6,16 @@ export { PackageManifestStore, type ManifestEvent, type ManifestEventType, type 
 export { CatalogSourceSync, catalogSourceSummary, registryAddress, type CatalogSourceSyncOptions, type RegistryConnection } from './catalog-source-sync.js';
 export { apiResourceList, createApiHandler, type ApiHandlerOptions } from './api-handler.js';
 export { manifestTable } from './table.js';
-export { apiServiceObjects, defaultPackageServerServiceName, packageServerApiServiceName, registerApiService, type ApiServiceRegistration } from './api-service.js';
+export {
+  apiServiceObjects,
+  defaultPackageServerServiceName,
+  packageServerApiServiceName,
+  registerApiService,
+  unregisterApiService,
+  waitForApiService,
+  type ApiServiceRegistration,
+} from './api-service.js';
+export { indexQueries, isConfigMapCatalog, readConfigMapCatalog } from './configmap-catalog.js';
 export { selfSignedCertificate, type SelfSignedCertificateOptions, type ServingCertificate } from './self-signed-certificate.js';
 export { startPackageServer, type PackageServer, type PackageServerOptions } from './package-server.js';
 export * from './plugin.js';

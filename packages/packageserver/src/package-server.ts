@@ -1,10 +1,10 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import type { Logger } from '@olm/core';
+import { describeError, type Logger } from '@olm/core';
 import { silentLogger, type KubeClient } from '@olm/controller-runtime';
 import { createApiHandler } from './api-handler.js';
-import { defaultPackageServerServiceName, registerApiService } from './api-service.js';
+import { defaultPackageServerServiceName, registerApiService, unregisterApiService, type ApiServiceRegistration } from './api-service.js';
 import { CatalogSourceSync, type RegistryConnection } from './catalog-source-sync.js';
 import { PackageManifestStore } from './package-manifest-store.js';
 import { selfSignedCertificate, type ServingCertificate } from './self-signed-certificate.js';
@@ -34,8 +34,16 @@ export interface PackageServerOptions {
    * server's CA) pointing at Service `<namespace>/<serviceName>`, and with `externalHost` that
    * Service as an ExternalName for it (default: the listening host, for a local API server).
    * `externalHost: false` writes the APIService only (in-cluster, where the Service exists).
+   * `unregisterOnStop` deletes them again on `stop()`: for a single local process whose API server
+   * outlives it (`olm up --data-dir`), never for replicas sharing the APIService.
    */
-  readonly register?: { readonly namespace: string; readonly serviceName?: string; readonly externalHost?: string | false; readonly servicePort?: number };
+  readonly register?: {
+    readonly namespace: string;
+    readonly serviceName?: string;
+    readonly externalHost?: string | false;
+    readonly servicePort?: number;
+    readonly unregisterOnStop?: boolean;
+  };
   /** Re-reads every registry this often; default 5 minutes. */
   readonly refreshIntervalMs?: number;
   readonly logger?: Logger;
@@ -89,7 +97,7 @@ export async function startPackageServer(options: PackageServerOptions): Promise
       ? undefined
       : typeof options.tls === 'object'
         ? options.tls
-        : selfSignedCertificate({ hosts: [...new Set([...serviceHosts, ...(options.certificateHosts ?? []), 'localhost', '127.0.0.1', '::1'])] });
+        : await selfSignedCertificate({ hosts: [...new Set([...serviceHosts, ...(options.certificateHosts ?? []), 'localhost', '127.0.0.1', '::1'])] });
   const server: Server = certificate
     ? createHttpsServer(
         { cert: certificate.cert, key: certificate.key, ...(options.clientCa !== undefined ? { ca: options.clientCa, requestCert: true, rejectUnauthorized: true } : {}) },
@@ -114,22 +122,30 @@ export async function startPackageServer(options: PackageServerOptions): Promise
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   const url = `${certificate ? 'https' : 'http'}://${urlHost}:${port}`;
 
+  let registered: ApiServiceRegistration | undefined;
   const stop = async (): Promise<void> => {
     await sync.stop();
     for (const close of [...watches]) close();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     for (const socket of sockets) socket.destroy();
     await closed;
+    if (registered && options.register?.unregisterOnStop) {
+      await unregisterApiService(options.client, registered).catch((error: unknown) =>
+        logger.warn('cannot remove the APIService registration', { apiService: 'v1.packages.operators.coreos.com', error: describeError(error) }),
+      );
+    }
   };
   try {
     sync.start();
     if (options.register) {
       const externalHost = options.register.externalHost === undefined ? (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host) : options.register.externalHost;
-      await registerApiService(options.client, {
+      const registration: ApiServiceRegistration = {
         service: { namespace: options.register.namespace, name: serviceName, port: options.register.servicePort ?? port },
         ...(externalHost !== false ? { externalHost } : {}),
         ...(certificate ? { caBundle: options.caBundle ?? certificate.cert } : { plainHttp: true }),
-      });
+      };
+      await registerApiService(options.client, registration);
+      registered = registration;
     }
   } catch (error) {
     await stop();

@@ -1,13 +1,20 @@
-import { definePlugin, kubeClient, logger, type Plugin } from '@olm/core';
+import { definePlugin, describeError, kubeClient, logger, type Plugin } from '@olm/core';
 import { KubeClient } from '@olm/controller-runtime';
 import { startPackageServer, type PackageServer, type PackageServerOptions } from './package-server.js';
 
-export type PackageServerPluginOptions = Omit<PackageServerOptions, 'client' | 'logger'>;
+export interface PackageServerPluginOptions extends Omit<PackageServerOptions, 'client' | 'logger'> {
+  /** How long start waits for every CatalogSource's registry to be read once (default 60 s); it then goes on with what was read. */
+  readonly syncTimeoutMs?: number;
+  /** Called once the server listens and has synced (`olm packageserver` prints its address). */
+  readonly onServing?: (server: PackageServer) => void;
+}
 
 /**
  * Runs the packageserver in a booted OLM: on start it connects to the cluster of the `kubeClient`
  * point, serves `packages.operators.coreos.com/v1` (and registers its APIService when
- * `register` is set), logging to the `logger` point; on stop it closes everything it opened.
+ * `register` is set), logging to the `logger` point, and waits for the first read of every
+ * catalog, so that a process reporting ready once the kernel started serves complete lists. On
+ * stop it closes everything it opened.
  */
 export function createPackageServerPlugin(options: PackageServerPluginOptions = {}): Plugin {
   return definePlugin({
@@ -20,8 +27,13 @@ export function createPackageServerPlugin(options: PackageServerPluginOptions = 
       context.onStart(async (extensions) => {
         const connection = extensions.get(kubeClient);
         client = new KubeClient({ kubeconfig: connection.kubeconfig, ...(connection.context !== undefined ? { context: connection.context } : {}) });
-        const log = extensions.find(logger);
-        server = await startPackageServer({ ...options, client, ...(log ? { logger: log.child({ component: 'packageserver' }) } : {}) });
+        const log = extensions.find(logger)?.child({ component: 'packageserver' });
+        const { syncTimeoutMs, onServing, ...serverOptions } = options;
+        server = await startPackageServer({ ...serverOptions, client, ...(log ? { logger: log } : {}) });
+        await server.waitForSync(syncTimeoutMs ?? 60_000).catch((error: unknown) =>
+          log?.warn('not every catalog was read in time; serving what was read, the rest follows', { error: describeError(error) }),
+        );
+        onServing?.(server);
       });
       context.onStop(async () => {
         await server?.stop();

@@ -1,4 +1,3 @@
-import { channelGraph, loadCatalog, renderDot, renderMermaid, upgradePath } from '@olm/registry';
 import type { Command } from 'commander';
 import { inputError, usageError } from '../cli-errors.js';
 import { commandGroup } from './command-group.js';
@@ -19,6 +18,7 @@ export function registerCatalogGraphCommand(program: Command): void {
       if (!(outputFormats as readonly string[]).includes(options.output)) {
         throw usageError(`unknown output format "${options.output}" (use ${outputFormats.join(' or ')})`);
       }
+      const { channelGraph, loadCatalog, renderDot, renderMermaid, upgradePath } = await import('@olm/registry');
       const catalog = await loadCatalog(dir, { allowInvalid: true });
       const catalogPackage = catalog.package(options.package);
       if (catalogPackage === undefined) {

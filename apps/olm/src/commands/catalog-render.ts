@@ -1,4 +1,3 @@
-import { loadDeclarativeConfig, renderCatalog } from '@olm/registry';
 import type { LoadProblem } from '@olm/registry';
 import type { Command } from 'commander';
 import { inputError, usageError } from '../cli-errors.js';
@@ -21,6 +20,7 @@ export function registerCatalogRenderCommand(program: Command): void {
       if (!(outputFormats as readonly string[]).includes(options.output)) {
         throw usageError(`unknown output format "${options.output}" (use ${outputFormats.join(' or ')})`);
       }
+      const { loadDeclarativeConfig, renderCatalog } = await import('@olm/registry');
       const config = await loadDeclarativeConfig(dir);
       if (config.errors.length > 0) {
         throw inputError(`cannot load catalog ${dir}: ${config.errors.length} problem(s)\n${describeProblems(config.errors)}`);

@@ -1,4 +1,3 @@
-import { loadCatalog, startRegistryServer } from '@olm/registry';
 import { Option } from 'commander';
 import type { Command } from 'commander';
 import { usageError } from '../cli-errors.js';
@@ -23,6 +22,7 @@ export function registerCatalogServeCommand(program: Command): void {
       const port = Number(options.port);
       if (!/^\d+$/.test(options.port) || port > 65535) throw usageError(`--port must be an integer from 0 to 65535, got "${options.port}"`);
 
+      const { loadCatalog, startRegistryServer } = await import('@olm/registry');
       const catalog = await loadCatalog(dir);
       const server = await startRegistryServer({ catalog, port, host: options.host });
       let bundles = 0;

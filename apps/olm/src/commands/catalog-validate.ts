@@ -1,4 +1,3 @@
-import { validateCatalog } from '@olm/registry';
 import type { Command } from 'commander';
 import { usageError } from '../cli-errors.js';
 import { commandGroup } from './command-group.js';
@@ -17,6 +16,7 @@ export function registerCatalogValidateCommand(program: Command): void {
       if (!(outputFormats as readonly string[]).includes(options.output)) {
         throw usageError(`unknown output format "${options.output}" (use ${outputFormats.join(' or ')})`);
       }
+      const { validateCatalog } = await import('@olm/registry');
       const report = await validateCatalog(dir);
       if (options.output === 'json') {
         // `passed` and `error.message` as opm's `-o json` (opm stops at the first conversion error,

@@ -6,11 +6,30 @@ import { registerCatalogGraphCommand } from './catalog-graph.js';
 import { registerCatalogRenderCommand } from './catalog-render.js';
 import { registerCatalogValidateCommand } from './catalog-validate.js';
 import { registerInstallCommand } from './install.js';
+import { registerPackageServerCommand } from './packageserver.js';
 import { registerResolveCommand } from './resolve.js';
 import { registerRunCommand } from './run.js';
 import { registerStatusCommand } from './status.js';
 import { registerUpCommand } from './up.js';
 import { registerVersionCommand } from './version.js';
 
-/** Every subcommand, one registrar per file. Add new commands here. */
-export const commandRegistrars: ReadonlyArray<(program: Command, distribution: Distribution) => void> = [registerVersionCommand, registerUpCommand, registerResolveCommand, registerCatalogServeCommand, registerCatalogValidateCommand, registerCatalogRenderCommand, registerCatalogGraphCommand, registerCrdsCommand, registerRunCommand, registerInstallCommand, registerStatusCommand];
+/**
+ * Every subcommand, one registrar per file. Add new commands here. A registrar only declares
+ * options (commander and the app's small helpers); what an action needs beyond that (the
+ * Kubernetes client, the controllers, the registry) it imports with `await import()` when it runs,
+ * so that `olm --version`, `--help` and the offline commands start fast.
+ */
+export const commandRegistrars: ReadonlyArray<(program: Command, distribution: Distribution) => void> = [
+  registerVersionCommand,
+  registerUpCommand,
+  registerResolveCommand,
+  registerCatalogServeCommand,
+  registerCatalogValidateCommand,
+  registerCatalogRenderCommand,
+  registerCatalogGraphCommand,
+  registerCrdsCommand,
+  registerRunCommand,
+  registerPackageServerCommand,
+  registerInstallCommand,
+  registerStatusCommand,
+];

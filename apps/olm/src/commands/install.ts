@@ -1,5 +1,5 @@
 import type { CachedObject } from '@olm/core';
-import { KubeClient } from '@olm/controller-runtime';
+import type { KubeClient } from '@olm/controller-runtime';
 import { Command, Option } from 'commander';
 import { ExitCode, usageError } from '../cli-errors.js';
 import { readKubeconfig } from '../kubeconfig.js';
@@ -42,7 +42,9 @@ export async function installPackage(
   progress: Progress = createProgress(),
   out: (text: string) => void = (text) => process.stdout.write(text),
 ): Promise<number> {
-  const client = new KubeClient({ kubeconfig: await readKubeconfig(options) });
+  const kubeconfig = await readKubeconfig(options);
+  const { KubeClient } = await import('@olm/controller-runtime');
+  const client = new KubeClient({ kubeconfig });
   try {
     const { namespace } = options;
     // Every check before the first write, so that a refused install leaves nothing behind.

@@ -1,10 +1,8 @@
 import { boot, describeError } from '@olm/core';
-import { loadCatalog } from '@olm/registry';
-import { formatOutcomeText, loadScenario, resolverFromKernel, resolveToOutcome } from '@olm/resolver';
 import type { Command } from 'commander';
-import { stringify as toYaml } from 'yaml';
 import { ExitCode, inputError, usageError } from '../cli-errors.js';
 import { olmDistribution, type Distribution } from '../distribution.js';
+import { loadPlugins } from '../lazy-plugin.js';
 
 const formats = ['json', 'yaml', 'text'] as const;
 
@@ -22,6 +20,11 @@ export function registerResolveCommand(program: Command, distribution: Distribut
     .action(async (options: { file: string; output: string; stats?: boolean }) => {
       const format = options.output as (typeof formats)[number];
       if (!formats.includes(format)) throw usageError(`unknown output format "${options.output}"; use one of ${formats.join(', ')}`);
+      const [{ loadCatalog }, { formatOutcomeText, loadScenario, resolverFromKernel, resolveToOutcome }, { stringify: toYaml }] = await Promise.all([
+        import('@olm/registry'),
+        import('@olm/resolver'),
+        import('yaml'),
+      ]);
       const input = await loadScenario(options.file, {
         loadCatalog: async (directory) => {
           try {
@@ -31,7 +34,7 @@ export function registerResolveCommand(program: Command, distribution: Distribut
           }
         },
       });
-      const kernel = await boot({ plugins: distribution.resolutionPlugins });
+      const kernel = await boot({ plugins: await loadPlugins(distribution.resolutionPlugins) });
       try {
         const { outcome, resolution } = resolveToOutcome(resolverFromKernel(kernel), input);
         const document = options.stats && resolution ? { ...outcome, stats: resolution.stats } : outcome;

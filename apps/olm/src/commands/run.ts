@@ -1,13 +1,13 @@
-import type { Plugin } from '@olm/core';
 import { Command, Option } from 'commander';
 import { availableControllers, leaseNameFor, selectControllers } from '../controller-selection.js';
 import { olmDistribution, type Distribution } from '../distribution.js';
 import { readKubeconfig } from '../kubeconfig.js';
-import { collect, parseList, parseMilliseconds, parsePort } from '../option-parsers.js';
+import type { LazyPlugin } from '../lazy-plugin.js';
+import { collect, parseList } from '../option-parsers.js';
 import { defaultLeaseName, watchedNamespaces, type DistributionOptions } from '../plugins.js';
-import { startControllers } from '../runtime/controllers.js';
-import { logLevels, type LogLevel } from '../runtime/logger.js';
+import type { LogLevel } from '../runtime/log-levels.js';
 import { untilStopped } from '../runtime/until-stopped.js';
+import { addClusterOptions, addOperationsOptions, addStopOptions } from './shared-options.js';
 
 export interface RunOptions {
   readonly kubeconfig?: string;
@@ -33,7 +33,7 @@ export interface RunOptions {
  * The plugins `run` boots: the distribution's list with only the selected controllers, electing
  * a leader on a Lease of their own when not all of them run.
  */
-export function runPlugins(distribution: Distribution, options: Pick<RunOptions, 'namespace' | 'watchNamespaces' | 'leaderElection' | 'controllers' | 'insecureRegistries'>): Plugin[] {
+export function runPlugins(distribution: Distribution, options: Pick<RunOptions, 'namespace' | 'watchNamespaces' | 'leaderElection' | 'controllers' | 'insecureRegistries'>): LazyPlugin[] {
   const selected = options.controllers ?? [];
   const base: DistributionOptions = {
     namespace: options.namespace,
@@ -57,6 +57,7 @@ export async function runControllers(
 ): Promise<void> {
   // Bad flags fail before anything connects.
   const plugins = runPlugins(distribution, options);
+  const { startControllers } = await import('../runtime/controllers.js');
   const controllers = await startControllers({
     kubeconfig: await readKubeconfig(options),
     ...(options.context !== undefined ? { context: options.context } : {}),
@@ -82,23 +83,15 @@ export async function runControllers(
 
 export function registerRunCommand(program: Command, distribution: Distribution = olmDistribution): void {
   const controllers = availableControllers(distribution.distributionPlugins({ namespace: 'olm', leaderElection: false }));
-  program
-    .command('run')
-    .description('run the OLM controllers against a cluster (a real one in production)')
-    .option('--kubeconfig <file>', 'kubeconfig of the cluster (default: $KUBECONFIG, else the pod\'s service account when in a pod)')
-    .option('--context <name>', 'kubeconfig context to use instead of the current one')
-    .option('--in-cluster', "use the pod's service account (when running inside the cluster)")
+  const command = program.command('run').description('run the OLM controllers against a cluster (a real one in production)');
+  addClusterOptions(command)
     .option('-n, --namespace <namespace>', 'where OLM runs: its leader-election Lease and the global catalog namespace', 'olm')
     .addOption(new Option('--watch-namespaces <list>', 'reconcile only these namespaces (comma separated)').argParser(parseList).default([], 'all'))
-    .addOption(new Option('--controllers <list>', `run only these controllers (comma separated: ${controllers.join(', ')})`).argParser(parseList).default([], 'all'))
-    .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz', parsePort, 8080)
-    .option('--metrics-host <host>', 'interface of /metrics, /healthz and /readyz', '0.0.0.0')
-    .addOption(new Option('--log-level <level>', 'least severe log level written').choices([...logLevels]).default('info'))
+    .addOption(new Option('--controllers <list>', `run only these controllers (comma separated: ${controllers.join(', ')})`).argParser(parseList).default([], 'all'));
+  addOperationsOptions(command)
     .option('--insecure-registry <host[:port]>', 'pull bundle images from this registry over plain http (repeatable)', collect, [])
-    .option('--no-leader-election', 'reconcile without electing a leader (only for a single replica)')
-    .addOption(new Option('--exit-after-start', 'stop once everything started').hideHelp())
-    .addOption(new Option('--run-for <ms>', 'stop after this many milliseconds').argParser(parseMilliseconds).hideHelp())
-    .action(async ({ insecureRegistry, ...options }: Omit<RunOptions, 'leaderElection' | 'insecureRegistries'> & { leaderElection: boolean; insecureRegistry: string[] }) => {
-      await runControllers({ ...options, insecureRegistries: insecureRegistry }, undefined, distribution);
-    });
+    .option('--no-leader-election', 'reconcile without electing a leader (only for a single replica)');
+  addStopOptions(command).action(async ({ insecureRegistry, ...options }: Omit<RunOptions, 'leaderElection' | 'insecureRegistries'> & { leaderElection: boolean; insecureRegistry: string[] }) => {
+    await runControllers({ ...options, insecureRegistries: insecureRegistry }, undefined, distribution);
+  });
 }

@@ -1,5 +1,4 @@
 import type { CachedObject } from '@olm/core';
-import { KubeClient } from '@olm/controller-runtime';
 import type { Command } from 'commander';
 import { readKubeconfig } from '../kubeconfig.js';
 
@@ -17,7 +16,9 @@ export async function showStatus(
   options: { readonly kubeconfig?: string; readonly namespace?: string; readonly allNamespaces?: boolean },
   out: (text: string) => void = (text) => process.stdout.write(text),
 ): Promise<void> {
-  const client = new KubeClient({ kubeconfig: await readKubeconfig(options) });
+  const kubeconfig = await readKubeconfig(options);
+  const { KubeClient } = await import('@olm/controller-runtime');
+  const client = new KubeClient({ kubeconfig });
   try {
     const scope = options.allNamespaces ? {} : { namespace: options.namespace ?? 'operators' };
     const subscriptions = (await client.list<Json>({ apiVersion: 'operators.coreos.com/v1alpha1', kind: 'Subscription' }, scope)).items;

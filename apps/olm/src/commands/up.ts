@@ -1,16 +1,16 @@
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { KubeClient } from '@olm/controller-runtime';
-import { startApiServer, type ApiServer } from '@olm/local-apiserver';
+import type { ApiServer } from '@olm/local-apiserver';
+import type { PackageServer } from '@olm/packageserver';
 import { Command, Option } from 'commander';
 import { inputError, usageError } from '../cli-errors.js';
-import { collect, parseMilliseconds, parsePort } from '../option-parsers.js';
-import { catalogSourceName, installOlmResources, serveCatalogs, watchCatalogs, type ServedCatalog } from '../local-olm.js';
-import { exampleCatalogDirectory } from '../paths.js';
 import { olmDistribution, type Distribution } from '../distribution.js';
-import { startControllers } from '../runtime/controllers.js';
-import { logLevels, type LogLevel } from '../runtime/logger.js';
+import type { ServedCatalog } from '../local-olm.js';
+import { collect, parseMilliseconds, parsePort } from '../option-parsers.js';
+import { exampleCatalogDirectory } from '../paths.js';
+import { logLevels, type LogLevel } from '../runtime/log-levels.js';
 import { untilStopped } from '../runtime/until-stopped.js';
+import { addStopOptions } from './shared-options.js';
 
 export interface UpOptions {
   readonly port: number;
@@ -38,8 +38,10 @@ const olmNamespace = 'olm';
 /**
  * `olm up`: OLM on a local Kubernetes API server, end to end. Starts the server (in memory, or
  * durable in --data-dir), installs OLM's CRDs and namespaces, serves the example catalog (and any
- * --catalog directories) over gRPC with a CatalogSource each, boots this distribution's plugins
- * (the controllers included) against it, writes a kubeconfig and runs until Ctrl-C.
+ * --catalog directories) over gRPC with a CatalogSource each, starts the packageserver (the
+ * `packages.operators.coreos.com/v1` PackageManifests, registered as an APIService), boots this
+ * distribution's plugins (the controllers included) against it, writes a kubeconfig and runs
+ * until Ctrl-C.
  */
 export async function runUp(
   options: UpOptions,
@@ -50,6 +52,14 @@ export async function runUp(
   const kubeconfigPath = resolve(options.kubeconfig ?? join(dataDir ?? '.olm', 'kubeconfig'));
   // A mistyped --catalog fails before anything starts.
   for (const directory of options.catalogs ?? []) await checkCatalogDirectory(directory);
+  const [{ KubeClient }, { startApiServer }, local, { startControllers }, { createLogger }, packages] = await Promise.all([
+    import('@olm/controller-runtime'),
+    import('@olm/local-apiserver'),
+    import('../local-olm.js'),
+    import('../runtime/controllers.js'),
+    import('../runtime/logger.js'),
+    import('@olm/packageserver'),
+  ]);
   out('starting the local Kubernetes API server...\n');
   const server: ApiServer = await startApiServer({
     port: options.port,
@@ -71,21 +81,35 @@ export async function runUp(
   const client = new KubeClient({ kubeconfig: server.kubeconfig });
   let catalogs: ServedCatalog[] = [];
   let watcher: { stop(): void } | undefined;
+  let packageServer: PackageServer | undefined;
   try {
     out(`  listening on ${server.url} (${dataDir !== undefined ? `data in ${dataDir}` : 'in memory'})\n`);
     out('installing OLM CRDs and namespaces...\n');
-    await installOlmResources(client, { namespace: olmNamespace });
+    await local.installOlmResources(client, { namespace: olmNamespace });
     out('serving catalogs...\n');
-    catalogs = await serveCatalogs(
+    catalogs = await local.serveCatalogs(
       client,
       [
         { name: 'acme-examples', directory: exampleCatalogDirectory },
-        ...(options.catalogs ?? []).map((directory) => ({ name: catalogSourceName(directory), directory })),
+        ...(options.catalogs ?? []).map((directory) => ({ name: local.catalogSourceName(directory), directory })),
       ],
       olmNamespace,
     );
     for (const catalog of catalogs) out(`  CatalogSource ${olmNamespace}/${catalog.name}: ${catalog.directory} on ${catalog.address}\n`);
-    watcher = watchCatalogs(client, catalogs, olmNamespace, out);
+    watcher = local.watchCatalogs(client, catalogs, olmNamespace, out);
+    out('starting the packageserver...\n');
+    packageServer = await packages.startPackageServer({
+      client,
+      globalNamespace: olmNamespace,
+      // Registered anew at each start (this port, this certificate) and removed at stop, so that a
+      // restart with --data-dir never finds the group routed to a port nobody listens on.
+      register: { namespace: olmNamespace, unregisterOnStop: true },
+      logger: createLogger({ level: options.logLevel ?? 'warn' }).child({ component: 'packageserver' }),
+    });
+    await packageServer.waitForSync(60_000);
+    await packages.waitForApiService(client, { timeoutMs: 30_000 });
+    const packageCount = new Set(packageServer.store.list(undefined).map((manifest) => manifest.metadata.name)).size;
+    out(`  PackageManifests (${packages.packageServerApiServiceName}) on ${packageServer.url}: ${packageCount} packages\n`);
     out('starting the controllers...\n');
     // One local process: no other replica to elect a leader among.
     const controllers = await startControllers({
@@ -105,9 +129,11 @@ export async function runUp(
       out(`\nOLM is up. kubeconfig: ${server.kubeconfigPath}\n`);
       out(`  export KUBECONFIG=${server.kubeconfigPath}\n`);
       out(`  kubectl get catalogsources -n ${olmNamespace}\n`);
-      out('  pnpm -s olm install acme-backup        # subscribe; its dependency acme-database comes along\n');
+      out('  kubectl get packagemanifests -n operators                    # the operators the catalogs offer\n');
+      out('  kubectl describe packagemanifest acme-database -n operators  # its channels, versions and CRDs\n');
+      out('  pnpm -s olm install acme-backup                              # subscribe; its dependency acme-database comes along\n');
       out('  kubectl get subscriptions,installplans,csv -n operators\n');
-      out('  pnpm -s olm status                     # subscriptions, their CSVs, and plans waiting for approval\n');
+      out('  pnpm -s olm status                                           # subscriptions, their CSVs, and plans waiting for approval\n');
       if (!options.exitAfterStart) out('running; press Ctrl-C to stop\n');
       const reason = await untilStopped(options);
       if (reason === 'SIGINT' || reason === 'SIGTERM') out(`received ${reason}, stopping\n`);
@@ -116,6 +142,7 @@ export async function runUp(
     }
   } finally {
     watcher?.stop();
+    await packageServer?.stop();
     await Promise.all(catalogs.map((catalog) => catalog.server.stop({ graceMs: 1000 })));
     client.close();
     await server.stop();
@@ -134,33 +161,31 @@ async function checkCatalogDirectory(directory: string): Promise<void> {
 }
 
 export function registerUpCommand(program: Command, distribution: Distribution = olmDistribution): void {
-  program
+  const command = program
     .command('up')
-    .description('start OLM locally: a local Kubernetes API server, OLM\'s CRDs, the example catalog and the controllers')
+    .description("start OLM locally: a local Kubernetes API server, OLM's CRDs, the example catalog, the packageserver and the controllers")
     .option('--port <port>', 'port of the local API server (0 picks a free one)', parsePort, 6443)
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--data-dir <dir>', 'keep cluster state durable in this directory (default: in memory)')
     .option('--kubeconfig <path>', 'where to write the kubeconfig (default: <data-dir or ./.olm>/kubeconfig)')
     .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz (0 picks a free one)', parsePort, 0)
-    .addOption(new Option('--log-level <level>', 'least severe controller log level written to stderr').choices([...logLevels]).default('warn'))
+    .addOption(new Option('--log-level <level>', 'least severe log level of the controllers and the packageserver, written to stderr').choices([...logLevels]).default('warn'))
     .option('--insecure-registry <host[:port]>', 'pull bundle images from this registry over plain http (repeatable)', collect, [])
     .option('--catalog <dir>', 'also serve this file-based catalog directory (repeatable)', collect, [])
-    .addOption(new Option('--exit-after-start', 'stop once everything started').hideHelp())
-    .addOption(new Option('--run-for <ms>', 'stop after this many milliseconds').argParser(parseMilliseconds).hideHelp())
-    .addOption(new Option('--rollout-delay <ms>', 'how long simulated Deployments take to become available').argParser(parseMilliseconds).hideHelp())
-    .action(async (options: { port: number; host: string; dataDir?: string; kubeconfig?: string; catalog: string[]; insecureRegistry: string[]; metricsPort: number; logLevel: LogLevel; exitAfterStart?: boolean; runFor?: number; rolloutDelay?: number }) => {
-      await runUp({
-        port: options.port,
-        host: options.host,
-        metricsPort: options.metricsPort,
-        logLevel: options.logLevel,
-        catalogs: options.catalog,
-        insecureRegistries: options.insecureRegistry,
-        ...(options.dataDir !== undefined ? { dataDir: options.dataDir } : {}),
-        ...(options.kubeconfig !== undefined ? { kubeconfig: options.kubeconfig } : {}),
-        ...(options.exitAfterStart ? { exitAfterStart: true } : {}),
-        ...(options.runFor !== undefined ? { runFor: options.runFor } : {}),
-        ...(options.rolloutDelay !== undefined ? { rolloutDelayMs: options.rolloutDelay } : {}),
-      }, undefined, distribution);
-    });
+    .addOption(new Option('--rollout-delay <ms>', 'how long simulated Deployments take to become available').argParser(parseMilliseconds).hideHelp());
+  addStopOptions(command).action(async (options: { port: number; host: string; dataDir?: string; kubeconfig?: string; catalog: string[]; insecureRegistry: string[]; metricsPort: number; logLevel: LogLevel; exitAfterStart?: boolean; runFor?: number; rolloutDelay?: number }) => {
+    await runUp({
+      port: options.port,
+      host: options.host,
+      metricsPort: options.metricsPort,
+      logLevel: options.logLevel,
+      catalogs: options.catalog,
+      insecureRegistries: options.insecureRegistry,
+      ...(options.dataDir !== undefined ? { dataDir: options.dataDir } : {}),
+      ...(options.kubeconfig !== undefined ? { kubeconfig: options.kubeconfig } : {}),
+      ...(options.exitAfterStart ? { exitAfterStart: true } : {}),
+      ...(options.runFor !== undefined ? { runFor: options.runFor } : {}),
+      ...(options.rolloutDelay !== undefined ? { rolloutDelayMs: options.rolloutDelay } : {}),
+    }, undefined, distribution);
+  });
 }

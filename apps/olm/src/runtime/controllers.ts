@@ -1,5 +1,6 @@
 import { boot, kubeClient, logger as loggerPoint, metrics as metricsPoint, provision, type Kernel, type Plugin } from '@olm/core';
 import { collectDefaultMetrics, Registry } from 'prom-client';
+import { loadPlugins, type LazyPlugin } from '../lazy-plugin.js';
 import { createLogger, type LogLevel } from './logger.js';
 import { startOperationsServer } from './operations-server.js';
 
@@ -17,11 +18,14 @@ export interface RunningControllers {
 export async function startControllers(options: {
   readonly kubeconfig: string;
   readonly context?: string;
-  readonly plugins: readonly Plugin[];
+  /** The plugins to boot, as a distribution lists them (imported here) or already loaded. */
+  readonly plugins: readonly (LazyPlugin | Plugin)[];
   readonly metricsPort: number;
   readonly metricsHost: string;
   readonly logLevel: LogLevel;
 }): Promise<RunningControllers> {
+  // A wrong plugin list fails before anything listens.
+  const plugins = await loadPlugins(options.plugins);
   const log = createLogger({ level: options.logLevel });
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -35,7 +39,7 @@ export async function startControllers(options: {
   let kernel: Kernel;
   try {
     kernel = await boot({
-      plugins: options.plugins,
+      plugins,
       provide: [
         provision(kubeClient, { kubeconfig: options.kubeconfig, ...(options.context !== undefined ? { context: options.context } : {}) }),
         provision(loggerPoint, log),

@@ -1,8 +1,9 @@
 import type { LogFields, Logger } from '@olm/core';
 import { pino, type Logger as PinoLogger } from 'pino';
 
-export const logLevels = ['debug', 'info', 'warn', 'error', 'silent'] as const;
-export type LogLevel = (typeof logLevels)[number];
+import type { LogLevel } from './log-levels.js';
+
+export type { LogLevel } from './log-levels.js';
 
 /** The kernel's `logger` contract on pino: one JSON object per line, to stderr by default. */
 export function createLogger(options: { readonly level: LogLevel; readonly destination?: NodeJS.WritableStream }): Logger {

@@ -122,3 +122,23 @@ export async function eventually<T>(what: string, check: () => Promise<T | undef
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
+
+/** `olm catalog serve DIR` on a free loopback port, as a user would run it beside `olm up`; `stop()` ends it. */
+export async function serveCatalog(directory: string): Promise<{ readonly address: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [cli, 'catalog', 'serve', directory, '--port', '0', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const address = await eventually(`olm catalog serve ${directory} to listen`, async () => {
+    if (child.exitCode !== null) throw new Error(`olm catalog serve exited with ${child.exitCode}: ${output}`);
+    return / on (127\.0\.0\.1:\d+)/.exec(output)?.[1];
+  }, 30_000);
+  return {
+    address,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogRevisionAnnotation, catalogSourceName } from '../../src/local-olm.js';
 import { temporaryDirectory, writeCatalog } from './catalogs.js';
-import { e2eUnavailableReason, eventually, startOlmUp, type OlmUp } from './olm-up.js';
+import { e2eUnavailableReason, eventually, serveCatalog, startOlmUp, type OlmUp } from './olm-up.js';
 
 const unavailable = e2eUnavailableReason();
 if (unavailable) console.warn(`end-to-end suite skipped: ${unavailable}`);
@@ -93,6 +93,60 @@ describe.skipIf(unavailable !== undefined)('end to end: kubectl against olm up',
     const code = await up?.stop();
     expect(code).toBe(0);
     rmSync(catalogDirectory, { recursive: true, force: true });
+  });
+
+  it('0. lists the catalogs\' operators as PackageManifests, in any namespace, and a CatalogSource added later too', async () => {
+    await up.kubectlOk(['apply', '-f', '-'], 'apiVersion: v1\nkind: Namespace\nmetadata: {name: packages}\n');
+    const table = await up.kubectl(['get', 'packagemanifests', '-n', 'packages', '-l', 'catalog=acme-examples']);
+    expect(table.stderr).toBe('');
+    const lines = table.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^NAME\s+CATALOG\s+AGE$/);
+    // The Catalog column is the CatalogSource's display name (`olm up` names the served directory).
+    for (const [index, name] of ['acme-backup', 'acme-database', 'acme-monitoring'].entries()) {
+      expect(lines[index + 1]).toMatch(new RegExp(`^${name}\\s+acme-examples \\(\\S+/examples/catalog\\)\\s+\\d+[smhd]`));
+    }
+    expect(lines).toHaveLength(4);
+    // The published catalog of `--catalog` is listed as well, under its own name.
+    const all = await up.kubectlOk(['get', 'packagemanifests', '-n', 'packages', '-o', 'jsonpath={range .items[*]}{.status.catalogSource}/{.metadata.name}{"\\n"}{end}']);
+    expect(all.trim().split('\n').sort()).toEqual(
+      ['acme-examples/acme-backup', 'acme-examples/acme-database', 'acme-examples/acme-monitoring', `${catalogSourceName(catalogDirectory)}/acme-database`].sort(),
+    );
+
+    const jsonpath = (path: string, args: string[] = []) => up.kubectlOk(['get', 'packagemanifest', 'acme-database', '-n', 'packages', ...args, '-o', `jsonpath=${path}`]);
+    expect(await jsonpath('{.status.catalogSource}')).toBe('acme-examples');
+    expect(await jsonpath('{.status.defaultChannel}')).toBe('stable');
+    expect(await jsonpath('{.status.channels[?(@.name=="stable")].currentCSV}')).toBe('acme-database.v1.2.0');
+    expect(await jsonpath('{.status.channels[?(@.name=="fast")].currentCSV}')).toBe('acme-database.v2.0.0');
+    const described = await up.kubectl(['describe', 'packagemanifest', 'acme-database', '-n', 'packages']);
+    expect(described.stderr).toBe('');
+    expect(described.stdout).toMatch(/^Name:\s+acme-database$/m);
+    expect(described.stdout).toMatch(/Default Channel:\s+stable/);
+
+    // A namespace's own catalog, added while OLM runs: its packages show there, and only there.
+    const teamDirectory = temporaryDirectory('olm-e2e-team-catalog-');
+    writeCatalog(teamDirectory, { 'acme-database': { defaultChannel: 'candidate', channels: { candidate: [{ name: 'acme-database.v1.1.0' }] } } });
+    const registry = await serveCatalog(teamDirectory);
+    try {
+      await up.kubectlOk(
+        ['apply', '-f', '-'],
+        `apiVersion: operators.coreos.com/v1alpha1\nkind: CatalogSource\nmetadata: {name: team-catalog, namespace: packages}\nspec: {sourceType: grpc, address: "${registry.address}", displayName: Team catalog}\n`,
+      );
+      const team = ['get', 'packagemanifests', '-n', 'packages', '-l', 'catalog=team-catalog'];
+      const listed = await eventually('the team catalog\'s packages', async () => {
+        const result = await up.kubectl(team);
+        return /^acme-database\s+Team catalog\s/m.test(result.stdout) ? result : undefined;
+      }, 30_000);
+      expect(listed.stderr).toBe('');
+      expect(await up.kubectlOk([...team, '-o', 'jsonpath={.items[0].status.defaultChannel} {.items[0].status.channels[0].currentCSV} {.items[0].metadata.namespace}'])).toBe(
+        'candidate acme-database.v1.1.0 packages',
+      );
+      expect((await up.kubectl(['get', 'packagemanifests', '-n', 'default', '-l', 'catalog=team-catalog'])).stderr).toBe('No resources found in default namespace.\n');
+      await up.kubectlOk(['delete', 'catalogsource', 'team-catalog', '-n', 'packages']);
+      await eventually('the team catalog\'s packages gone', async () => ((await up.kubectl(team)).stderr === 'No resources found in packages namespace.\n' ? true : undefined), 30_000);
+    } finally {
+      await registry.stop();
+      rmSync(teamDirectory, { recursive: true, force: true });
+    }
   });
 
   it('1. installs an operator and the dependency it needs, each with its own Subscription', async () => {
@@ -319,6 +373,14 @@ describe.skipIf(unavailable !== undefined)('end to end: restarting olm up', () =
       expect(await up.stop()).toBe(0);
 
       up = await startOlmUp({ dataDir });
+      // The packageserver registered itself anew (another port, another certificate): kubectl's
+      // discovery (a fresh cache) finds every group, the packages one included, without a warning.
+      const discovery = await up.kubectl(['api-resources', '--api-group', 'packages.operators.coreos.com']);
+      expect(discovery.stderr).toBe('');
+      expect(discovery.stdout).toMatch(/^packagemanifests\s+packages\.operators\.coreos\.com\/v1\s+true\s+PackageManifest$/m);
+      const packages = await up.kubectl(['get', 'packagemanifests', '-n', 'restart']);
+      expect(packages.stderr).toBe('');
+      expect(packages.stdout).toMatch(/^acme-backup\s/m);
       await waitForSucceeded(up, 'restart', 'acme-backup.v0.2.0');
       await waitForSucceeded(up, 'restart', 'acme-database.v1.2.0');
       // The same installation done without a restart, for comparison.

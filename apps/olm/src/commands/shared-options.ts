@@ -1,0 +1,26 @@
+import { Option, type Command } from 'commander';
+import { parseMilliseconds, parsePort } from '../option-parsers.js';
+import { logLevels, type LogLevel } from '../runtime/log-levels.js';
+
+/** `--kubeconfig`, `--context`, `--in-cluster`: how a long-running command reaches its cluster (see `readKubeconfig`). */
+export function addClusterOptions(command: Command): Command {
+  return command
+    .option('--kubeconfig <file>', "kubeconfig of the cluster (default: $KUBECONFIG, else the pod's service account when in a pod)")
+    .option('--context <name>', 'kubeconfig context to use instead of the current one')
+    .option('--in-cluster', "use the pod's service account (when running inside the cluster)");
+}
+
+/** `--metrics-port`, `--metrics-host`, `--log-level`: where `/metrics`, `/healthz` and `/readyz` answer, and how much is logged. */
+export function addOperationsOptions(command: Command, defaults: { readonly logLevel: LogLevel } = { logLevel: 'info' }): Command {
+  return command
+    .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz', parsePort, 8080)
+    .option('--metrics-host <host>', 'interface of /metrics, /healthz and /readyz', '0.0.0.0')
+    .addOption(new Option('--log-level <level>', 'least severe log level written').choices([...logLevels]).default(defaults.logLevel));
+}
+
+/** Hidden `--exit-after-start` and `--run-for <ms>` (tests, smoke checks; see `untilStopped`). */
+export function addStopOptions(command: Command): Command {
+  return command
+    .addOption(new Option('--exit-after-start', 'stop once everything started').hideHelp())
+    .addOption(new Option('--run-for <ms>', 'stop after this many milliseconds').argParser(parseMilliseconds).hideHelp());
+}

@@ -1,0 +1,26 @@
+import { definePlugin } from '@olm/core';
+import { describe, expect, it } from 'vitest';
+import { lazyPlugin, loadPlugins } from './lazy-plugin.js';
+import { plugins } from './plugins.js';
+
+const plain = (id: string, version = '1.0.0') => definePlugin({ id, version, register() {} });
+
+describe('lazy plugins', () => {
+  it('imports nothing until loaded, then gives the plugins in list order; loaded plugins pass through', async () => {
+    let imported = 0;
+    const list = [lazyPlugin('a', '1.0.0', async () => (imported++, plain('a'))), plain('b'), lazyPlugin('c', '1.0.0', async () => (imported++, plain('c')))];
+    expect(imported).toBe(0);
+    expect((await loadPlugins(list)).map((plugin) => plugin.id)).toEqual(['a', 'b', 'c']);
+    expect(imported).toBe(2);
+  });
+
+  it('refuses a list entry that loads another plugin or version than it names', async () => {
+    const list = [lazyPlugin('a', '1.0.0', async () => plain('a', '2.0.0')), lazyPlugin('b', '1.0.0', async () => plain('x'))];
+    await expect(loadPlugins(list)).rejects.toThrow('the plugin list names plugins other than the ones it loads: "a" 1.0.0 loads "a" 2.0.0; "b" 1.0.0 loads "x" 1.0.0');
+  });
+
+  it("this distribution's list names the plugins it loads", async () => {
+    const loaded = await loadPlugins(plugins);
+    expect(loaded.map((plugin) => `${plugin.id} ${plugin.version}`)).toEqual(plugins.map((entry) => `${entry.id} ${entry.version}`));
+  });
+});

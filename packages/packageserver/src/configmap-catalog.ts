@@ -1,0 +1,52 @@
+import type { CatalogSource } from '@olm/api';
+import type { CachedObject } from '@olm/core';
+import type { KubeClient } from '@olm/controller-runtime';
+import { createConfigMapSourceType, createRegistryIndex, type RegistryIndex } from '@olm/registry';
+import type { PackageQueries } from './read-registry.js';
+
+const configMapSourceTypes = new Set(['configmap', 'internal']);
+
+/**
+ * Whether a CatalogSource is a ConfigMap catalog (`sourceType: configmap`, or upstream's alias
+ * `internal`). This project's catalog operator reads those in-process, so no registry serves them:
+ * the packageserver reads the ConfigMap itself.
+ */
+export function isConfigMapCatalog(source: CatalogSource): boolean {
+  return configMapSourceTypes.has(source.spec?.sourceType ?? '');
+}
+
+/** The registry queries answered from an index built in-process (what `opm serve` answers over gRPC). */
+export function indexQueries(index: RegistryIndex): PackageQueries {
+  return {
+    listPackages: async () => index.listPackages(),
+    getPackage: async (name) => index.getPackage(name),
+    getBundleForChannel: async (packageName, channelName) => index.getBundleForChannel(packageName, channelName),
+    async *listBundles() {
+      yield* index.listBundles();
+    },
+  };
+}
+
+/**
+ * Reads a ConfigMap catalog now: its ConfigMap (`spec.configMap` in the CatalogSource's namespace)
+ * through `@olm/registry`'s configmap source type, indexed as a registry would serve it. Throws when
+ * the ConfigMap is missing or malformed, with the registry's message (which key, which CSV).
+ */
+export async function readConfigMapCatalog(client: KubeClient, source: CatalogSource): Promise<PackageQueries> {
+  const sourceType = source.spec?.sourceType === 'internal' ? 'internal' : 'configmap';
+  const type = createConfigMapSourceType({
+    sourceType,
+    fetchConfigMap: async ({ namespace, name }) =>
+      (await client.get<CachedObject & { data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'ConfigMap', namespace, name })).data ?? {},
+  });
+  const connection = await type.open({
+    namespace: source.metadata?.namespace ?? '',
+    name: source.metadata?.name ?? '',
+    spec: { ...source.spec },
+  });
+  try {
+    return indexQueries(createRegistryIndex(await connection.load()));
+  } finally {
+    await connection.close();
+  }
+}
