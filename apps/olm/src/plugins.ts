@@ -29,6 +29,8 @@ export interface DistributionOptions {
   readonly leaseName?: string;
   /** Registries bundle images are pulled from over plain http (besides localhost, always allowed). */
   readonly insecureRegistries?: readonly string[];
+  /** Namespaces that keep copied CSVs when the OLMConfig disables copies (upstream's `--protectedCopiedCSVNamespaces`). */
+  readonly protectedCopiedCsvNamespaces?: readonly string[];
 }
 
 /** The Lease the controllers elect a leader on when every controller runs in one process. */
@@ -48,7 +50,11 @@ export function controllerPlugins(options: DistributionOptions): LazyPlugin[] {
         ...(watched.length > 0 ? { namespaces: watched, additionalNamespaces: catalogControllerAdditionalNamespaces(options.namespace) } : {}),
       });
     }),
-    lazyPlugin('controller-csv', '0.1.0', async () => (await import('@olm/controller-csv')).createControllerCsvPlugin()),
+    lazyPlugin('controller-csv', '0.1.0', async () =>
+      (await import('@olm/controller-csv')).createControllerCsvPlugin(
+        options.protectedCopiedCsvNamespaces?.length ? { protectedCopiedCsvNamespaces: options.protectedCopiedCsvNamespaces } : {},
+      ),
+    ),
     lazyPlugin('controller-catalog', '0.1.0', async () =>
       (await import('@olm/controller-catalog')).createControllerCatalogPlugin({
         globalCatalogNamespace: options.namespace,

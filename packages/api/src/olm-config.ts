@@ -8,6 +8,21 @@ export const OLMConfigConditionTypes = {
   DisabledCopiedCSVs: 'DisabledCopiedCSVs',
 } as const;
 
+/** Reasons of the `DisabledCopiedCSVs` condition. */
+export const OLMConfigReasons = {
+  CopiedCSVsEnabled: 'CopiedCSVsEnabled',
+  CopiedCSVsDisabled: 'CopiedCSVsDisabled',
+} as const;
+
+/** Messages of the `DisabledCopiedCSVs` condition, and of the Event on a CSV whose copies are disabled. */
+export const OLMConfigMessages = {
+  copiedCsvsPresent: 'Copied CSVs are enabled and present across the cluster',
+  copiedCsvMissing: 'Copied CSVs are enabled and at least one copied CSVs is missing',
+  unexpectedCopiedCsvFound: 'Copied CSVs are disabled and at least one unexpected copied CSV was found for an operator installed in AllNamespace mode',
+  noUnexpectedCopiedCsvs: 'Copied CSVs are disabled and no unexpected copied CSVs were found for operators installed in AllNamespace mode',
+  csvCopyingDisabled: (namespace: string, name: string) => `CSV copying disabled for ${namespace}/${name}`,
+} as const;
+
 export interface Features {
   disableCopiedCSVs?: boolean;
   /** A duration in hours, minutes and seconds only (`60m`, `1h30m`); the CRD rejects `ms`, `us` and `ns`. */

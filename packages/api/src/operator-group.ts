@@ -14,6 +14,7 @@ export const OperatorGroupReasons = {
 
 export const OperatorGroupMessages = {
   MultipleOperatorGroupsFound: 'Multiple OperatorGroup found in the same namespace',
+  serviceAccountNotFound: (name: string) => `ServiceAccount ${name} not found`,
 } as const;
 
 /** `spec.upgradeStrategy` (v1 only): a plain string, defaulted to `Default` by the CRD. */

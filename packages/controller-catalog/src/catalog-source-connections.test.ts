@@ -1,11 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { CatalogBundle, CatalogSourceType } from '@olm/core';
 import { silentLogger } from '@olm/controller-runtime';
-import { createCatalogSourceTypes, loadCatalog } from '@olm/registry';
+import { createCatalogSourceTypes, hasManifestsOnDemand, loadCatalog, startRegistryServer, type RegistryServer } from '@olm/registry';
 import { writeCatalog, type PackageSpec } from '../test/fbc-catalog.js';
-import { CatalogSourceConnections, catalogSourceRevision } from './catalog-source-connections.js';
+import { CatalogSourceConnections, catalogSourceRevision, forResolution } from './catalog-source-connections.js';
 
 const key = { namespace: 'olm', name: 'local' };
 const etcd = (versions: string[]): PackageSpec => ({
@@ -91,5 +93,83 @@ describe('catalog content cache', () => {
     } finally {
       rmSync(elsewhere, { recursive: true, force: true });
     }
+  });
+});
+
+describe('manifests on demand (a gRPC registry)', () => {
+  // The example catalog: every bundle has an image and olm.bundle.object manifests, which ListBundles leaves out.
+  const exampleCatalog = fileURLToPath(new URL('../../../examples/catalog', import.meta.url));
+  const grpcKey = { namespace: 'olm', name: 'acme' };
+  const propertyTypes = (bundle: CatalogBundle) => bundle.properties.map((property) => property.type);
+  const manifestKinds = (bundle: CatalogBundle) =>
+    bundle.properties
+      .filter((property) => property.type === 'olm.bundle.object')
+      .map((property) => (JSON.parse(Buffer.from((property.value as { data: string }).data, 'base64').toString('utf8')) as { kind: string }).kind);
+  let server: RegistryServer;
+  let fetched: string[];
+  let grpcConnections: CatalogSourceConnections;
+
+  beforeAll(async () => {
+    server = await startRegistryServer({ catalog: await loadCatalog(exampleCatalog) });
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+  beforeEach(async () => {
+    fetched = [];
+    const grpc = createCatalogSourceTypes().find((type) => type.sourceType === 'grpc')!;
+    // The registry's own grpc source type, noting each bundle it is asked for.
+    const noting: CatalogSourceType = {
+      sourceType: 'grpc',
+      async open(request) {
+        const connection = await grpc.open(request);
+        if (!hasManifestsOnDemand(connection)) throw new Error('the grpc source type should fetch manifests on demand');
+        return { ...connection, loadBundle: (bundle) => (fetched.push(bundle.name), connection.loadBundle(bundle)) };
+      },
+    };
+    grpcConnections = new CatalogSourceConnections({ sourceTypes: () => new Map([['grpc', noting]]), ttlMs: 60_000, now: () => 0, logger: silentLogger });
+    await grpcConnections.connect(grpcKey, 'grpc', { sourceType: 'grpc', address: server.address });
+  });
+  afterEach(async () => {
+    await grpcConnections.close();
+  });
+
+  it('keeps content without the manifests of image bundles, and fetches one bundle\'s when it is installed', async () => {
+    const content = await grpcConnections.content(grpcKey);
+    const listed = content.packages.get('acme-database')!.bundles.get('acme-database.v1.2.0')!;
+    expect(listed.image).toBe('registry.example.com/acme/acme-database-bundle:v1.2.0');
+    expect(propertyTypes(listed)).not.toContain('olm.bundle.object');
+    expect(fetched).toEqual([]);
+
+    const full = await grpcConnections.bundleWithManifests(content, listed, 'stable');
+    expect(manifestKinds(full)).toContain('ClusterServiceVersion');
+    // The same bundle a full load gives (then slimmed for resolution), and nothing else changed.
+    const whole = await createCatalogSourceTypes().find((type) => type.sourceType === 'grpc')!.open({ ...grpcKey, spec: { address: server.address } });
+    const reference = forResolution(await whole.load());
+    await whole.close();
+    expect(full).toEqual(reference.packages.get('acme-database')!.bundles.get('acme-database.v1.2.0'));
+    expect(full.properties.filter((property) => property.type !== 'olm.bundle.object')).toEqual(listed.properties);
+    expect(fetched).toEqual(['acme-database.v1.2.0']);
+  });
+
+  it('fetches a bundle once per snapshot, from a channel it is in', async () => {
+    const content = await grpcConnections.content(grpcKey);
+    const listed = content.packages.get('acme-database')!.bundles.get('acme-database.v1.0.0')!;
+    // v1.0.0 is not in `fast`: asked for there, it is fetched from `stable`.
+    const [a, b] = await Promise.all([grpcConnections.bundleWithManifests(content, listed, 'fast'), grpcConnections.bundleWithManifests(content, listed, 'stable')]);
+    expect(a).toBe(b);
+    expect(manifestKinds(a)).toContain('ClusterServiceVersion');
+    expect(fetched).toEqual(['acme-database.v1.0.0']);
+    grpcConnections.invalidate(grpcKey);
+    const reloaded = await grpcConnections.content(grpcKey);
+    expect(reloaded).not.toBe(content);
+    await grpcConnections.bundleWithManifests(reloaded, reloaded.packages.get('acme-database')!.bundles.get('acme-database.v1.0.0')!, 'stable');
+    expect(fetched).toEqual(['acme-database.v1.0.0', 'acme-database.v1.0.0']);
+  });
+
+  it('returns bundles of content loaded whole as they are', async () => {
+    const content = await connections.content(key);
+    const bundle = content.packages.get('etcd')!.bundles.get('etcd.v0.9.0')!;
+    expect(await connections.bundleWithManifests(content, bundle, 'alpha')).toBe(bundle);
   });
 });

@@ -9,7 +9,7 @@ import {
   type ConnectionState,
   type Logger,
 } from '@olm/core';
-import { createRegistryClient, type RegistryClient } from '@olm/registry';
+import { createRegistryClient, hasManifestsOnDemand, type ManifestsOnDemandConnection, type RegistryClient } from '@olm/registry';
 
 export interface CatalogSourceKey {
   readonly namespace: string;
@@ -67,16 +67,23 @@ export function forResolution(content: CatalogContent): CatalogContent {
   const packages = new Map<string, CatalogPackage>();
   for (const [name, pkg] of content.packages) {
     const bundles = new Map<string, CatalogBundle>();
-    for (const [bundleName, bundle] of pkg.bundles) {
-      const slim = bundle.properties.some((property) => property.type === 'olm.csv.metadata')
-        ? { ...bundle, properties: bundle.properties.filter((property) => property.type !== 'olm.csv.metadata') }
-        : bundle;
-      bundles.set(bundleName, slim);
-    }
+    for (const [bundleName, bundle] of pkg.bundles) bundles.set(bundleName, slimBundle(bundle));
     const { icon: _icon, ...rest } = pkg;
     packages.set(name, { ...rest, bundles });
   }
   return { packages };
+}
+
+function slimBundle(bundle: CatalogBundle): CatalogBundle {
+  return bundle.properties.some((property) => property.type === 'olm.csv.metadata')
+    ? { ...bundle, properties: bundle.properties.filter((property) => property.type !== 'olm.csv.metadata') }
+    : bundle;
+}
+
+/** Content loaded without the manifests of bundles with an image: where to fetch them, and those fetched so far. */
+interface ManifestsToFetch {
+  readonly connection: ManifestsOnDemandConnection;
+  readonly bundles: Map<string, Promise<CatalogBundle>>;
 }
 
 /**
@@ -86,6 +93,8 @@ export function forResolution(content: CatalogContent): CatalogContent {
  */
 export class CatalogSourceConnections {
   private readonly entries = new Map<string, SourceEntry>();
+  /** By content snapshot, so fetched manifests go with the snapshot they complete (and are dropped with it). */
+  private readonly manifestsToFetch = new WeakMap<CatalogContent, ManifestsToFetch>();
 
   constructor(private readonly options: CatalogSourceConnectionsOptions) {}
 
@@ -150,7 +159,11 @@ export class CatalogSourceConnections {
     if (entry.content && entry.loadedAt !== undefined && this.options.now() - entry.loadedAt < this.options.ttlMs) return entry.content;
     entry.loading ??= (async () => {
       try {
-        const content = forResolution(await connection.load());
+        // Resolution reads no manifests: a connection that can leave them out does, and installs fetch
+        // the few they need (`bundleWithManifests`).
+        const lazy = hasManifestsOnDemand(connection);
+        const content = forResolution(await (lazy ? connection.loadWithoutManifests() : connection.load()));
+        if (lazy) this.manifestsToFetch.set(content, { connection, bundles: new Map() });
         if (entry.connection === connection) {
           entry.content = content;
           entry.loadedAt = this.options.now();
@@ -170,6 +183,28 @@ export class CatalogSourceConnections {
       }
       throw error;
     }
+  }
+
+  /**
+   * A bundle of loaded `content` with its manifests, for an install. Content loaded without them
+   * (see `content`) has bundles with an image that lack them: each is fetched once per snapshot from
+   * the connection the snapshot came from, in `channelName` (or another channel of the bundle). Other
+   * bundles are returned as they are.
+   */
+  async bundleWithManifests(content: CatalogContent, bundle: CatalogBundle, channelName: string): Promise<CatalogBundle> {
+    const toFetch = this.manifestsToFetch.get(content);
+    if (!toFetch || !bundle.image) return bundle;
+    let fetched = toFetch.bundles.get(bundle.name);
+    if (!fetched) {
+      const channels = [...(content.packages.get(bundle.package)?.channels.values() ?? [])];
+      const inChannel = (name: string) => channels.some((channel) => channel.name === name && channel.entries.some((entry) => entry.name === bundle.name));
+      const channel = inChannel(channelName) ? channelName : (channels.find((candidate) => inChannel(candidate.name))?.name ?? channelName);
+      fetched = toFetch.connection.loadBundle({ packageName: bundle.package, channelName: channel, name: bundle.name }).then(slimBundle);
+      toFetch.bundles.set(bundle.name, fetched);
+      // A failed fetch is tried again by the next install.
+      fetched.catch(() => toFetch.bundles.delete(bundle.name));
+    }
+    return fetched;
   }
 
   /**

@@ -408,8 +408,14 @@ async function planSteps(
     const csvExists = csvs.some((csv) => nameOf(csv) === operator.name);
     if (matching.length > 0 && csvExists && matching.every((sub) => sub.status?.currentCSV === operator.name)) continue;
     const catalog = catalogs.find((candidate) => candidate.name === operator.catalog.name && candidate.namespace === operator.catalog.namespace);
-    const bundle = catalog?.content.packages.get(operator.package)?.bundles.get(operator.name);
-    if (!bundle) throw new Error(`bundle ${operator.name} not found in catalogsource ${operator.catalog.namespace}/${operator.catalog.name}`);
+    const listed = catalog?.content.packages.get(operator.package)?.bundles.get(operator.name);
+    if (!catalog || !listed) throw new Error(`bundle ${operator.name} not found in catalogsource ${operator.catalog.namespace}/${operator.catalog.name}`);
+    let bundle: typeof listed;
+    try {
+      bundle = await context.connections.bundleWithManifests(catalog.content, listed, operator.channel);
+    } catch (error) {
+      throw new Error(`error using catalogsource ${operator.catalog.namespace}/${operator.catalog.name}: ${describeError(error)}`);
+    }
     const source = sources.find((candidate) => nameOf(candidate) === operator.catalog.name && candidate.metadata?.namespace === operator.catalog.namespace);
     const contents = await context.bundleUnpacker.lookup({
       bundle,

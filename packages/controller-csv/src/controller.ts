@@ -6,6 +6,7 @@ import { createCsvReconciler } from './csv-reconciler.js';
 import { createDeploymentInstallStrategy, type StrategyContext } from './deployment-install.js';
 import { Kinds } from './kinds.js';
 import { createCsvMetrics, type CsvMetrics } from './metrics.js';
+import { createOlmConfigReconciler } from './olm-config-reconciler.js';
 import { createOperatorGroupReconciler } from './operator-group-reconciler.js';
 import type { Shared } from './shared.js';
 
@@ -33,17 +34,21 @@ export interface CsvControllerOptions {
   readonly healthPollMs?: number;
   /** Copy CSVs into their OperatorGroup's target namespaces (§2.7). Default true. */
   readonly copiedCsvs?: boolean;
-  /** Do not copy CSVs of AllNamespaces operators (OLMConfig `disableCopiedCSVs`). Default false. */
-  readonly disableCopiedCsvsForAllNamespaces?: boolean;
+  /**
+   * Namespaces that keep the copies of AllNamespaces operators while the OLMConfig `cluster` disables
+   * copies (`spec.features.disableCopiedCSVs`), as upstream's `--protectedCopiedCSVNamespaces`. Default none.
+   */
+  readonly protectedCopiedCsvNamespaces?: readonly string[];
   /** `source.component` of the Events. Default `olm-operator`. */
   readonly eventComponent?: string;
 }
 
 export interface CsvController {
-  /** The ClusterServiceVersion and OperatorGroup reconcilers, for `manager.add` or the `reconcilers` point. */
+  /** The ClusterServiceVersion, OperatorGroup and OLMConfig reconcilers, for `manager.add` or the `reconcilers` point. */
   readonly reconcilers: readonly Reconciler[];
   readonly csvReconciler: Reconciler;
   readonly operatorGroupReconciler: Reconciler;
+  readonly olmConfigReconciler: Reconciler;
   /** The `deployment` install strategy this controller uses (unless `installStrategies` replaces it). */
   readonly deploymentStrategy: InstallStrategy<unknown, StrategyContext>;
   /** The metrics, once a registry was given and a reconcile ran. */
@@ -107,14 +112,18 @@ export function createCsvController(options: CsvControllerOptions): CsvControlle
     requeueAfterMs: options.requeueAfterMs ?? 30_000,
     healthPollMs: options.healthPollMs ?? 5_000,
     copiedCsvsEnabled: options.copiedCsvs ?? true,
-    disableCopiedCsvsForAllNamespaces: options.disableCopiedCsvsForAllNamespaces ?? false,
+    protectedCopiedCsvNamespaces: new Set(options.protectedCopiedCsvNamespaces ?? []),
+    copyingDisabledEvents: new Map(),
+    webhookCleanups: new Map(),
   };
   const csvReconciler = createCsvReconciler(shared);
   const operatorGroupReconciler = createOperatorGroupReconciler(shared);
+  const olmConfigReconciler = createOlmConfigReconciler(shared);
   return {
-    reconcilers: [csvReconciler, operatorGroupReconciler],
+    reconcilers: [csvReconciler, operatorGroupReconciler, olmConfigReconciler],
     csvReconciler,
     operatorGroupReconciler,
+    olmConfigReconciler,
     deploymentStrategy,
     get metrics() {
       return shared.metrics();

@@ -7,6 +7,8 @@ import {
   CSVReasons,
   CSVUncopiableReasons,
   Labels,
+  OLMConfigConditionTypes,
+  OLMConfigMessages,
   OperatorConditionTypes,
   UpgradeStrategies,
 } from '@olm/api';
@@ -19,6 +21,7 @@ import { apiServiceResourceProblem, apiServicesAvailability, deleteOwnedApiServi
 import { expectedCaBundles } from './ca-bundles.js';
 import { certRenewalReason, certsRotateAt, deleteAuthReaderBindings } from './cert-install.js';
 import { hasCertResources } from './cert-resources.js';
+import { allNamespacesCopyTargets, copiedCsvsEnabled } from './copied-csvs-config.js';
 import { isSamePhase, setCsvPhase, type CsvStatus } from './csv-status.js';
 import { ownedDeploymentSelector, type StrategyContext } from './deployment-install.js';
 import type { SubscriptionConfig } from './deployment-strategy.js';
@@ -31,7 +34,7 @@ import { unknownDeploymentReference } from './strategy-references.js';
 import { readServingSnapshot, type ServingSnapshot } from './serving-snapshot.js';
 import { webhookDescriptionProblem } from './webhook-descriptions.js';
 import { deleteWebhookConfigurations, webhooksAvailability } from './webhooks.js';
-import { csvProvidedApis, csvReference, isCopied, ogReference, upsert, type Csv, type Og, type Shared } from './shared.js';
+import { clusterOlmConfig, csvProvidedApis, csvReference, isCopied, namespaceViews, ogReference, upsert, type Csv, type Og, type Shared } from './shared.js';
 import { deleteTargetRbac, syncTargetRbac } from './target-rbac.js';
 import { formatTargetNamespaces } from './target-namespaces.js';
 
@@ -66,6 +69,8 @@ export function createCsvReconciler(shared: Shared): Reconciler {
       // A new namespace needs the copies (CSV and RBAC) of the operators targeting it; a selector's
       // matches reach the CSVs through their OperatorGroup's status instead.
       { ...Kinds.namespace, map: (namespace) => csvsTargeting(shared, namespace.metadata?.name ?? '') },
+      // `spec.features.disableCopiedCSVs` decides where the copies of AllNamespaces operators go.
+      { ...Kinds.olmConfig, map: () => allNamespacesCsvs(shared) },
       // Copied and lifted RBAC (and the Roles they are copied from) belong to a CSV by label; any RBAC
       // change may also satisfy a CSV waiting for its permissions, or retry one that failed for good.
       ...[Kinds.role, Kinds.roleBinding, Kinds.clusterRole, Kinds.clusterRoleBinding].map((kind) => ({
@@ -110,6 +115,14 @@ function csvsTargeting(shared: Shared, namespace: string): ReconcileRequest[] {
       const targets = csv.metadata.annotations?.[Annotations.targetNamespaces];
       return targets !== undefined && (targets === '' || targets.split(',').includes(namespace));
     })
+    .map((csv) => ({ namespace: csv.metadata.namespace, name: csv.metadata.name }));
+}
+
+/** Non-copied CSVs of AllNamespaces operators (`olm.targetNamespaces` is empty). */
+function allNamespacesCsvs(shared: Shared): ReconcileRequest[] {
+  if (!shared.cache) return [];
+  return (shared.cache.list(Kinds.csv) as Csv[])
+    .filter((csv) => !isCopied(csv) && csv.metadata.annotations?.[Annotations.targetNamespaces] === '')
     .map((csv) => ({ namespace: csv.metadata.namespace, name: csv.metadata.name }));
 }
 
@@ -201,6 +214,7 @@ async function reconcileCsv(shared: Shared, request: ReconcileRequest, context: 
   shared.metrics()?.setCount(context.cache.list(Kinds.csv).filter((csv) => !isCopied(csv)).length);
   if (!cached) {
     shared.metrics()?.forget(namespace, request.name);
+    forgetCsv(shared, namespace, request.name);
     // Copies left by a CSV that went without its finalizer (only OLM makes them, so they are orphans).
     await deleteTargetRbac(shared.client(), namespace, request.name, context.cache, { clusterScoped: false });
     return;
@@ -216,6 +230,9 @@ async function reconcileCsv(shared: Shared, request: ReconcileRequest, context: 
     reason: cached.status?.reason ?? '',
   });
   const csv = await ensureFinalizer(shared, cached);
+  await deleteDroppedWebhookConfigurations(shared, csv).catch((error: unknown) => {
+    context.logger.warn('could not delete the webhook configurations of removed webhooks', { error: describeError(error) });
+  });
   const checked = await preChecks(shared, csv, context);
   let result: ReconcileResult | void = undefined;
   if (checked === proceed) result = await transitionPhase(shared, csv, context);
@@ -226,7 +243,31 @@ async function reconcileCsv(shared: Shared, request: ReconcileRequest, context: 
     return copiesOf(shared, latest);
   });
   await syncTargetRbac(shared, latest, copies, context);
+  await syncCopyingDisabledEvent(shared, latest, context).catch((error: unknown) => {
+    context.logger.warn('could not sync the DisabledCopiedCSVs event', { error: describeError(error) });
+  });
   return result;
+}
+
+/** Drops what the controller remembers of a CSV that is gone. */
+function forgetCsv(shared: Shared, namespace: string, name: string): void {
+  shared.copyingDisabledEvents.delete(`${namespace}/${name}`);
+  shared.webhookCleanups.delete(`${namespace}/${name}`);
+}
+
+/**
+ * A CSV that no longer has webhooks or owned APIServices has no serving snapshot whose check would
+ * delete the configurations of removed webhooks (upstream checks webhooks on every CSV): they are deleted
+ * by owner label here, once per spec change. A CSV never edited (generation 1) has nothing to delete.
+ */
+async function deleteDroppedWebhookConfigurations(shared: Shared, csv: Csv): Promise<void> {
+  const generation = csv.metadata.generation ?? 1;
+  if (generation <= 1 || hasCertResources(csv)) return;
+  const key = `${csv.metadata.namespace}/${csv.metadata.name}`;
+  const version = `${csv.metadata.uid ?? ''}/${generation}`;
+  if (shared.webhookCleanups.get(key) === version) return;
+  await deleteWebhookConfigurations(shared.client(), csv);
+  shared.webhookCleanups.set(key, version);
 }
 
 async function ensureFinalizer(shared: Shared, csv: Csv): Promise<Csv> {
@@ -240,6 +281,7 @@ async function ensureFinalizer(shared: Shared, csv: Csv): Promise<Csv> {
 /** On deletion: remove the CSV's copies and the RBAC made for its target namespaces, then the finalizer. */
 async function finalize(shared: Shared, csv: Csv, context: ReconcileContext): Promise<void> {
   shared.metrics()?.forget(csv.metadata.namespace, csv.metadata.name);
+  forgetCsv(shared, csv.metadata.namespace, csv.metadata.name);
   const client = shared.client();
   for (const copy of copiesOf(shared, csv)) {
     await client.delete(csvReference(copy)).catch((error: unknown) => {
@@ -927,19 +969,60 @@ function copiesOf(shared: Shared, csv: Csv): Csv[] {
   );
 }
 
-function copyTargets(shared: Shared, csv: Csv, context: ReconcileContext): string[] {
-  if (!shared.copiedCsvsEnabled) return [];
+/** The CSV's `olm.targetNamespaces` when it is copiable and the only group of its namespace is its own. */
+function copiableTargets(shared: Shared, csv: Csv, context: ReconcileContext): string | undefined {
+  if (!shared.copiedCsvsEnabled) return undefined;
   const phase = csv.status?.phase ?? '';
-  if (phase === CSVPhases.None || (CSVUncopiableReasons as readonly string[]).includes(csv.status?.reason ?? '')) return [];
+  if (phase === CSVPhases.None || (CSVUncopiableReasons as readonly string[]).includes(csv.status?.reason ?? '')) return undefined;
   const annotation = csv.metadata.annotations?.[Annotations.targetNamespaces];
-  if (annotation === undefined) return [];
+  if (annotation === undefined) return undefined;
   const groups = context.cache.list(Kinds.operatorGroup, { namespace: csv.metadata.namespace });
-  if (groups.length !== 1) return [];
+  return groups.length === 1 ? annotation : undefined;
+}
+
+/**
+ * The namespaces the CSV is copied to: its targets, or for an AllNamespaces operator every other
+ * namespace, unless the OLMConfig `cluster` disables copies (then only the protected namespaces).
+ */
+function copyTargets(shared: Shared, csv: Csv, context: ReconcileContext): string[] {
+  const annotation = copiableTargets(shared, csv, context);
+  if (annotation === undefined) return [];
   if (annotation === '') {
-    if (shared.disableCopiedCsvsForAllNamespaces) return [];
-    return context.cache.list(Kinds.namespace).map((namespace) => namespace.metadata?.name ?? '').filter((name) => name !== csv.metadata.namespace);
+    const enabled = copiedCsvsEnabled(clusterOlmConfig(context.cache));
+    return allNamespacesCopyTargets(csv.metadata.namespace, namespaceViews(context.cache), enabled, shared.protectedCopiedCsvNamespaces);
   }
   return annotation.split(',').filter((name) => name !== '' && name !== csv.metadata.namespace);
+}
+
+/**
+ * Upstream's Event on an AllNamespaces operator whose copies the OLMConfig disables: one Warning
+ * `DisabledCopiedCSVs` "CSV copying disabled for <ns>/<name>" (more than one are replaced by one), removed
+ * once copies are enabled again. Events are not cached: they are listed when the state may have changed.
+ */
+async function syncCopyingDisabledEvent(shared: Shared, csv: Csv, context: ReconcileContext): Promise<void> {
+  if (copiableTargets(shared, csv, context) !== '' || csv.metadata.deletionTimestamp) return;
+  const key = `${csv.metadata.namespace}/${csv.metadata.name}`;
+  const uid = csv.metadata.uid ?? '';
+  const disabled = !copiedCsvsEnabled(clusterOlmConfig(context.cache));
+  const known = shared.copyingDisabledEvents.get(key);
+  if (known && known.uid === uid && known.disabled === disabled) return;
+  const client = shared.client();
+  const listed = await client.list<CachedObject & { reason?: string; involvedObject?: { uid?: string } }>(
+    { apiVersion: 'v1', kind: 'Event' },
+    { namespace: csv.metadata.namespace, fieldSelector: `involvedObject.name=${csv.metadata.name}` },
+  );
+  const events = listed.items.filter((event) => event.reason === OLMConfigConditionTypes.DisabledCopiedCSVs && event.involvedObject?.uid === uid);
+  if (!disabled || events.length > 1) {
+    for (const event of events) {
+      await client.delete({ apiVersion: 'v1', kind: 'Event', namespace: csv.metadata.namespace, name: event.metadata?.name ?? '' }).catch((error: unknown) => {
+        if (!isNotFound(error)) throw error;
+      });
+    }
+  }
+  if (disabled && events.length !== 1) {
+    await shared.recorder().warning(csv, OLMConfigConditionTypes.DisabledCopiedCSVs, OLMConfigMessages.csvCopyingDisabled(csv.metadata.namespace, csv.metadata.name));
+  }
+  shared.copyingDisabledEvents.set(key, { uid, disabled });
 }
 
 /**

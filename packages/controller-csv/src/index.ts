@@ -1,5 +1,7 @@
 export * from './api-intersection.js';
 export * from './csv-status.js';
+export * from './copied-csvs-config.js';
+export * from './conditions.js';
 export * from './install-modes.js';
 export * from './label-selector.js';
 export * from './provided-apis.js';

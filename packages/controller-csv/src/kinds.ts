@@ -18,6 +18,7 @@ export const Kinds = {
   roleBinding: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding' },
   operatorCondition: { apiVersion: 'operators.coreos.com/v2', kind: 'OperatorCondition' },
   apiService: { apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService' },
+  olmConfig: { apiVersion: 'operators.coreos.com/v1', kind: 'OLMConfig' },
 } as const satisfies Record<string, ObjectKind>;
 
 /** upstream's fnv-1a 64-bit hash in hex, as used by the `olm.api.<hash>` CSV labels. */

@@ -1,8 +1,10 @@
-import type { Condition } from '@olm/api';
-import { Annotations, CSVPhases, Labels, OperatorGroupConditionTypes, OperatorGroupMessages, OperatorGroupReasons } from '@olm/api';
+import type { ClusterServiceVersionStatus, Condition, ObjectReference } from '@olm/api';
+import { Annotations, CSVMessages, CSVPhases, CSVReasons, Labels, OperatorGroupConditionTypes, OperatorGroupMessages, OperatorGroupReasons } from '@olm/api';
 import type { CachedObject, ReconcileContext, ReconcileRequest, Reconciler } from '@olm/core';
 import { describeError } from '@olm/core';
 import { isNotFound, updateObject, updateStatus } from '@olm/controller-runtime';
+import { conditionTime, withCondition, withoutCondition } from './conditions.js';
+import { setCsvPhase, type CsvStatus } from './csv-status.js';
 import { Kinds } from './kinds.js';
 import { formatProvidedApis, parseProvidedApis } from './provided-apis.js';
 import { csvProvidedApis, csvReference, isCopied, ogReference, upsert, type Csv, type Og, type Shared } from './shared.js';
@@ -19,12 +21,15 @@ export function createOperatorGroupReconciler(shared: Shared): Reconciler {
     watches: [
       { ...Kinds.namespace, map: () => allGroups(shared) },
       { ...Kinds.csv, map: (csv) => groupsInNamespace(shared, csv.metadata?.namespace ?? '') },
+      { ...Kinds.serviceAccount, map: (account) => groupsUsingServiceAccount(shared, account) },
     ],
     async reconcile(request, context) {
       shared.cache = context.cache;
       const og = context.cache.get(Kinds.operatorGroup, request.name, request.namespace) as Og | undefined;
       if (!og) return cleanUpDeletedGroup(shared, request, context);
       await syncMultipleGroupsCondition(shared, og, context);
+      // As upstream, a group whose service account is missing goes no further until it appears.
+      if (!(await syncServiceAccount(shared, og, context))) return;
       const targets = await syncStatusNamespaces(shared, og, context);
       if (!targets) return;
       await syncNamespaceLabels(shared, og, targets, context);
@@ -43,6 +48,98 @@ function allGroups(shared: Shared): ReconcileRequest[] {
 function groupsInNamespace(shared: Shared, namespace: string): ReconcileRequest[] {
   if (!shared.cache) return [];
   return shared.cache.list(Kinds.operatorGroup, { namespace }).map((og) => ({ namespace, name: og.metadata?.name ?? '' }));
+}
+
+function groupsUsingServiceAccount(shared: Shared, account: CachedObject): ReconcileRequest[] {
+  if (!shared.cache) return [];
+  const namespace = account.metadata?.namespace ?? '';
+  return (shared.cache.list(Kinds.operatorGroup, { namespace }) as Og[])
+    .filter((og) => og.spec?.serviceAccountName === account.metadata?.name)
+    .map((og) => ({ namespace, name: og.metadata.name }));
+}
+
+/**
+ * `spec.serviceAccountName` (upstream `UserDefinedServiceAccountSyncer`): `status.serviceAccountRef` names
+ * the ServiceAccount once it exists; while it does not, the condition `OperatorGroupServiceAccount` True /
+ * `ServiceAccountNotFound` "ServiceAccount <name> not found" stands instead and the sync stops (false).
+ * No name: neither. When the reference changes, the group's CSVs failed `InstallComponentFailedNoRetry` get
+ * another chance (§1.4). Installs do not run as that ServiceAccount (see the README).
+ */
+async function syncServiceAccount(shared: Shared, og: Og, context: ReconcileContext): Promise<boolean> {
+  const name = og.spec?.serviceAccountName ?? '';
+  const conditions = og.status?.conditions ?? [];
+  const type = OperatorGroupConditionTypes.ServiceAccount;
+  if (name === '') {
+    if (og.status?.serviceAccountRef === undefined && !withoutCondition(conditions, type)) return true;
+    if (og.status?.serviceAccountRef !== undefined) await resetFailedNoRetryMembers(shared, og, context);
+    await writeServiceAccountStatus(shared, og, undefined, (current) => withoutCondition(current, type));
+    return true;
+  }
+  const account = context.cache.get(Kinds.serviceAccount, name, og.metadata.namespace);
+  if (!account) {
+    const notFound = { type, status: 'True' as const, reason: OperatorGroupReasons.ServiceAccountNotFound, message: OperatorGroupMessages.serviceAccountNotFound(name) };
+    if (og.status?.serviceAccountRef !== undefined || withCondition(conditions, notFound, '')) {
+      await writeServiceAccountStatus(shared, og, undefined, (current) => withCondition(current, notFound, conditionTime(shared.now())));
+    }
+    return false;
+  }
+  // What upstream's reference.GetReference makes of a ServiceAccount.
+  const reference: ObjectReference = {
+    kind: 'ServiceAccount',
+    namespace: og.metadata.namespace,
+    name,
+    uid: account.metadata?.uid,
+    apiVersion: 'v1',
+    resourceVersion: account.metadata?.resourceVersion,
+  };
+  if (sameReference(og.status?.serviceAccountRef, reference) && !withoutCondition(conditions, type)) return true;
+  if (!sameReference(og.status?.serviceAccountRef, reference)) await resetFailedNoRetryMembers(shared, og, context);
+  await writeServiceAccountStatus(shared, og, reference, (current) => withoutCondition(current, type));
+  return true;
+}
+
+function sameReference(a: ObjectReference | undefined, b: ObjectReference | undefined): boolean {
+  const fields = (reference: ObjectReference | undefined) =>
+    reference && JSON.stringify([reference.kind, reference.namespace, reference.name, reference.uid, reference.apiVersion, reference.resourceVersion]);
+  return fields(a) === fields(b);
+}
+
+/** Writes `status.serviceAccountRef` (removed when undefined), the changed conditions and `lastUpdated`. */
+async function writeServiceAccountStatus(
+  shared: Shared,
+  og: Og,
+  reference: ObjectReference | undefined,
+  changeConditions: (conditions: readonly Condition[]) => Condition[] | undefined,
+): Promise<void> {
+  await updateStatus<Og>(shared.client(), ogReference(og), (live) => {
+    const status = { ...(live.status ?? { lastUpdated: timeOf(shared.now()) }) };
+    const conditions = changeConditions(status.conditions ?? []);
+    if (!conditions && sameReference(status.serviceAccountRef, reference)) return false;
+    if (conditions) {
+      if (conditions.length > 0) status.conditions = conditions;
+      else delete status.conditions;
+    }
+    if (reference) status.serviceAccountRef = reference;
+    else delete status.serviceAccountRef;
+    status.lastUpdated = timeOf(shared.now());
+    live.status = status;
+  });
+}
+
+/** The group's CSVs failed `InstallComponentFailedNoRetry` go to `Pending/DetectedClusterChange` (no Event, as upstream). */
+async function resetFailedNoRetryMembers(shared: Shared, og: Og, context: ReconcileContext): Promise<void> {
+  for (const csv of context.cache.list(Kinds.csv, { namespace: og.metadata.namespace }) as Csv[]) {
+    if (isCopied(csv) || csv.metadata.annotations?.[Annotations.operatorGroup] !== og.metadata.name) continue;
+    if (csv.status?.reason !== CSVReasons.ComponentFailedNoRetry) continue;
+    try {
+      await updateStatus<Csv>(shared.client(), csvReference(csv), (live) => {
+        if (live.status?.reason !== CSVReasons.ComponentFailedNoRetry) return false;
+        live.status = setCsvPhase((live.status ?? {}) as CsvStatus, CSVPhases.Pending, CSVReasons.DetectedClusterChange, CSVMessages.clusterResourcesChanged, shared.now()) as ClusterServiceVersionStatus;
+      });
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+  }
 }
 
 /** MultipleOperatorGroup condition on every group of a namespace with more than one. */

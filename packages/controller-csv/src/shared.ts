@@ -1,7 +1,8 @@
-import type { ClusterServiceVersion, OperatorGroup } from '@olm/api';
-import { Annotations, CSVReasons, Labels } from '@olm/api';
+import type { ClusterServiceVersion, OLMConfig, OperatorGroup } from '@olm/api';
+import { Annotations, CSVReasons, Labels, OLMConfigName } from '@olm/api';
 import type { CachedObject, InstallStrategy, Logger, ObjectReader, RbacGenerator } from '@olm/core';
 import type { EventRecorder, KubeClient } from '@olm/controller-runtime';
+import { Kinds } from './kinds.js';
 import type { CsvMetrics } from './metrics.js';
 import { apiKey, type ApiKey } from './provided-apis.js';
 
@@ -28,7 +29,28 @@ export interface Shared {
   readonly requeueAfterMs: number;
   readonly healthPollMs: number;
   readonly copiedCsvsEnabled: boolean;
-  readonly disableCopiedCsvsForAllNamespaces: boolean;
+  /** Namespaces that keep the copies of AllNamespaces operators while the OLMConfig disables copies. */
+  readonly protectedCopiedCsvNamespaces: ReadonlySet<string>;
+  /**
+   * Per AllNamespaces CSV (`namespace/name`): whether its `DisabledCopiedCSVs` Event is known to exist
+   * (`disabled`) or to be absent, so that Events are listed once per CSV and state, not on every sync.
+   */
+  readonly copyingDisabledEvents: Map<string, { readonly uid: string; readonly disabled: boolean }>;
+  /** Per CSV (`namespace/name`) with an edited spec: the `uid/generation` whose leftover webhook configurations are gone. */
+  readonly webhookCleanups: Map<string, string>;
+}
+
+/** The OLMConfig `cluster`, from the cache. */
+export function clusterOlmConfig(cache: ObjectReader): OLMConfig | undefined {
+  return cache.get(Kinds.olmConfig, OLMConfigName) as OLMConfig | undefined;
+}
+
+/** The cached namespaces, telling those being deleted. */
+export function namespaceViews(cache: ObjectReader): Array<{ name: string; terminating: boolean }> {
+  return cache.list(Kinds.namespace).map((namespace) => ({
+    name: namespace.metadata?.name ?? '',
+    terminating: (namespace as { status?: { phase?: string } }).status?.phase === 'Terminating',
+  }));
 }
 
 /** `IsCopied`: reason Copied, operator namespace elsewhere, or the `olm.copiedFrom` label. */

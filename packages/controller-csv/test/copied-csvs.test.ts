@@ -1,3 +1,4 @@
+import type { CachedObject } from '@olm/core';
 import { describe, expect, it } from 'vitest';
 import { Kinds } from '../src/kinds.js';
 import {
@@ -9,6 +10,8 @@ import {
   getCsv,
   groupSynced,
   listAll,
+  listEvents,
+  sleep,
   startController,
   startEnvironment,
   useController,
@@ -105,12 +108,106 @@ describe('copied CSVs', () => {
   });
 });
 
-describe('disableCopiedCsvsForAllNamespaces', () => {
-  it('makes no copies of AllNamespaces operators, and still copies the others', async () => {
+describe('OLMConfig disableCopiedCSVs', () => {
+  type OlmConfigObject = CachedObject & { status?: { conditions?: Array<{ type: string; status: string; reason: string; message: string; lastTransitionTime: string }> } };
+
+  it('deletes and stops the copies of AllNamespaces operators except in protected namespaces, and recreates them when turned off', async () => {
     const local = await startEnvironment();
-    const disabled = await startController(local, { disableCopiedCsvsForAllNamespaces: true });
+    const running = await startController(local, { protectedCopiedCsvNamespaces: ['cfg-protected', 'cfg-not-there'] });
     try {
       const { client } = local;
+      const configReference = { ...Kinds.olmConfig, name: 'cluster' };
+      const condition = async () =>
+        ((await client.get<OlmConfigObject>(configReference)).status?.conditions ?? []).find((item) => item.type === 'DisabledCopiedCSVs');
+      const copyNamespaces = async (namespace: string, name: string) =>
+        (await listAll<CsvObject>(client, Kinds.csv, `olm.copiedFrom=${namespace}`))
+          .filter((copy) => copy.metadata?.name === name)
+          .map((copy) => copy.metadata?.namespace ?? '')
+          .sort();
+      const allNamespaces = async () => (await client.list(Kinds.namespace)).items.map((namespace) => namespace.metadata?.name ?? '').sort();
+      const copyingDisabledEvents = async () =>
+        (await listEvents(client, 'cfg-all', 'global.v1')).filter((event) => event.reason === 'DisabledCopiedCSVs');
+
+      for (const namespace of ['cfg-all', 'cfg-multi', 'cfg-target', 'cfg-own', 'cfg-protected', 'cfg-other']) await createNamespace(client, namespace);
+      await createOperatorGroup(client, 'cfg-all', 'og', {});
+      await createOperatorGroup(client, 'cfg-multi', 'og', { targetNamespaces: ['cfg-multi', 'cfg-target'] });
+      await createOperatorGroup(client, 'cfg-own', 'og', { targetNamespaces: ['cfg-own'] });
+      for (const namespace of ['cfg-all', 'cfg-multi', 'cfg-own']) await groupSynced(client, namespace, 'og');
+      await client.create({ apiVersion: 'operators.coreos.com/v1', kind: 'OLMConfig', metadata: { name: 'cluster' }, spec: {} });
+      await client.create(csv({ namespace: 'cfg-all', name: 'global.v1' }));
+      await client.create(csv({ namespace: 'cfg-multi', name: 'scoped.v1' }));
+      await client.create(csv({ namespace: 'cfg-own', name: 'own.v1' }));
+      for (const [namespace, name] of [['cfg-all', 'global.v1'], ['cfg-multi', 'scoped.v1'], ['cfg-own', 'own.v1']] as const) {
+        await waitForPhase(client, namespace, name, 'Succeeded');
+      }
+
+      // Enabled (no disableCopiedCSVs): a copy in every other namespace, and the condition says so.
+      const everyOther = (await allNamespaces()).filter((name) => name !== 'cfg-all');
+      await eventually(async () => JSON.stringify(await copyNamespaces('cfg-all', 'global.v1')) === JSON.stringify(everyOther), { message: 'copies everywhere' });
+      const enabledCondition = await eventually(async () => {
+        const current = await condition();
+        return current?.message === 'Copied CSVs are enabled and present across the cluster' ? current : undefined;
+      }, { message: 'condition with copies enabled' });
+      expect(enabledCondition).toMatchObject({ status: 'False', reason: 'CopiedCSVsEnabled' });
+      const scopedCopy = await getCsv(client, 'cfg-target', 'scoped.v1');
+      expect(scopedCopy?.status?.reason).toBe('Copied');
+      expect(await copyingDisabledEvents()).toEqual([]);
+
+      // Disabled: only the protected namespace that exists keeps its copy.
+      await client.patch(configReference, { spec: { features: { disableCopiedCSVs: true } } });
+      await eventually(async () => JSON.stringify(await copyNamespaces('cfg-all', 'global.v1')) === JSON.stringify(['cfg-protected']), {
+        message: 'copies only in the protected namespace',
+      });
+      const disabledCondition = await eventually(async () => {
+        const current = await condition();
+        return current?.status === 'True' ? current : undefined;
+      }, { message: 'condition with copies disabled' });
+      expect(disabledCondition).toMatchObject({
+        reason: 'CopiedCSVsDisabled',
+        message: 'Copied CSVs are disabled and no unexpected copied CSVs were found for operators installed in AllNamespace mode',
+      });
+      const [event, ...moreEvents] = await eventually(async () => {
+        const events = await copyingDisabledEvents();
+        return events.length > 0 ? events : undefined;
+      }, { message: 'DisabledCopiedCSVs event' });
+      expect(moreEvents).toEqual([]);
+      expect(event).toMatchObject({ type: 'Warning', message: 'CSV copying disabled for cfg-all/global.v1' });
+
+      // The other operators' copies are untouched (the same object), and the OwnNamespace one still has none.
+      expect((await getCsv(client, 'cfg-target', 'scoped.v1'))?.metadata?.uid).toBe(scopedCopy?.metadata?.uid);
+      expect(await copyNamespaces('cfg-own', 'own.v1')).toEqual([]);
+      expect((await getCsv(client, 'cfg-all', 'global.v1'))?.status?.phase).toBe('Succeeded');
+
+      // No copies are made for new namespaces, one deleted in a protected namespace comes back, and more
+      // syncs of the operator record no second event.
+      await createNamespace(client, 'cfg-later');
+      await client.delete({ ...Kinds.csv, namespace: 'cfg-protected', name: 'global.v1' });
+      await eventually(() => getCsv(client, 'cfg-protected', 'global.v1'), { message: 'protected copy recreated' });
+      await client.patch({ ...Kinds.csv, namespace: 'cfg-all', name: 'global.v1' }, { metadata: { labels: { poke: 'yes' } } });
+      await sleep(300);
+      expect(await copyNamespaces('cfg-all', 'global.v1')).toEqual(['cfg-protected']);
+      expect((await copyingDisabledEvents()).length).toBe(1);
+
+      // Turned off again: the copies come back everywhere (the new namespace too), the event goes.
+      await client.patch(configReference, { spec: { features: { disableCopiedCSVs: false } } });
+      const everyOtherNow = (await allNamespaces()).filter((name) => name !== 'cfg-all');
+      await eventually(async () => JSON.stringify(await copyNamespaces('cfg-all', 'global.v1')) === JSON.stringify(everyOtherNow), { message: 'copies back everywhere' });
+      await eventually(async () => (await condition())?.message === 'Copied CSVs are enabled and present across the cluster', { message: 'condition back to enabled' });
+      expect(await condition()).toMatchObject({ status: 'False', reason: 'CopiedCSVsEnabled' });
+      await eventually(async () => (await copyingDisabledEvents()).length === 0, { message: 'event removed' });
+      expect((await getCsv(client, 'cfg-target', 'scoped.v1'))?.metadata?.uid).toBe(scopedCopy?.metadata?.uid);
+    } finally {
+      await running.stop();
+      await local.stop();
+    }
+  });
+
+  it('makes no copies of an AllNamespaces operator installed while copies are disabled', async () => {
+    const local = await startEnvironment();
+    const running = await startController(local);
+    try {
+      const { client } = local;
+      await client.create({ apiVersion: 'operators.coreos.com/v1', kind: 'OLMConfig', metadata: { name: 'cluster' }, spec: { features: { disableCopiedCSVs: true } } });
       for (const namespace of ['dis-all', 'dis-multi', 'dis-target']) await createNamespace(client, namespace);
       await createOperatorGroup(client, 'dis-all', 'og', {});
       await createOperatorGroup(client, 'dis-multi', 'og', { targetNamespaces: ['dis-target'] });
@@ -123,34 +220,6 @@ describe('disableCopiedCsvsForAllNamespaces', () => {
       // Copies are made from the first sync after Pending, long before Succeeded: none were made.
       await waitForPhase(client, 'dis-all', 'global.v1', 'Succeeded');
       expect((await listAll(client, Kinds.csv, 'olm.copiedFrom=dis-all')).map((copy) => copy.metadata?.namespace)).toEqual([]);
-    } finally {
-      await disabled.stop();
-      await local.stop();
-    }
-  });
-
-  it('removes the copies an earlier run made once it is turned on, and keeps the others', async () => {
-    const local = await startEnvironment();
-    let running = await startController(local);
-    try {
-      const { client } = local;
-      for (const namespace of ['on-all', 'on-multi', 'on-target']) await createNamespace(client, namespace);
-      await createOperatorGroup(client, 'on-all', 'og', {});
-      await createOperatorGroup(client, 'on-multi', 'og', { targetNamespaces: ['on-target'] });
-      await groupSynced(client, 'on-all', 'og');
-      await groupSynced(client, 'on-multi', 'og');
-      await client.create(csv({ namespace: 'on-all', name: 'global.v1' }));
-      await client.create(csv({ namespace: 'on-multi', name: 'scoped.v1' }));
-      await waitForPhase(client, 'on-all', 'global.v1', 'Succeeded');
-      await eventually(() => getCsv(client, 'on-target', 'global.v1'), { message: 'copy of the AllNamespaces operator' });
-      await eventually(() => getCsv(client, 'on-target', 'scoped.v1'), { message: 'copy of the MultiNamespace operator' });
-
-      // The next OLM runs with copies of AllNamespaces operators disabled.
-      await running.stop();
-      running = await startController(local, { disableCopiedCsvsForAllNamespaces: true });
-      await eventually(async () => (await listAll(client, Kinds.csv, 'olm.copiedFrom=on-all')).length === 0, { message: 'AllNamespaces copies removed' });
-      expect(await getCsv(client, 'on-target', 'scoped.v1')).toMatchObject({ status: { reason: 'Copied' } });
-      expect((await getCsv(client, 'on-all', 'global.v1'))?.status?.phase).toBe('Succeeded');
     } finally {
       await running.stop();
       await local.stop();

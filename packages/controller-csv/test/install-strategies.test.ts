@@ -1,7 +1,7 @@
 import type { CachedObject, InstallStrategy } from '@olm/core';
 import { describe, expect, it } from 'vitest';
 import { Kinds } from '../src/kinds.js';
-import { csv, getCsv, historyUntil, namespaceWithGroup, sleep, useController, waitForPhase, type CsvObject } from './helpers.js';
+import { createNamespace, createOperatorGroup, csv, getCsv, groupSynced, historyUntil, namespaceWithGroup, sleep, useController, waitForPhase, type CsvObject } from './helpers.js';
 
 /**
  * Install strategies come from the `installStrategies` extension point, keyed by `spec.install.strategy`.
@@ -91,6 +91,28 @@ describe('install strategies from the extension point', () => {
     } as CachedObject);
     const history = await historyUntil(client, 'is-noretry', 'stuck.v1', (current) => current.status?.phase === 'Succeeded');
     expect(history).toContain('Pending/DetectedClusterChange/Cluster resources changed state');
+  });
+
+  it('resets a CSV failed without retry when its group\'s service account reference changes', async () => {
+    withDeployment();
+    const { client } = harness.env;
+    await createNamespace(client, 'is-sa');
+    for (const name of ['first', 'second']) await client.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace: 'is-sa' } });
+    await createOperatorGroup(client, 'is-sa', 'og', { targetNamespaces: ['is-sa'], serviceAccountName: 'first' });
+    await groupSynced(client, 'is-sa', 'og');
+    broken.add('is-sa');
+    await client.create(configMapCsv('is-sa', 'sa.v1'));
+    const failed = await waitForPhase(client, 'is-sa', 'sa.v1', 'Failed', 'InstallComponentFailedNoRetry');
+    broken.delete('is-sa');
+    await sleep(600);
+    expect(revision(await getCsv(client, 'is-sa', 'sa.v1'))).toBe(revision(failed));
+
+    // Only the group changes (no RBAC, no ServiceAccount): its reference now names another account.
+    await client.patch({ ...Kinds.operatorGroup, namespace: 'is-sa', name: 'og' }, { spec: { serviceAccountName: 'second' } });
+    const history = await historyUntil(client, 'is-sa', 'sa.v1', (current) => current.status?.phase === 'Succeeded');
+    expect(history).toContain('Pending/DetectedClusterChange/Cluster resources changed state');
+    const og = await client.get<CachedObject & { status?: { serviceAccountRef?: { name?: string } } }>({ ...Kinds.operatorGroup, namespace: 'is-sa', name: 'og' });
+    expect(og.status?.serviceAccountRef?.name).toBe('second');
   });
 
   it('leaves a CSV failed without retry in another namespace alone when RBAC changes elsewhere', async () => {

@@ -198,6 +198,25 @@ describe('admission webhooks', () => {
     expect(history).toContain('Failed/ComponentUnhealthy/webhooks not installed');
   });
 
+  it('deletes the configurations of a CSV that drops all its webhooks and owns no APIServices', async () => {
+    const { client } = harness.env;
+    const namespace = 'wh-dropped';
+    await namespaceWithGroup(client, namespace);
+    await createDefaultServiceAccount(client, namespace);
+    const manifest = csv({ namespace, name: 'dropped.v1', deployments: ['dropped-operator'] });
+    (manifest.spec as Record<string, unknown>).webhookdefinitions = [validatingWebhook('dropped-operator'), mutatingWebhook('dropped-operator')];
+    await client.create(manifest);
+    await waitForPhase(client, namespace, 'dropped.v1', 'Succeeded');
+    expect(await configurations(validating, 'dropped.v1', namespace, 'vwidget.wh.example.com')).toHaveLength(1);
+    expect(await configurations(mutating, 'dropped.v1', namespace, 'mwidget.wh.example.com')).toHaveLength(1);
+
+    // Nothing left to serve: no serving snapshot is read for it any more, yet its configurations go.
+    await client.patch({ ...Kinds.csv, namespace, name: 'dropped.v1' }, { spec: { webhookdefinitions: null } });
+    await eventually(async () => (await configurations(validating, 'dropped.v1', namespace, 'vwidget.wh.example.com')).length === 0, { message: 'validating deleted' });
+    await eventually(async () => (await configurations(mutating, 'dropped.v1', namespace, 'mwidget.wh.example.com')).length === 0, { message: 'mutating deleted' });
+    await waitForPhase(client, namespace, 'dropped.v1', 'Succeeded');
+  });
+
   it('deletes its configurations with the CSV', async () => {
     const { client } = harness.env;
     const namespace = 'wh-delete';

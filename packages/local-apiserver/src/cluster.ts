@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { builtinListKind } from './builtin-list-keys.js';
 import { applyBuiltinDefaults, immutableFieldProblems, nameRuleFor, validateBuiltin } from './builtin-strategies.js';
 import {
   alreadyExists,
@@ -25,7 +26,7 @@ import { generateNameSuffix, validateObjectName } from './object-names.js';
 import { groupVersion, qualifiedKind, resourceKey, type ResourceRegistry, type ResourceType } from './resource-type.js';
 import { requestedReplicas, scaleApiVersion, scaleOf, withReplicas, type ScaleSubresource } from './scale-subresource.js';
 import type { Store, StoreEvent } from './store.js';
-import { applyStrategicMergePatch, isPrimitiveMergeList, strategicMergeKey } from './strategic-merge-patch.js';
+import { applyStrategicMergePatch } from './strategic-merge-patch.js';
 
 /**
  * The API semantics without HTTP: the write pipeline (decode → default/prune → validate → admission →
@@ -403,7 +404,7 @@ export class Cluster {
     prepared = this.orderMetadata(prepared);
     prepared.metadata.resourceVersion = existing.metadata.resourceVersion;
     const stored = this.toStorage(type, prepared);
-    if (deepEqual(withoutVolatile(stored), withoutVolatile(existing))) return this.toVersion(type, existing, version);
+    if (sameApartFromVolatile(stored, existing)) return this.toVersion(type, existing, version);
     if (options.dryRun) return prepared;
     const specFinalizers = isNamespace && isJsonObject(stored['spec']) && Array.isArray(stored['spec']['finalizers']) ? stored['spec']['finalizers'] : [];
     if (stored.metadata.deletionTimestamp !== undefined && (stored.metadata.finalizers ?? []).length === 0 && specFinalizers.length === 0) {
@@ -478,20 +479,8 @@ export class Cluster {
 
   listKeys(type: ResourceType): ListKeys {
     const keys = (path: readonly string[], items: readonly unknown[]): ReturnType<ListKeys> => {
-      const field = path[path.length - 1] ?? '';
-      if (path[0] === 'metadata') {
-        if (isPrimitiveMergeList(field)) return { type: 'set' };
-        const key = strategicMergeKey(field, items);
-        return key === undefined ? undefined : { type: 'map', keys: [key] };
-      }
-      if (type.listMapKeys) {
-        const keys = type.listMapKeys(path);
-        if (keys === undefined) return undefined;
-        return keys.length === 0 ? { type: 'set' } : { type: 'map', keys };
-      }
-      if (isPrimitiveMergeList(field)) return { type: 'set' };
-      const key = strategicMergeKey(field, items);
-      return key === undefined ? undefined : { type: 'map', keys: [key] };
+      if (path[0] !== 'metadata' && type.associativeList) return type.associativeList(path);
+      return builtinListKind(path[path.length - 1] ?? '', items);
     };
     const isMap = (path: readonly string[]): boolean => {
       const field = path[path.length - 1] ?? '';
@@ -606,19 +595,29 @@ export class Cluster {
 
   /** Keeps metadata keys in the order kube-apiserver prints them. */
   private orderMetadata(object: KubeObject): KubeObject {
-    const order = ['name', 'generateName', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields'];
     const metadata: JsonObject = {};
-    const isEmpty = (value: unknown): boolean => (Array.isArray(value) ? value.length === 0 : isJsonObject(value) && Object.keys(value).length === 0);
-    for (const key of order) {
-      const value = object.metadata[key];
+    const source = object.metadata;
+    for (const key of metadataOrder) {
+      const value = source[key];
       // ObjectMeta's maps and lists are `omitempty`: an empty one is not stored.
-      if (value !== undefined && !(['labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields'].includes(key) && isEmpty(value))) metadata[key] = value;
+      if (value !== undefined && !(omitEmptyMetadata.has(key) && isEmptyCollection(value))) metadata[key] = value;
     }
-    for (const [key, value] of Object.entries(object.metadata)) if (!order.includes(key) && value !== undefined) metadata[key] = value;
+    for (const key in source) if (!metadataOrderSet.has(key) && source[key] !== undefined) metadata[key] = source[key];
     const out: KubeObject = { apiVersion: object.apiVersion, kind: object.kind, metadata };
-    for (const [key, value] of Object.entries(object)) if (!(key in out)) out[key] = value;
+    for (const key in object) if (!(key in out)) out[key] = object[key];
     return out;
   }
+}
+
+const metadataOrder = ['name', 'generateName', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields'];
+const metadataOrderSet = new Set(metadataOrder);
+const omitEmptyMetadata = new Set(['labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields']);
+
+function isEmptyCollection(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length === 0;
+  if (!isJsonObject(value)) return false;
+  for (const _ in value) return false;
+  return true;
 }
 
 function validateMetadata(object: KubeObject): FieldProblem[] {
@@ -658,12 +657,30 @@ function validateMetadata(object: KubeObject): FieldProblem[] {
   return problems;
 }
 
-function withoutVolatile(object: KubeObject): unknown {
-  const metadata: JsonObject = { ...object.metadata };
-  delete metadata['resourceVersion'];
-  const managed = metadata['managedFields'];
-  if (Array.isArray(managed)) metadata['managedFields'] = managed.map((entry) => ({ ...(entry as JsonObject), time: undefined }));
-  return { ...object, metadata };
+/** `left` and `right` are equal but for `skipped` keys (undefined values count as absent). */
+function equalExcept(left: JsonObject, right: JsonObject, skipped: (key: string) => boolean): boolean {
+  let count = 0;
+  for (const key in left) {
+    if (skipped(key) || left[key] === undefined) continue;
+    count++;
+    if (!deepEqual(left[key], right[key])) return false;
+  }
+  for (const key in right) if (!skipped(key) && right[key] !== undefined) count--;
+  return count === 0;
+}
+
+/** Whether a write changes nothing but the resourceVersion and managedFields times (then it is a no-op). */
+function sameApartFromVolatile(left: KubeObject, right: KubeObject): boolean {
+  if (!equalExcept(left, right, (key) => key === 'metadata')) return false;
+  if (!equalExcept(left.metadata, right.metadata, (key) => key === 'resourceVersion' || key === 'managedFields')) return false;
+  const leftManaged = left.metadata.managedFields;
+  const rightManaged = right.metadata.managedFields;
+  if (!Array.isArray(leftManaged) || !Array.isArray(rightManaged)) return deepEqual(leftManaged, rightManaged);
+  if (leftManaged.length !== rightManaged.length) return false;
+  return leftManaged.every((entry, index) => {
+    const other = rightManaged[index];
+    return isJsonObject(entry) && isJsonObject(other) ? equalExcept(entry as JsonObject, other as JsonObject, (key) => key === 'time') : deepEqual(entry, other);
+  });
 }
 
 /** Whether anything outside `metadata` (and `status`, with a status subresource) changed. */

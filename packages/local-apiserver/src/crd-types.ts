@@ -10,6 +10,8 @@ export interface CrdVersion {
   name: string;
   served: boolean;
   storage: boolean;
+  deprecated?: boolean;
+  deprecationWarning?: string;
   schema?: { openAPIV3Schema?: JsonObject };
   subresources?: { status?: JsonObject; scale?: CrdScale };
   additionalPrinterColumns?: { name: string; type: string; format?: string; description?: string; priority?: number; jsonPath: string }[];
@@ -78,6 +80,7 @@ export function validateCrd(crd: KubeObject): FieldProblem[] {
       problems.push(problem(`${path}.name`, 'FieldValueInvalid', `Invalid value: ${JSON.stringify(isJsonObject(version) ? (version['name'] ?? '') : '')}: a DNS-1035 label must consist of lower case alphanumeric characters or '-'`));
       return;
     }
+    problems.push(...deprecationWarningProblems(version, `${path}.deprecationWarning`));
     const subresources = version['subresources'];
     if (isJsonObject(subresources) && subresources['scale'] !== undefined && subresources['scale'] !== null) {
       problems.push(...scaleProblems(subresources['scale'], `${path}.subresources.scale`));
@@ -102,6 +105,45 @@ export function validateCrd(crd: KubeObject): FieldProblem[] {
     }
   });
   return problems;
+}
+
+/** `deprecationWarning` is only for deprecated versions: 1 to 256 printable characters. */
+function deprecationWarningProblems(version: JsonObject, path: string): FieldProblem[] {
+  const warning = version['deprecationWarning'];
+  if (warning === undefined || warning === null) return [];
+  const invalid = (reason: string): FieldProblem => problem(path, 'FieldValueInvalid', `Invalid value: ${JSON.stringify(warning)}: ${reason}`);
+  if (version['deprecated'] !== true) return [invalid('can only be set for deprecated versions')];
+  if (typeof warning !== 'string') return [invalid('must be a string')];
+  const problems: FieldProblem[] = [];
+  if (Buffer.byteLength(warning) > 256) problems.push(invalid('must be <= 256 characters long'));
+  if (warning === '') problems.push(invalid('must not be an empty string'));
+  // eslint-disable-next-line no-control-regex
+  const control = /[\u0000-\u001f\u007f-\u009f]/.exec(warning);
+  if (control) problems.push(invalid(`must only contain printable UTF-8 characters; control character found at index ${Buffer.byteLength(warning.slice(0, control.index))}`));
+  return problems;
+}
+
+/**
+ * The `Warning` of each deprecated version: its `deprecationWarning`, else kube-apiserver's default
+ * `<group>/<version> <Kind> is deprecated`, naming the most preferred newer served version when there is one.
+ */
+function deprecationWarnings(spec: CrdSpec): Map<string, string> {
+  const warnings = new Map<string, string>();
+  for (const version of spec.versions) {
+    if (version.deprecated !== true) continue;
+    if (typeof version.deprecationWarning === 'string') {
+      warnings.set(version.name, version.deprecationWarning);
+      continue;
+    }
+    const kind = spec.names.kind;
+    const newer = spec.versions
+      .filter((other) => other.served && other.deprecated !== true && compareKubeVersions(other.name, version.name) < 0)
+      .map((other) => other.name)
+      .sort(compareKubeVersions);
+    const warning = `${spec.group}/${version.name} ${kind} is deprecated`;
+    warnings.set(version.name, newer[0] === undefined ? warning : `${warning}; use ${spec.group}/${newer[0]} ${kind}`);
+  }
+  return warnings;
 }
 
 /** A dotted path without array notation (`.spec.replicas`), as scale paths must be. */
@@ -202,19 +244,26 @@ export function resourceTypeFromCrd(crd: KubeObject): ResourceType {
     columns: (version) => columns.get(version) ?? [nameColumn, ageColumn],
     schemas,
     crdName: crd.metadata.name ?? '',
+    deprecationWarnings: deprecationWarnings(spec),
     mapFields: (path) => {
       const node = schemaNode(storageSchema, path);
       return node !== undefined && isJsonObject(node['additionalProperties']) && !isJsonObject(node['properties']);
     },
-    listMapKeys: (path) => {
+    associativeList: (path) => {
       const node = schemaNode(storageSchema, path);
       const listType = node?.['x-kubernetes-list-type'];
-      if (listType === 'map') {
-        const keys = node?.['x-kubernetes-list-map-keys'];
-        return Array.isArray(keys) ? (keys as string[]) : undefined;
+      if (listType === 'set') return { type: 'set' };
+      const keys = node?.['x-kubernetes-list-map-keys'];
+      if (listType !== 'map' || !Array.isArray(keys)) return undefined;
+      // A key field left out of an item takes its schema default (the CRD must give one or require the field).
+      const items = node?.['items'];
+      const properties = isJsonObject(items) && isJsonObject(items['properties']) ? items['properties'] : {};
+      const defaults: Record<string, unknown> = {};
+      for (const key of keys as string[]) {
+        const property = properties[key];
+        if (isJsonObject(property) && property['default'] !== undefined) defaults[key] = property['default'];
       }
-      if (listType === 'set') return [];
-      return undefined;
+      return { type: 'map', keys: keys as string[], defaults };
     },
   };
 }

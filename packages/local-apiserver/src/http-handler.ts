@@ -28,6 +28,10 @@ type Query = URLSearchParams;
 
 function sendJson(response: ServerResponse, code: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
   const text = JSON.stringify(body);
+  const warnings = headers['Warning'];
+  // Warnings set earlier (a deprecated version's) come first; writeHead would replace them.
+  const earlier = warnings === undefined ? undefined : response.getHeader('Warning');
+  if (earlier !== undefined) headers = { ...headers, Warning: [...(Array.isArray(earlier) ? earlier : [String(earlier)]), ...(Array.isArray(warnings) ? warnings : [warnings ?? ''])] };
   response.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-cache, private', ...headers });
   response.end(text);
 }
@@ -159,6 +163,9 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
         (subresource === 'status' && type.statusSubresource) || (subresource === 'scale' && type.scale !== undefined) || (subresource === 'finalize' && type.plural === 'namespaces' && type.group === '');
       if (!allowed) throw pathNotFound();
     }
+    const deprecation = type.deprecationWarnings?.get(version);
+    // Every request to a deprecated version says so, errors and watches included (as kube-apiserver does).
+    if (deprecation !== undefined) response.setHeader('Warning', warningHeaders([deprecation])['Warning'] ?? []);
     const accept = request.headers.accept;
     const table = wantsTable(accept);
     const warnings: string[] = [];

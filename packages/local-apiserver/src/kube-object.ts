@@ -66,16 +66,37 @@ export function deepEqual(left: unknown, right: unknown): boolean {
   if (Array.isArray(left) !== Array.isArray(right)) return false;
   if (Array.isArray(left)) {
     const other = right as unknown[];
-    return left.length === other.length && left.every((item, index) => deepEqual(item, other[index]));
+    if (left.length !== other.length) return false;
+    for (let index = 0; index < left.length; index++) if (!deepEqual(left[index], other[index])) return false;
+    return true;
   }
+  // Keys whose value is undefined count as absent (JSON drops them).
   const leftObject = left as JsonObject;
   const rightObject = right as JsonObject;
-  const leftKeys = Object.keys(leftObject).filter((key) => leftObject[key] !== undefined);
-  const rightKeys = Object.keys(rightObject).filter((key) => rightObject[key] !== undefined);
-  return leftKeys.length === rightKeys.length && leftKeys.every((key) => deepEqual(leftObject[key], rightObject[key]));
+  let leftCount = 0;
+  for (const key in leftObject) {
+    const value = leftObject[key];
+    if (value === undefined) continue;
+    leftCount++;
+    if (!deepEqual(value, rightObject[key])) return false;
+  }
+  let rightCount = 0;
+  for (const key in rightObject) if (rightObject[key] !== undefined) rightCount++;
+  return leftCount === rightCount;
 }
 
+let cachedSecond = -1;
+let cachedTimestamp = '';
+
 /** RFC 3339 with whole seconds, as `metav1.Time` serialises. */
-export function nowTimestamp(date = new Date()): string {
-  return `${date.toISOString().slice(0, 19)}Z`;
+export function nowTimestamp(date?: Date): string {
+  if (date !== undefined) return `${date.toISOString().slice(0, 19)}Z`;
+  // Formatting a date costs more than the rest of a small write: format once per second.
+  const now = Date.now();
+  const second = Math.floor(now / 1000);
+  if (second !== cachedSecond) {
+    cachedSecond = second;
+    cachedTimestamp = `${new Date(second * 1000).toISOString().slice(0, 19)}Z`;
+  }
+  return cachedTimestamp;
 }

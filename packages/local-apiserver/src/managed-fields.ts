@@ -6,95 +6,161 @@ import { deepClone, deepEqual, isJsonObject, nowTimestamp, type JsonObject, type
  * paths; a path element is `f:<field>`, `k:<json keys>` (an item of an associative list), `v:<json>`
  * (an item of a set) or `i:<index>`. Lists without keys are atomic: the list is one leaf.
  */
-export type ListKeys = ((fieldPath: readonly string[], items: readonly unknown[]) => { type: 'map'; keys: readonly string[] } | { type: 'set' } | undefined) & {
+/** How the items of a list are identified: by key fields (a missing key field takes its default), or by value. */
+export type ListKind = { type: 'map'; keys: readonly string[]; defaults?: Readonly<Record<string, unknown>> } | { type: 'set' };
+
+export type ListKeys = ((fieldPath: readonly string[], items: readonly unknown[]) => ListKind | undefined) & {
   /** Whether the object at this path is a map (its node is owned too, shown as `.`) rather than a struct. */
   readonly isMap?: (fieldPath: readonly string[]) => boolean;
 };
 
 const separator = '\u0000';
 type FieldSet = Set<string>;
+/** Each path of a field set with the value found there. */
+type FieldValues = Map<string, unknown>;
 
 const ignoredMetadata = new Set(['name', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'managedFields', 'selfLink', 'generateName']);
 
+interface FieldScope {
+  includeStatus?: boolean;
+  onlyStatus?: boolean;
+}
+
 /** The leaf paths (and associative-list items) set in `object`. */
-export function fieldsOf(object: JsonObject, listKeys: ListKeys, options: { includeStatus?: boolean; onlyStatus?: boolean } = {}): FieldSet {
-  const out: FieldSet = new Set();
-  for (const [key, value] of Object.entries(object)) {
+export function fieldsOf(object: JsonObject, listKeys: ListKeys, options: FieldScope = {}): FieldSet {
+  return new Set(fieldValues(object, listKeys, options).keys());
+}
+
+/** Like `fieldsOf`, with the value at each path (what a change is detected on). */
+function fieldValues(object: JsonObject, listKeys: ListKeys, options: FieldScope): FieldValues {
+  const out: FieldValues = new Map();
+  const names: string[] = [];
+  for (const key of Object.keys(object)) {
+    const value = object[key];
     if (key === 'apiVersion' || key === 'kind' || value === undefined) continue;
     if (options.onlyStatus && key !== 'status') continue;
     if (key === 'status' && !options.includeStatus && !options.onlyStatus) continue;
     if (key === 'metadata' && isJsonObject(value)) {
-      for (const [field, item] of Object.entries(value)) {
+      names.push('metadata');
+      for (const field of Object.keys(value)) {
+        const item = value[field];
         if (ignoredMetadata.has(field) || item === undefined) continue;
-        walk(item, ['f:metadata', `f:${field}`], ['metadata', field], listKeys, out);
+        names.push(field);
+        collect(item, `f:metadata${separator}f:${field}`, names, listKeys, out);
+        names.pop();
       }
+      names.pop();
       continue;
     }
-    walk(value, [`f:${key}`], [key], listKeys, out);
+    names.push(key);
+    collect(value, `f:${key}`, names, listKeys, out);
+    names.pop();
   }
   return out;
 }
 
-function walk(value: unknown, path: string[], names: string[], listKeys: ListKeys, out: FieldSet): void {
-  if (isJsonObject(value) && Object.keys(value).length > 0) {
-    if (listKeys.isMap?.(names)) out.add(path.join(separator));
-    for (const [key, item] of Object.entries(value)) if (item !== undefined) walk(item, [...path, `f:${key}`], [...names, key], listKeys, out);
-    return;
-  }
-  if (Array.isArray(value) && value.length > 0) {
+/** Walks `value` at `path` (`names` is the field path, `[]` for a list item; kept as a stack). */
+function collect(value: unknown, path: string, names: string[], listKeys: ListKeys, out: FieldValues): void {
+  if (isJsonObject(value)) {
+    const keys = Object.keys(value);
+    if (keys.length > 0) {
+      if (listKeys.isMap?.(names)) out.set(path, value);
+      for (const key of keys) {
+        const item = value[key];
+        if (item === undefined) continue;
+        names.push(key);
+        collect(item, `${path}${separator}f:${key}`, names, listKeys, out);
+        names.pop();
+      }
+      return;
+    }
+  } else if (Array.isArray(value) && value.length > 0) {
     const kind = listKeys(names, value);
     if (kind?.type === 'map' && value.every(isJsonObject)) {
+      names.push('[]');
       for (const item of value as JsonObject[]) {
-        const itemPath = [...path, itemElement(item, kind.keys)];
-        out.add(itemPath.join(separator));
-        for (const [key, child] of Object.entries(item)) if (child !== undefined) walk(child, [...itemPath, `f:${key}`], [...names, '[]', key], listKeys, out);
+        const itemPath = `${path}${separator}${itemElement(item, kind)}`;
+        // A duplicate key is invalid anyway; the first item is the one found by that key.
+        if (out.has(itemPath)) continue;
+        out.set(itemPath, item);
+        for (const key of Object.keys(item)) {
+          const child = item[key];
+          if (child === undefined) continue;
+          names.push(key);
+          collect(child, `${itemPath}${separator}f:${key}`, names, listKeys, out);
+          names.pop();
+        }
       }
+      names.pop();
       return;
     }
     if (kind?.type === 'set') {
-      for (const item of value) out.add([...path, `v:${JSON.stringify(item)}`].join(separator));
+      for (const item of value) out.set(`${path}${separator}v:${JSON.stringify(item)}`, item);
       return;
     }
   }
-  out.add(path.join(separator));
+  out.set(path, value);
 }
 
-function itemElement(item: JsonObject, keys: readonly string[]): string {
-  const selected: JsonObject = {};
-  for (const key of [...keys].sort()) selected[key] = item[key];
-  return `k:${JSON.stringify(selected)}`;
+/** The key fields of an associative-list item, sorted by name, a missing one taking its default. */
+function itemKey(item: JsonObject, kind: Extract<ListKind, { type: 'map' }>): JsonObject {
+  const key: JsonObject = {};
+  const names = kind.keys.length === 1 ? kind.keys : [...kind.keys].sort();
+  for (const name of names) {
+    const value = item[name] ?? kind.defaults?.[name];
+    if (value !== undefined) key[name] = value;
+  }
+  return key;
+}
+
+function itemElement(item: JsonObject, kind: Extract<ListKind, { type: 'map' }>): string {
+  return `k:${JSON.stringify(itemKey(item, kind))}`;
+}
+
+function sameItem(item: JsonObject, key: JsonObject, kind: Extract<ListKind, { type: 'map' }>): boolean {
+  for (const name of Object.keys(key)) if (!deepEqual(item[name] ?? kind.defaults?.[name], key[name])) return false;
+  return true;
 }
 
 /** FieldsV1 tree → set. */
-export function fieldSetFromTree(tree: unknown, prefix: string[] = [], out: FieldSet = new Set()): FieldSet {
+export function fieldSetFromTree(tree: unknown, prefix = '', out: FieldSet = new Set()): FieldSet {
   if (!isJsonObject(tree)) return out;
-  const children = Object.keys(tree).filter((key) => key !== '.');
-  if (prefix.length > 0 && (children.length === 0 || '.' in tree)) out.add(prefix.join(separator));
-  for (const key of children) fieldSetFromTree(tree[key], [...prefix, key], out);
+  let hasChildren = false;
+  for (const key in tree) {
+    if (key !== '.') {
+      hasChildren = true;
+      break;
+    }
+  }
+  if (prefix !== '' && (!hasChildren || '.' in tree)) out.add(prefix);
+  for (const key in tree) if (key !== '.') fieldSetFromTree(tree[key], prefix === '' ? key : `${prefix}${separator}${key}`, out);
   return out;
+}
+
+function isEmptyObject(object: JsonObject): boolean {
+  for (const _ in object) return false;
+  return true;
 }
 
 /** Set → FieldsV1 tree. */
 export function fieldSetToTree(set: FieldSet): JsonObject {
   const root: JsonObject = {};
-  const paths = [...set].map((path) => path.split(separator));
-  for (const path of paths) {
+  for (const path of set) {
     let node = root;
-    for (const element of path) {
-      if (!isJsonObject(node[element])) node[element] = {};
-      node = node[element] as JsonObject;
-    }
-  }
-  // A node that is both in the set and has children carries `.`.
-  for (const path of paths) {
-    let node: JsonObject | undefined = root;
-    for (const element of path) node = node?.[element] as JsonObject | undefined;
-    if (node && !('.' in node) && Object.keys(node).length > 0) {
-      // `.` comes first, as kube-apiserver sorts it.
-      const children = Object.entries(node);
-      for (const [key] of children) delete node[key];
-      node['.'] = {};
-      for (const [key, child] of children) node[key] = child;
+    let start = 0;
+    while (start <= path.length) {
+      let end = path.indexOf(separator, start);
+      if (end < 0) end = path.length;
+      const element = path.slice(start, end);
+      let child = node[element] as JsonObject | undefined;
+      if (child === undefined) {
+        // A node that is in the set and has children carries `.`, first, as kube-apiserver sorts it.
+        if (node !== root && isEmptyObject(node) && set.has(path.slice(0, start - 1))) node['.'] = {};
+        child = {};
+        node[element] = child;
+      }
+      node = child;
+      start = end + 1;
     }
   }
   return root;
@@ -116,27 +182,35 @@ export function pathToString(path: string): string {
 
 type Location = { parent: JsonObject | unknown[]; key: string | number } | undefined;
 
-function locate(object: unknown, path: string): { value: unknown; location: Location } {
+function locate(object: unknown, path: string, listKeys: ListKeys): { value: unknown; location: Location } {
   let current: unknown = object;
   let location: Location;
+  const names: string[] = [];
   for (const element of path.split(separator)) {
     if (element.startsWith('f:')) {
       if (!isJsonObject(current)) return { value: undefined, location: undefined };
       location = { parent: current, key: element.slice(2) };
       current = current[element.slice(2)];
+      names.push(element.slice(2));
     } else if (element.startsWith('k:') || element.startsWith('v:')) {
       if (!Array.isArray(current)) return { value: undefined, location: undefined };
       const wanted = JSON.parse(element.slice(2)) as unknown;
-      const index = element.startsWith('k:')
-        ? current.findIndex((item) => isJsonObject(item) && Object.entries(wanted as JsonObject).every(([key, value]) => deepEqual(item[key], value)))
-        : current.findIndex((item) => deepEqual(item, wanted));
+      const kind = element.startsWith('k:') ? listKeys(names, current) : undefined;
+      const index =
+        kind?.type === 'map'
+          ? current.findIndex((item) => isJsonObject(item) && sameItem(item, wanted as JsonObject, kind))
+          : element.startsWith('k:')
+            ? current.findIndex((item) => isJsonObject(item) && Object.entries(wanted as JsonObject).every(([key, value]) => deepEqual(item[key], value)))
+            : current.findIndex((item) => deepEqual(item, wanted));
       if (index < 0) return { value: undefined, location: undefined };
       location = { parent: current, key: index };
       current = current[index];
+      names.push('[]');
     } else if (element.startsWith('i:')) {
       if (!Array.isArray(current)) return { value: undefined, location: undefined };
       location = { parent: current, key: Number(element.slice(2)) };
       current = current[Number(element.slice(2))];
+      names.push('[]');
     }
     if (current === undefined) return { value: undefined, location: undefined };
   }
@@ -150,12 +224,21 @@ function hasDescendant(set: FieldSet, path: string): boolean {
 }
 
 function isItemPath(path: string): boolean {
-  const last = path.split(separator).pop() ?? '';
+  const last = path.slice(path.lastIndexOf(separator) + 1);
   return last.startsWith('k:');
 }
 
-function removePath(object: JsonObject, path: string): void {
-  const { location } = locate(object, path);
+/** `…/k:{"port":80,…}/f:port`: a key field of a list item, which stays as long as its item does. */
+function isItemKeyField(path: string): boolean {
+  const elements = path.split(separator);
+  const field = elements[elements.length - 1] ?? '';
+  const parent = elements[elements.length - 2] ?? '';
+  if (!field.startsWith('f:') || !parent.startsWith('k:')) return false;
+  return field.slice(2) in (JSON.parse(parent.slice(2)) as JsonObject);
+}
+
+function removePath(object: JsonObject, path: string, listKeys: ListKeys): void {
+  const { location } = locate(object, path, listKeys);
   if (!location) return;
   if (Array.isArray(location.parent)) location.parent.splice(location.key as number, 1);
   else delete (location.parent as JsonObject)[location.key as string];
@@ -177,7 +260,8 @@ export function mergeApplied(live: unknown, applied: unknown, listKeys: ListKeys
     if (kind?.type === 'map' && applied.every(isJsonObject) && live.every(isJsonObject)) {
       const out = [...live] as JsonObject[];
       for (const item of applied as JsonObject[]) {
-        const index = out.findIndex((existing) => kind.keys.every((key) => deepEqual(existing[key], item[key])));
+        const key = itemKey(item, kind);
+        const index = out.findIndex((existing) => sameItem(existing, key, kind));
         if (index >= 0) out[index] = mergeApplied(out[index], item, listKeys, [...names, '[]']) as JsonObject;
         else out.push(deepClone(item));
       }
@@ -216,7 +300,8 @@ export interface ApplyRequest {
 export function serverSideApply(request: ApplyRequest): KubeObject {
   const { live, applied, manager, listKeys, subresource } = request;
   const onlyStatus = subresource === 'status';
-  const appliedSet = fieldsOf(applied, listKeys, { includeStatus: true, onlyStatus });
+  const appliedValues = fieldValues(applied, listKeys, { includeStatus: true, onlyStatus });
+  const appliedSet = new Set(appliedValues.keys());
   const entries = (live?.metadata.managedFields ?? []).map((entry) => ({ entry, set: fieldSetFromTree(entry.fieldsV1) }));
   const conflicts: { manager: ManagedFieldsEntry; path: string }[] = [];
   for (const other of entries) {
@@ -224,7 +309,7 @@ export function serverSideApply(request: ApplyRequest): KubeObject {
     for (const path of appliedSet) {
       // Only values conflict: nodes with owned children (list items, maps) are shared freely.
       if (!other.set.has(path) || isItemPath(path) || hasDescendant(appliedSet, path)) continue;
-      if (!deepEqual(locate(live, path).value, locate(applied, path).value)) conflicts.push({ manager: other.entry, path });
+      if (!deepEqual(locate(live, path, listKeys).value, appliedValues.get(path))) conflicts.push({ manager: other.entry, path });
     }
   }
   if (conflicts.length > 0 && !request.force) throw conflictError(conflicts);
@@ -236,11 +321,14 @@ export function serverSideApply(request: ApplyRequest): KubeObject {
   const ownedByOthers = new Set<string>();
   for (const other of entries) if (!sameEntry(other.entry, manager, 'Apply', subresource)) for (const path of other.set) ownedByOthers.add(path);
   const removed = [...previous].filter((path) => !appliedSet.has(path) && !ownedByOthers.has(path));
-  // Deepest first, so removing an item does not shift the location of a later one.
+  // Deepest first: an item's own fields go before the item, which is still found by its key fields.
   removed.sort((left, right) => right.split(separator).length - left.split(separator).length);
+  const kept = [...ownedByOthers, ...appliedSet];
   for (const path of removed) {
-    const hasOwnedDescendant = [...ownedByOthers, ...appliedSet].some((other) => other.startsWith(path + separator));
-    if (!hasOwnedDescendant) removePath(merged, path);
+    // Key fields go with their item: an item that stays (another manager owns part of it) keeps them.
+    if (isItemKeyField(path)) continue;
+    const hasOwnedDescendant = kept.some((other) => other.startsWith(path + separator));
+    if (!hasOwnedDescendant) removePath(merged, path, listKeys);
   }
 
   const time = nowTimestamp();
@@ -301,29 +389,41 @@ export function recordUpdate(options: {
 }): ManagedFieldsEntry[] {
   const { previous, next, manager, listKeys, subresource } = options;
   const scope = subresource === 'status' ? { onlyStatus: true } : { includeStatus: true };
-  const nextSet = fieldsOf(next, listKeys, scope);
-  const previousSet = previous ? fieldsOf(previous, listKeys, scope) : new Set<string>();
-  const changed = new Set<string>();
-  for (const path of nextSet) if (!previousSet.has(path) || !deepEqual(locate(previous, path).value, locate(next, path).value)) changed.add(path);
-  const gone = [...previousSet].filter((path) => !nextSet.has(path));
-  const entries = (previous?.metadata.managedFields ?? next.metadata.managedFields ?? []).map((entry) => ({ entry, set: fieldSetFromTree(entry.fieldsV1) }));
-  if (changed.size === 0 && gone.length === 0) return previous?.metadata.managedFields ?? [];
+  const nextValues = fieldValues(next, listKeys, scope);
+  const previousValues = previous ? fieldValues(previous, listKeys, scope) : new Map<string, unknown>();
+  const changed: string[] = [];
+  for (const [path, value] of nextValues) if (!previousValues.has(path) || !deepEqual(previousValues.get(path), value)) changed.push(path);
+  const gone: string[] = [];
+  for (const path of previousValues.keys()) if (!nextValues.has(path)) gone.push(path);
+  if (changed.length === 0 && gone.length === 0) return previous?.metadata.managedFields ?? [];
+  const entries = previous?.metadata.managedFields ?? next.metadata.managedFields ?? [];
   const out: ManagedFieldsEntry[] = [];
   let own: Set<string> | undefined;
   let ownEntry: ManagedFieldsEntry | undefined;
-  for (const { entry, set } of entries) {
-    for (const path of gone) set.delete(path);
+  let ownChanged = false;
+  for (const entry of entries) {
+    const set = fieldSetFromTree(entry.fieldsV1);
+    let touched = false;
+    for (const path of gone) touched = set.delete(path) || touched;
     if (sameEntry(entry, manager, 'Update', subresource)) {
       own = set;
       ownEntry = entry;
+      ownChanged = touched;
       continue;
     }
-    for (const path of changed) set.delete(path);
-    if (set.size > 0) out.push(withSet(entry, set));
+    for (const path of changed) touched = set.delete(path) || touched;
+    if (set.size === 0) continue;
+    // An entry that lost nothing is kept as it is (its tree is not rebuilt).
+    out.push(touched ? withSet(entry, set) : entry);
   }
   own ??= new Set();
-  for (const path of changed) own.add(path);
-  const entry: ManagedFieldsEntry = { ...(ownEntry ?? {}), manager, operation: 'Update', apiVersion: options.apiVersion, time: nowTimestamp(), fieldsType: 'FieldsV1', fieldsV1: fieldSetToTree(own) };
+  for (const path of changed) {
+    if (own.has(path)) continue;
+    own.add(path);
+    ownChanged = true;
+  }
+  const fieldsV1 = ownEntry?.fieldsV1 !== undefined && !ownChanged ? ownEntry.fieldsV1 : fieldSetToTree(own);
+  const entry: ManagedFieldsEntry = { ...(ownEntry ?? {}), manager, operation: 'Update', apiVersion: options.apiVersion, time: nowTimestamp(), fieldsType: 'FieldsV1', fieldsV1 };
   if (subresource) entry.subresource = subresource;
   if (own.size > 0) out.push(entry);
   return out;

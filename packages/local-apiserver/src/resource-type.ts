@@ -1,4 +1,5 @@
 import type { KubeObject } from './kube-object.js';
+import type { ListKind } from './managed-fields.js';
 import type { ScaleSubresource } from './scale-subresource.js';
 
 /** A column of `kubectl get` output (a `TableColumnDefinition` plus how to compute its cell). */
@@ -51,8 +52,10 @@ export interface ResourceType {
   readonly isDeletionForbidden?: (object: KubeObject) => boolean;
   /** Set for custom resources: the CRD that defines them. */
   readonly crdName?: string;
-  /** Associative-list keys of custom resource schemas for server-side apply, by field path. */
-  readonly listMapKeys?: (path: readonly string[]) => readonly string[] | undefined;
+  /** Versions that are deprecated → the warning every request to them carries (`Warning: 299 - "…"`). */
+  readonly deprecationWarnings?: ReadonlyMap<string, string>;
+  /** How server-side apply identifies the items of a custom resource's list, by field path (undefined: atomic). */
+  readonly associativeList?: (path: readonly string[]) => ListKind | undefined;
   /** Whether the schema node at this path is a map (`additionalProperties`) rather than a struct. */
   readonly mapFields?: (path: readonly string[]) => boolean;
 }

@@ -21,6 +21,8 @@ export interface RunOptions {
   readonly controllers?: readonly string[];
   /** Registries to pull bundle images from over plain http. */
   readonly insecureRegistries?: readonly string[];
+  /** Namespaces that keep their copied CSVs when the OLMConfig disables copies. */
+  readonly protectedCopiedCsvNamespaces?: readonly string[];
   readonly metricsPort: number;
   readonly metricsHost: string;
   readonly logLevel: LogLevel;
@@ -33,13 +35,14 @@ export interface RunOptions {
  * The plugins `run` boots: the distribution's list with only the selected controllers, electing
  * a leader on a Lease of their own when not all of them run.
  */
-export function runPlugins(distribution: Distribution, options: Pick<RunOptions, 'namespace' | 'watchNamespaces' | 'leaderElection' | 'controllers' | 'insecureRegistries'>): LazyPlugin[] {
+export function runPlugins(distribution: Distribution, options: Pick<RunOptions, 'namespace' | 'watchNamespaces' | 'leaderElection' | 'controllers' | 'insecureRegistries' | 'protectedCopiedCsvNamespaces'>): LazyPlugin[] {
   const selected = options.controllers ?? [];
   const base: DistributionOptions = {
     namespace: options.namespace,
     watchNamespaces: options.watchNamespaces,
     leaderElection: options.leaderElection,
     ...(options.insecureRegistries?.length ? { insecureRegistries: options.insecureRegistries } : {}),
+    ...(options.protectedCopiedCsvNamespaces?.length ? { protectedCopiedCsvNamespaces: options.protectedCopiedCsvNamespaces } : {}),
   };
   const available = availableControllers(distribution.distributionPlugins(base));
   const plugins = distribution.distributionPlugins({ ...base, leaseName: leaseNameFor(defaultLeaseName, available, selected) });
@@ -90,6 +93,11 @@ export function registerRunCommand(program: Command, distribution: Distribution 
     .addOption(new Option('--controllers <list>', `run only these controllers (comma separated: ${controllers.join(', ')})`).argParser(parseList).default([], 'all'));
   addOperationsOptions(command)
     .option('--insecure-registry <host[:port]>', 'pull bundle images from this registry over plain http (repeatable)', collect, [])
+    .addOption(
+      new Option('--protected-copied-csv-namespaces <list>', 'namespaces that keep copied CSVs when the OLMConfig sets disableCopiedCSVs (comma separated)')
+        .argParser(parseList)
+        .default([], 'none'),
+    )
     .option('--no-leader-election', 'reconcile without electing a leader (only for a single replica)');
   addStopOptions(command).action(async ({ insecureRegistry, ...options }: Omit<RunOptions, 'leaderElection' | 'insecureRegistries'> & { leaderElection: boolean; insecureRegistry: string[] }) => {
     await runControllers({ ...options, insecureRegistries: insecureRegistry }, undefined, distribution);

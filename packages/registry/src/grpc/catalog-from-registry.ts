@@ -28,6 +28,8 @@ export interface LoadFromRegistryOptions {
 interface BundleDraft {
   api: ApiBundle;
   channels: string[];
+  /** The bundle built from `api` as soon as its manifests are in (the manifest text is then let go). */
+  built?: { bundle: CatalogBundle; icon?: CatalogPackage['icon'] } | { error: unknown };
 }
 
 /**
@@ -76,7 +78,9 @@ export async function loadCatalogFromRegistry(client: RegistryClient, options: L
     const missing = [...drafts.values()].flatMap((bundles) => [...bundles.values()]).filter((draft) => draft.api.csvJson === '' && draft.api.object.length === 0);
     await forEachLimited(missing, options.concurrency ?? 16, async (draft) => {
       const full = await client.getBundle(draft.api.packageName, draft.channels[0] ?? '', draft.api.csvName);
-      draft.api = { ...draft.api, csvJson: full.csvJson, object: full.object };
+      // Built at once, so that the manifest text of hundreds of bundles (on a large catalog, most of its
+      // bytes, and sent as both csvJson and object) is never held all at the same time.
+      draft.built = build({ ...draft.api, csvJson: full.csvJson, object: full.object });
     });
   }
 
@@ -93,9 +97,11 @@ export async function loadCatalogFromRegistry(client: RegistryClient, options: L
     let icon: CatalogPackage['icon'];
     const bundles = new Map<string, CatalogBundle>();
     for (const [bundleName, draft] of [...bundleDrafts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-      const rebuilt = apiBundleToCatalogBundle(draft.api);
-      bundles.set(bundleName, rebuilt.bundle);
-      icon ??= rebuilt.icon;
+      const built = draft.built ?? build(draft.api);
+      // A bundle that cannot be rebuilt fails the load, the first in name order (whatever answered first).
+      if ('error' in built) throw built.error;
+      bundles.set(bundleName, built.bundle);
+      icon ??= built.icon;
       if (draft.api.deprecation) deprecations.push({ reference: { schema: 'olm.bundle', name: bundleName }, message: draft.api.deprecation.message });
     }
     packages.set(name, {
@@ -108,6 +114,14 @@ export async function loadCatalogFromRegistry(client: RegistryClient, options: L
     });
   }
   return { packages };
+}
+
+function build(api: ApiBundle): NonNullable<BundleDraft['built']> {
+  try {
+    return apiBundleToCatalogBundle(api);
+  } catch (error) {
+    return { error };
+  }
 }
 
 /** One API bundle back to the model (and the package icon a synthesised CSV carries). */

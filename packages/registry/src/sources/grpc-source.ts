@@ -1,9 +1,10 @@
 import type { CatalogSourceType } from '@olm/core';
 import { createRegistryClient } from '../grpc/client.js';
 import type { RegistryClientOptions } from '../grpc/client.js';
-import { loadCatalogFromRegistry } from '../grpc/catalog-from-registry.js';
+import { apiBundleToCatalogBundle, loadCatalogFromRegistry } from '../grpc/catalog-from-registry.js';
 import type { LoadFromRegistryOptions } from '../grpc/catalog-from-registry.js';
 import { specInvalid } from './errors.js';
+import type { ManifestsOnDemandConnection } from './manifests-on-demand.js';
 
 export interface GrpcSourceTypeOptions {
   readonly client?: RegistryClientOptions;
@@ -13,7 +14,8 @@ export interface GrpcSourceTypeOptions {
 /**
  * `sourceType: grpc`: a registry server at `spec.address` (`host:port`), ours or an upstream
  * `opm serve`. Catalog images (`spec.image` without `address`) need a pod to run them, which this
- * source type does not create: such a spec is rejected as invalid.
+ * source type does not create: such a spec is rejected as invalid. Its connections also load
+ * without manifests and fetch one bundle's on demand (`ManifestsOnDemandConnection`).
  */
 export function createGrpcSourceType(options: GrpcSourceTypeOptions = {}): CatalogSourceType {
   return {
@@ -28,14 +30,17 @@ export function createGrpcSourceType(options: GrpcSourceTypeOptions = {}): Catal
         });
       }
       const client = createRegistryClient(address.trim(), options.client);
-      return {
+      const connection: ManifestsOnDemandConnection = {
         address: client.address,
         load: () => loadCatalogFromRegistry(client, options.load),
+        loadWithoutManifests: () => loadCatalogFromRegistry(client, { ...options.load, manifests: false }),
+        loadBundle: async ({ packageName, channelName, name }) => apiBundleToCatalogBundle(await client.getBundle(packageName, channelName, name)).bundle,
         state: () => client.state(),
         async close() {
           client.close();
         },
       };
+      return connection;
     },
   };
 }

@@ -1,0 +1,78 @@
+import type { OLMConfig } from '@olm/api';
+import { Labels, OLMConfigName } from '@olm/api';
+import type { CachedObject, ReconcileContext, ReconcileRequest, Reconciler } from '@olm/core';
+import { updateStatus } from '@olm/controller-runtime';
+import { conditionTime, withCondition } from './conditions.js';
+import { allNamespacesCopyTargets, copiedCsvsCondition, copiedCsvsEnabled, copiesAsExpected } from './copied-csvs-config.js';
+import { Kinds } from './kinds.js';
+import { clusterOlmConfig, isCopied, namespaceViews, type Og, type Shared } from './shared.js';
+
+const clusterConfig: ReconcileRequest = { name: OLMConfigName };
+
+/**
+ * The OLMConfig reconciler (upstream `syncOLMConfig`): the `DisabledCopiedCSVs` condition of the OLMConfig
+ * `cluster`, telling whether the copies of every AllNamespaces operator are where the config wants them.
+ * The CSV reconciler makes and deletes the copies; this one reports on them, so it looks again whenever a
+ * copy, an AllNamespaces operator, a group or a namespace changes.
+ */
+export function createOlmConfigReconciler(shared: Shared): Reconciler {
+  return {
+    name: 'olmconfig',
+    for: Kinds.olmConfig,
+    watches: [
+      { ...Kinds.csv, map: (csv) => (concernsAllNamespacesCopies(shared, csv) ? [clusterConfig] : []) },
+      { ...Kinds.operatorGroup, map: () => [clusterConfig] },
+      { ...Kinds.namespace, map: () => [clusterConfig] },
+    ],
+    async reconcile(request, context) {
+      shared.cache = context.cache;
+      // With copies off altogether (`copiedCsvs: false`) there is nothing to report on.
+      if (request.name !== OLMConfigName || !shared.copiedCsvsEnabled) return;
+      const config = clusterOlmConfig(context.cache);
+      if (!config) return;
+      const enabled = copiedCsvsEnabled(config);
+      const condition = copiedCsvsCondition(enabled, allNamespacesCopiesAsExpected(shared, enabled, context));
+      if (!withCondition(config.status?.conditions ?? [], condition, '')) return;
+      await updateStatus<OLMConfig & CachedObject>(shared.client(), { ...Kinds.olmConfig, name: OLMConfigName }, (live) => {
+        const conditions = withCondition(live.status?.conditions ?? [], condition, conditionTime(shared.now()));
+        if (!conditions) return false;
+        live.status = { ...(live.status ?? {}), conditions };
+      });
+    },
+  };
+}
+
+/** A copy, or a CSV in the namespace of an AllNamespaces group (its source or a would-be source). */
+function concernsAllNamespacesCopies(shared: Shared, csv: CachedObject): boolean {
+  if (!shared.cache) return true;
+  const namespace = csv.metadata?.labels?.[Labels.copiedFrom] ?? csv.metadata?.namespace ?? '';
+  return (shared.cache.list(Kinds.operatorGroup, { namespace }) as Og[]).some((og) => targetsAllNamespaces(og));
+}
+
+function targetsAllNamespaces(og: Og): boolean {
+  const targets = og.status?.namespaces;
+  return targets?.length === 1 && targets[0] === '';
+}
+
+/**
+ * Whether every non-copied CSV in the namespace of an AllNamespaces group has its copies exactly where
+ * they belong: every other namespace while copies are enabled, only the protected ones otherwise.
+ */
+function allNamespacesCopiesAsExpected(shared: Shared, enabled: boolean, context: ReconcileContext): boolean {
+  const namespaces = namespaceViews(context.cache);
+  for (const og of context.cache.list(Kinds.operatorGroup) as Og[]) {
+    if (!targetsAllNamespaces(og)) continue;
+    const namespace = og.metadata.namespace;
+    const copies = new Map<string, Set<string>>();
+    for (const copy of context.cache.list(Kinds.csv, { labelSelector: `${Labels.copiedFrom}=${namespace}` })) {
+      const name = copy.metadata?.name ?? '';
+      copies.set(name, (copies.get(name) ?? new Set()).add(copy.metadata?.namespace ?? ''));
+    }
+    const expected = allNamespacesCopyTargets(namespace, namespaces, enabled, shared.protectedCopiedCsvNamespaces);
+    for (const csv of context.cache.list(Kinds.csv, { namespace })) {
+      if (isCopied(csv)) continue;
+      if (!copiesAsExpected(copies.get(csv.metadata?.name ?? '') ?? new Set(), expected)) return false;
+    }
+  }
+  return true;
+}
