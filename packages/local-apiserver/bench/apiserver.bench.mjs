@@ -1,8 +1,15 @@
 // Benchmarks of the local API server over loopback HTTP (keep-alive), one JSON line per case.
 // Run after a build: `pnpm bench` (node bench/apiserver.bench.mjs). Numbers depend on the machine.
+// Write cases run with two clients: Node's http module with a keep-alive Agent (what Node programs
+// use; it costs about as much CPU per request as the server), and a lean HTTP/1.1 client (one
+// keep-alive socket per client, nothing else), whose numbers are bounded by the server.
+// `serverCpuUsPerOp` is the server process's CPU time per request (Linux), which a busy shared
+// machine disturbs less than the rate.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -39,10 +46,75 @@ function send(agent, url, method, path, body, contentType = 'application/json', 
   });
 }
 
-async function measure(name, total, clients, operation, extra = {}) {
+/** A minimal HTTP/1.1 client: one keep-alive socket, one request at a time, Content-Length responses. */
+class LeanConnection {
+  static async open(url) {
+    const { hostname, port } = new URL(url);
+    const socket = connect(Number(port), hostname);
+    socket.setNoDelay(true);
+    await new Promise((resolve, reject) => {
+      socket.once('connect', resolve);
+      socket.once('error', reject);
+    });
+    return new LeanConnection(socket, `${hostname}:${port}`);
+  }
+
+  constructor(socket, host) {
+    this.socket = socket;
+    this.host = host;
+    this.buffer = Buffer.alloc(0);
+    this.waiting = undefined;
+    socket.on('data', (chunk) => this.receive(chunk));
+    socket.on('error', (error) => this.waiting?.reject(error));
+  }
+
+  receive(chunk) {
+    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    const end = this.buffer.indexOf('\r\n\r\n');
+    if (end < 0) return;
+    const head = this.buffer.subarray(0, end).toString('latin1');
+    const length = /\r\ncontent-length: *(\d+)/i.exec(head);
+    if (!length) {
+      this.waiting?.reject(new Error(`lean client: response without Content-Length: ${head}`));
+      return;
+    }
+    const size = end + 4 + Number(length[1]);
+    if (this.buffer.length < size) return;
+    const body = this.buffer.subarray(end + 4, size).toString();
+    this.buffer = this.buffer.subarray(size);
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    waiting?.resolve({ status: Number(head.slice(9, 12)), body });
+  }
+
+  send(method, path, body, contentType = 'application/json') {
+    const payload = body === undefined ? '' : JSON.stringify(body);
+    return new Promise((resolve, reject) => {
+      this.waiting = { resolve, reject };
+      this.socket.write(`${method} ${path} HTTP/1.1\r\nHost: ${this.host}\r\nContent-Type: ${contentType}\r\nContent-Length: ${Buffer.byteLength(payload)}\r\n\r\n${payload}`);
+    });
+  }
+
+  close() {
+    this.socket.destroy();
+  }
+}
+
+/** CPU time (ms) a process used so far, from /proc (Linux); undefined elsewhere. */
+function cpuMsOf(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+async function measure(name, total, clients, operation, extra = {}, serverPid = undefined) {
   const latencies = [];
   let next = 0;
   let failures = 0;
+  const cpuBefore = serverPid === undefined ? undefined : cpuMsOf(serverPid);
   const started = performance.now();
   await Promise.all(
     Array.from({ length: clients }, async (_, client) => {
@@ -57,8 +129,10 @@ async function measure(name, total, clients, operation, extra = {}) {
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  const cpuAfter = serverPid === undefined ? undefined : cpuMsOf(serverPid);
   latencies.sort((a, b) => a - b);
-  console.log(JSON.stringify({ case: name, clients, ops: total, failures, opsPerSec: Math.round(total / seconds), p50Ms: round(percentile(latencies, 50)), p99Ms: round(percentile(latencies, 99)), ...extra }));
+  const serverCpu = cpuBefore !== undefined && cpuAfter !== undefined ? { serverCpuUsPerOp: Math.round(((cpuAfter - cpuBefore) * 1000) / total) } : {};
+  console.log(JSON.stringify({ case: name, clients, ops: total, failures, opsPerSec: Math.round(total / seconds), p50Ms: round(percentile(latencies, 50)), p99Ms: round(percentile(latencies, 99)), ...serverCpu, ...extra }));
 }
 
 /** Starts the server in a child process (so client and server do not share one event loop). */
@@ -75,6 +149,7 @@ async function startServerProcess(options) {
   });
   return {
     url,
+    pid: child.pid,
     stop: () =>
       new Promise((resolve) => {
         child.on('exit', resolve);
@@ -83,21 +158,41 @@ async function startServerProcess(options) {
   };
 }
 
+const nodeHttpClient = 'node:http keep-alive Agent';
+const leanClient = 'lean HTTP/1.1, one keep-alive socket per client';
+
 async function writeCases(label, name, options) {
   const server = await startServerProcess(options);
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const path = '/api/v1/namespaces/default/configmaps';
   try {
-    for (const clients of [1, 50]) {
-      const count = scale(clients === 1 ? 5000 : 10000);
-      const prefix = `${name}-c${clients}`;
-      await measure(`${label} create`, count, clients, (index) => send(agent, server.url, 'POST', path, { metadata: { name: `${prefix}-${index}` }, data: { value: String(index) } }));
-      const versions = new Map();
-      await measure(`${label} update (merge patch)`, count, clients, async (index) => {
-        const result = await send(agent, server.url, 'PATCH', `${path}/${prefix}-${index}`, { data: { value: `updated-${index}` } }, 'application/merge-patch+json');
-        versions.set(index, result.status);
-        return result;
-      });
+    for (const client of [nodeHttpClient, leanClient]) {
+      for (const clients of [1, 50]) {
+        const connections = client === leanClient ? await Promise.all(Array.from({ length: clients }, () => LeanConnection.open(server.url))) : [];
+        const call = (index, method, target, body, contentType) =>
+          client === leanClient ? connections[index].send(method, target, body, contentType) : send(agent, server.url, method, target, body, contentType);
+        const count = scale(clients === 1 ? 5000 : 10000);
+        const prefix = `${name}-${client === leanClient ? 'lean' : 'http'}-c${clients}`;
+        const extra = { client };
+        try {
+          // Unmeasured warm-up (JIT on both sides), so that the cases report the steady state.
+          for (let index = 0; index < scale(1000); index++) {
+            await call(0, 'POST', path, { metadata: { name: `${prefix}-warm-${index}` }, data: { value: String(index) } });
+            await call(0, 'PATCH', `${path}/${prefix}-warm-${index}`, { data: { value: 'warm' } }, 'application/merge-patch+json');
+          }
+          await measure(`${label} create`, count, clients, (index, worker) => call(worker, 'POST', path, { metadata: { name: `${prefix}-${index}` }, data: { value: String(index) } }), extra, server.pid);
+          await measure(
+            `${label} update (merge patch)`,
+            count,
+            clients,
+            (index, worker) => call(worker, 'PATCH', `${path}/${prefix}-${index}`, { data: { value: `updated-${index}` } }, 'application/merge-patch+json'),
+            extra,
+            server.pid,
+          );
+        } finally {
+          for (const connection of connections) connection.close();
+        }
+      }
     }
   } finally {
     agent.destroy();
@@ -201,9 +296,25 @@ async function memory() {
 const only = process.env.BENCH_ONLY;
 const wanted = (group) => only === undefined || only === group;
 if (wanted('writes')) await writeCases('memory', 'mem', {});
+/** What one durable write costs at least on this disk: a small append and fdatasync, one after another. */
+async function diskSyncCost(dataDir) {
+  const handle = await open(join(dataDir, 'sync-probe'), 'a');
+  const line = `${JSON.stringify({ t: 'put', event: { revision: 1, object: { metadata: { name: 'x'.repeat(300) } } } })}\n`;
+  try {
+    await measure('disk: append + fdatasync (the floor of a durable write)', scale(1000), 1, async () => {
+      await handle.write(line);
+      await handle.datasync();
+      return { status: 200 };
+    });
+  } finally {
+    await handle.close();
+  }
+}
+
 if (wanted('durable')) {
   const dataDir = mkdtempSync(join(tmpdir(), 'olm-apiserver-bench-'));
   try {
+    await diskSyncCost(dataDir);
     await writeCases('durable (dataDir, fsync)', 'durable', { dataDir });
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

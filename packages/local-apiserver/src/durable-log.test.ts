@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -54,5 +55,44 @@ describe('DurableLog', () => {
     await store.durable();
     expect(readFileSync(join(directory, 'store.jsonl'), 'utf8')).toContain('"name":"a"');
     await log.close();
+  });
+
+  it('acknowledges a write that waited for a running sync only after a later sync covered it', async () => {
+    const directory = temporary();
+    // Observe what was on disk (written, then datasynced) whenever a write is acknowledged.
+    const probe = await open(join(directory, 'probe'), 'w');
+    const fileHandle = Object.getPrototypeOf(probe) as { write: (...args: unknown[]) => Promise<unknown>; datasync: () => Promise<void> };
+    await probe.close();
+    const { write, datasync } = fileHandle;
+    let written = '';
+    let synced = '';
+    fileHandle.write = async function (this: unknown, ...args: unknown[]) {
+      const result = await write.apply(this, args);
+      written += String(args[0]);
+      return result;
+    };
+    fileHandle.datasync = async function (this: unknown) {
+      const before = written;
+      await datasync.call(this);
+      synced = before;
+    };
+    try {
+      const store = new Store();
+      const log = await DurableLog.open(directory, store);
+      store.put('/configmaps', configMap('a', '1'));
+      const first = store.durable();
+      // The moment the first sync ends, another write starts the next sync, which takes `b` along.
+      void first.then(() => {
+        store.put('/configmaps', configMap('c', '1'));
+        void store.durable();
+      });
+      store.put('/configmaps', configMap('b', '1'));
+      await store.durable();
+      expect(synced).toContain('"name":"b"');
+      await log.close();
+    } finally {
+      fileHandle.write = write;
+      fileHandle.datasync = datasync;
+    }
   });
 });

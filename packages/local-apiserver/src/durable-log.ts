@@ -21,7 +21,12 @@ const fileName = 'store.jsonl';
 export class DurableLog implements StorePersistence {
   private handle: FileHandle | undefined;
   private pending: LogRecord[] = [];
-  private flushing: Promise<void> | undefined;
+  /** Records appended so far, and how many of them are settled: on disk (or failed), in append order. */
+  private appended = 0;
+  private synced = 0;
+  /** Callers of flush() waiting until `synced` reaches `upTo`. */
+  private waiters: { upTo: number; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  private syncing = false;
   private appendedSinceCompaction = 0;
   private closed = false;
 
@@ -114,26 +119,50 @@ export class DurableLog implements StorePersistence {
   append(record: LogRecord): void {
     if (this.closed) return;
     this.pending.push(record);
+    this.appended++;
   }
 
+  /**
+   * Resolves once every record appended so far is on disk. Records appended while a sync runs share
+   * the next one (group commit); a caller is answered only by a sync that covered its records.
+   */
   flush(): Promise<void> {
-    if (this.flushing) return this.flushing.then(() => (this.pending.length > 0 ? this.flush() : undefined));
-    if (this.pending.length === 0 || !this.handle) return Promise.resolve();
-    this.flushing = this.flushOnce().finally(() => {
-      this.flushing = undefined;
-    });
-    return this.flushing;
+    const upTo = this.appended;
+    if (this.synced >= upTo || !this.handle) return Promise.resolve();
+    const done = new Promise<void>((resolve, reject) => this.waiters.push({ upTo, resolve, reject }));
+    if (!this.syncing) void this.syncLoop();
+    return done;
   }
 
-  private async flushOnce(): Promise<void> {
-    const handle = this.handle;
-    if (!handle) return;
-    const lines = this.pending;
-    this.pending = [];
-    await handle.write(`${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
-    await handle.datasync();
-    this.appendedSinceCompaction += lines.length;
-    if (this.appendedSinceCompaction > Math.max(this.compactAfterRecords, 2 * this.store.count())) await this.compact();
+  private async syncLoop(): Promise<void> {
+    this.syncing = true;
+    try {
+      while (this.pending.length > 0 && this.handle) {
+        const lines = this.pending;
+        this.pending = [];
+        await this.handle.write(`${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+        await this.handle.datasync();
+        this.markSynced(lines.length);
+        this.appendedSinceCompaction += lines.length;
+        if (this.appendedSinceCompaction > Math.max(this.compactAfterRecords, 2 * this.store.count())) await this.compact();
+      }
+    } catch (error) {
+      // The batch may be lost: its writes (and any waiting with them) fail rather than being acknowledged.
+      this.synced = this.appended - this.pending.length;
+      for (const waiter of this.waiters.splice(0)) waiter.reject(error);
+    } finally {
+      this.syncing = false;
+    }
+  }
+
+  private markSynced(count: number): void {
+    this.synced += count;
+    const waiting = this.waiters;
+    this.waiters = [];
+    for (const waiter of waiting) {
+      if (waiter.upTo <= this.synced) waiter.resolve();
+      else this.waiters.push(waiter);
+    }
   }
 
   private async compact(): Promise<void> {
@@ -141,8 +170,10 @@ export class DurableLog implements StorePersistence {
     // Everything pending was written above; the snapshot covers it.
     const revision = this.store.revision;
     this.writeSnapshot();
-    // Records appended meanwhile are already in the snapshot.
-    this.pending = this.pending.filter((record) => record.event.revision > revision);
+    // Records appended meanwhile are already in the snapshot, which is on disk.
+    const remaining = this.pending.filter((record) => record.event.revision > revision);
+    this.markSynced(this.pending.length - remaining.length);
+    this.pending = remaining;
     this.handle = await open(join(this.directory, fileName), 'a');
   }
 

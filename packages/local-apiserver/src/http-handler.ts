@@ -74,9 +74,10 @@ function mediaType(request: IncomingMessage): string {
 }
 
 function decodeDocument(buffer: Buffer, type: string): unknown {
+  if (buffer.length === 0) return undefined;
   const text = buffer.toString('utf8');
-  if (text.trim() === '') return undefined;
   if (type === 'application/yaml' || type === 'application/apply-patch+yaml' || type === 'application/x-yaml' || type === 'text/yaml') {
+    if (text.trim() === '') return undefined;
     try {
       return parseYaml(text) as unknown;
     } catch (error) {
@@ -86,6 +87,7 @@ function decodeDocument(buffer: Buffer, type: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
+    if (text.trim() === '') return undefined;
     throw badRequest(`couldn't get version/kind; json parse error: ${error instanceof Error ? error.message : String(error)}`);
   }
 }

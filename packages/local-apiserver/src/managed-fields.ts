@@ -117,8 +117,9 @@ function itemElement(item: JsonObject, kind: Extract<ListKind, { type: 'map' }>)
   return `k:${JSON.stringify(itemKey(item, kind))}`;
 }
 
+/** Whether `item` is the one `key` (an `itemKey`) names: every key field equal, a missing one taking its default. */
 function sameItem(item: JsonObject, key: JsonObject, kind: Extract<ListKind, { type: 'map' }>): boolean {
-  for (const name of Object.keys(key)) if (!deepEqual(item[name] ?? kind.defaults?.[name], key[name])) return false;
+  for (const name of kind.keys) if (!deepEqual(item[name] ?? kind.defaults?.[name], key[name])) return false;
   return true;
 }
 
@@ -196,12 +197,11 @@ function locate(object: unknown, path: string, listKeys: ListKeys): { value: unk
       if (!Array.isArray(current)) return { value: undefined, location: undefined };
       const wanted = JSON.parse(element.slice(2)) as unknown;
       const kind = element.startsWith('k:') ? listKeys(names, current) : undefined;
-      const index =
-        kind?.type === 'map'
-          ? current.findIndex((item) => isJsonObject(item) && sameItem(item, wanted as JsonObject, kind))
-          : element.startsWith('k:')
-            ? current.findIndex((item) => isJsonObject(item) && Object.entries(wanted as JsonObject).every(([key, value]) => deepEqual(item[key], value)))
-            : current.findIndex((item) => deepEqual(item, wanted));
+      // An item matches the key fields the element names (a missing one taking its default).
+      const defaults = kind?.type === 'map' ? kind.defaults : undefined;
+      const index = element.startsWith('k:')
+        ? current.findIndex((item) => isJsonObject(item) && Object.entries(wanted as JsonObject).every(([key, value]) => deepEqual(item[key] ?? defaults?.[key], value)))
+        : current.findIndex((item) => deepEqual(item, wanted));
       if (index < 0) return { value: undefined, location: undefined };
       location = { parent: current, key: index };
       current = current[index];

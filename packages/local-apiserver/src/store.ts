@@ -39,6 +39,8 @@ export function objectKey(namespace: string | undefined, name: string): string {
 
 type Listener = (event: StoreEvent) => void;
 
+const alreadyDurable = Promise.resolve();
+
 class ResourceBucket {
   readonly objects = new Map<string, KubeObject>();
   private sortedKeys: string[] | undefined;
@@ -193,8 +195,8 @@ export class Store {
   }
 
   /** Resolves once everything written so far is durable (immediately without a data directory). */
-  async durable(): Promise<void> {
-    if (this.persistence) await this.persistence.flush();
+  durable(): Promise<void> {
+    return this.persistence ? this.persistence.flush() : alreadyDurable;
   }
 
   private scheduleDispatch(): void {
