@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CatalogBundle, CatalogSourceType } from '@olm/core';
 import { silentLogger } from '@olm/controller-runtime';
-import { createCatalogSourceTypes, hasManifestsOnDemand, loadCatalog, startRegistryServer, type RegistryServer } from '@olm/registry';
+import { createCatalogSourceTypes, hasManifestsOnDemand, loadCatalog, startRegistryServer, type BundleKey, type RegistryServer } from '@olm/registry';
 import { writeCatalog, type PackageSpec } from '../test/fbc-catalog.js';
 import { CatalogSourceConnections, catalogSourceRevision, forResolution } from './catalog-source-connections.js';
 
@@ -124,7 +124,7 @@ describe('manifests on demand (a gRPC registry)', () => {
       async open(request) {
         const connection = await grpc.open(request);
         if (!hasManifestsOnDemand(connection)) throw new Error('the grpc source type should fetch manifests on demand');
-        return { ...connection, loadBundle: (bundle) => (fetched.push(bundle.name), connection.loadBundle(bundle)) };
+        return { ...connection, loadBundle: (bundle: BundleKey) => (fetched.push(bundle.name), connection.loadBundle(bundle)) };
       },
     };
     grpcConnections = new CatalogSourceConnections({ sourceTypes: () => new Map([['grpc', noting]]), ttlMs: 60_000, now: () => 0, logger: silentLogger });

@@ -1,4 +1,4 @@
-import { describeError, OlmError } from '@olm/core';
+import { describeError, OlmError, type ObjectReader } from '@olm/core';
 import { apiStatusCode, isAlreadyExists, isNotFound, setOwnerLabels, setOwnerReference, type KubeClient, type OwnerObject } from '@olm/controller-runtime';
 import type { Step } from './bundle-steps.js';
 import type { CatalogControllerContext } from './controller-context.js';
@@ -56,8 +56,15 @@ class StepFailure extends Error {
  * safety check before it is replaced. Stops at the first error. As upstream, a step whose requests
  * drew API warnings (HTTP 299, e.g. an unknown field or a deprecated API) gets an
  * `AppliedWithWarnings` Warning Event on the plan and counts once in `installplan_warnings_total`.
+ * CSVs are looked up in `cache` when it holds them (see `alongsideAnnotations`).
  */
-export async function executePlan(context: CatalogControllerContext, plan: AnyObject, input: readonly Step[], signal: AbortSignal): Promise<ExecutionResult> {
+export async function executePlan(
+  context: CatalogControllerContext,
+  plan: AnyObject,
+  input: readonly Step[],
+  signal: AbortSignal,
+  cache?: ObjectReader,
+): Promise<ExecutionResult> {
   const warnings: string[] = [];
   const client = context.client().withWarningHandler((warning) => {
     if (warning.code === 299) warnings.push(warning.text);
@@ -80,7 +87,7 @@ export async function executePlan(context: CatalogControllerContext, plan: AnyOb
       }
       let status: string;
       try {
-        status = await applyStep(context, client, plan, step, owners);
+        status = await applyStep(context, client, plan, step, owners, cache);
       } catch (error) {
         if (error instanceof StepFailure && error.stepStatus) steps[index] = { ...step, status: error.stepStatus };
         return { steps, error: { message: describeError(error), forbidden: apiStatusCode(error) === 403 }, waitingForApi: false, aborted: false };
@@ -105,7 +112,14 @@ function reportWarnings(context: CatalogControllerContext, plan: AnyObject, inde
   void context.events().warning(plan, appliedWithWarningsReason, appliedWithWarningsMessage(step, warnings), { fieldPath: stepFieldPath(index) });
 }
 
-async function applyStep(context: CatalogControllerContext, client: KubeClient, plan: AnyObject, step: Step, owners: Map<string, OwnerObject>): Promise<string> {
+async function applyStep(
+  context: CatalogControllerContext,
+  client: KubeClient,
+  plan: AnyObject,
+  step: Step,
+  owners: Map<string, OwnerObject>,
+  cache: ObjectReader | undefined,
+): Promise<string> {
   const namespace = plan.metadata?.namespace ?? '';
   let manifest: AnyObject;
   try {
@@ -131,7 +145,7 @@ async function applyStep(context: CatalogControllerContext, client: KubeClient, 
         'Created',
       );
     case 'CustomResourceDefinition':
-      return applyCrd(context, client, plan, step.resolving, { ...manifest, metadata: { ...metadata, labels } });
+      return applyCrd(context, client, cache, plan, step.resolving, { ...manifest, metadata: { ...metadata, labels } });
     default:
       break;
   }
@@ -202,14 +216,23 @@ async function csvOwner(client: KubeClient, namespace: string, name: string, own
 /**
  * Upstream's installed-alongside annotations for a CRD applied for `resolving`: that CSV, plus the
  * CSVs the CRD (as shipped, and as it is now) was installed alongside that still exist and are not copies.
+ * A CRD shared by an operator installed in many namespaces names every one of them, so the CSVs are
+ * read from the cache (as upstream reads its lister); one the cache lacks is looked up live, since
+ * it may be new or in a namespace the cache does not watch.
  */
-async function alongsideAnnotations(client: KubeClient, namespace: string, resolving: string, ...sources: AnyObject[]): Promise<Record<string, string>> {
+async function alongsideAnnotations(
+  client: KubeClient,
+  cache: ObjectReader | undefined,
+  namespace: string,
+  resolving: string,
+  ...sources: AnyObject[]
+): Promise<Record<string, string>> {
   const csvs: CsvReference[] = [];
   for (const reference of sources.flatMap((source) => installedAlongside(source.metadata?.annotations))) {
     if ((reference.namespace === namespace && reference.name === resolving) || csvs.some((known) => known.namespace === reference.namespace && known.name === reference.name)) continue;
     let csv: AnyObject | undefined;
     try {
-      csv = await client.find<AnyObject>({ ...Kinds.clusterServiceVersion, namespace: reference.namespace, name: reference.name });
+      csv = cachedCsv(cache, reference) ?? (await client.find<AnyObject>({ ...Kinds.clusterServiceVersion, namespace: reference.namespace, name: reference.name }));
       if (!csv) continue;
     } catch {
       // Unsure whether it exists: keep it, as upstream does, and look again next time.
@@ -219,6 +242,14 @@ async function alongsideAnnotations(client: KubeClient, namespace: string, resol
   }
   if (namespace && resolving) csvs.push({ namespace, name: resolving });
   return withInstalledAlongside(sources[0]?.metadata?.annotations, csvs);
+}
+
+function cachedCsv(cache: ObjectReader | undefined, reference: CsvReference): AnyObject | undefined {
+  try {
+    return cache?.get(Kinds.clusterServiceVersion, reference.name, reference.namespace) as AnyObject | undefined;
+  } catch {
+    return undefined; // CSVs are not cached here
+  }
 }
 
 function isCopiedCsv(csv: AnyObject): boolean {
@@ -231,9 +262,16 @@ function isCopiedCsv(csv: AnyObject): boolean {
 }
 
 /** Create → WaitingForApi; exists → the upgrade safety check, then replace → Present. */
-async function applyCrd(context: CatalogControllerContext, client: KubeClient, plan: AnyObject, resolving: string, shipped: AnyObject): Promise<string> {
+async function applyCrd(
+  context: CatalogControllerContext,
+  client: KubeClient,
+  cache: ObjectReader | undefined,
+  plan: AnyObject,
+  resolving: string,
+  shipped: AnyObject,
+): Promise<string> {
   const namespace = plan.metadata?.namespace ?? '';
-  const crd: AnyObject = { ...shipped, metadata: { ...shipped.metadata, annotations: await alongsideAnnotations(client, namespace, resolving, shipped) } };
+  const crd: AnyObject = { ...shipped, metadata: { ...shipped.metadata, annotations: await alongsideAnnotations(client, cache, namespace, resolving, shipped) } };
   try {
     await client.create(crd, { fieldManager: context.fieldManager });
     return 'WaitingForApi';
@@ -248,7 +286,7 @@ async function applyCrd(context: CatalogControllerContext, client: KubeClient, p
   // Upstream records these as events only; installplan_warnings_total counts API warnings.
   for (const warning of verdict.warnings) void context.events().warning(plan, 'CRDValidation', warning);
   if (verdict.error) throw new OlmError('OLM_CATALOG_CRD_UPGRADE_REFUSED', verdict.error);
-  const alongside = await alongsideAnnotations(client, namespace, resolving, shipped, existing);
+  const alongside = await alongsideAnnotations(client, cache, namespace, resolving, shipped, existing);
   const updated: AnyObject = {
     ...crd,
     metadata: {

@@ -23,6 +23,8 @@ export function createInstallPlanReconciler(context: CatalogControllerContext): 
   return {
     name: 'installplan',
     for: Kinds.installPlan,
+    // Read from the cache when a CRD is applied (installed-alongside annotations); no trigger.
+    watches: [{ ...Kinds.clusterServiceVersion, map: () => [] }],
     maxConcurrentReconciles: 2,
     async reconcile({ namespace = '', name }, { cache, signal }) {
       if (!cache.get(Kinds.installPlan, name, namespace)) return;
@@ -47,7 +49,7 @@ export function createInstallPlanReconciler(context: CatalogControllerContext): 
       if (state.phase === 'RequiresApproval') state = nextInstallPlanState(state, undefined, now, context.installPlanRetryTimeoutMs);
       if (state.phase === 'Installing') {
         state = nextInstallPlanState(state, undefined, now, context.installPlanRetryTimeoutMs); // sets startTime
-        const result = await executePlan(context, plan, steps, signal);
+        const result = await executePlan(context, plan, steps, signal, cache);
         steps = result.steps;
         if (!result.aborted) {
           const outcome: ExecutionOutcome = result.error

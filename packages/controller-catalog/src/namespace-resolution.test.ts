@@ -1,5 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { installedOperators, isUnsafeFailForward } from './namespace-resolution.js';
+import { silentLogger } from '@olm/controller-runtime';
+import type { CachedObject, ObjectReader } from '@olm/core';
+import type { CatalogControllerContext } from './controller-context.js';
+import { Kinds } from './kinds.js';
+import { createNamespaceResolutionReconciler, installedOperators, isUnsafeFailForward } from './namespace-resolution.js';
+
+describe('namespaces resolved again when a global catalog changes', () => {
+  it('are those holding Subscriptions: learnt from their events, forgotten once they have none', async () => {
+    const context = { globalCatalogNamespace: 'olm', subscriptionNamespaces: new Set<string>(), logger: silentLogger } as unknown as CatalogControllerContext;
+    const reconciler = createNamespaceResolutionReconciler(context);
+    const watch = (kind: string) => reconciler.watches!.find((candidate) => candidate.kind === kind)!;
+    const subscription = (namespace: string): CachedObject => ({ ...Kinds.subscription, metadata: { name: 'sub', namespace } });
+    watch('Subscription').map!(subscription('team-a'));
+    watch('Subscription').map!(subscription('team-b'));
+    const globalCatalog: CachedObject = { ...Kinds.catalogSource, metadata: { name: 'catalog', namespace: 'olm' } };
+    expect(watch('CatalogSource').map!(globalCatalog)).toEqual([{ name: 'team-a' }, { name: 'team-b' }]);
+    // team-a's namespace was deleted with its Subscription: its next pass forgets it.
+    const emptyCache: ObjectReader = { get: () => undefined, list: () => [] };
+    await reconciler.reconcile({ name: 'team-a' }, { cache: emptyCache, signal: new AbortController().signal, logger: silentLogger, retries: 0 });
+    expect(watch('CatalogSource').map!(globalCatalog)).toEqual([{ name: 'team-b' }]);
+  });
+});
 
 describe('isUnsafeFailForward', () => {
   const group = (upgradeStrategy: unknown) => ({ apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: { name: 'og' }, spec: { upgradeStrategy } });

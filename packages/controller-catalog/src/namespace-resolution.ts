@@ -79,7 +79,12 @@ export function createNamespaceResolutionReconciler(context: CatalogControllerCo
       context.metrics?.installPlanCount.set(cache.list(Kinds.installPlan).length);
       const present = cache.list(Kinds.subscription, { namespace });
       context.metrics?.subscriptionSyncs.forgetMissing(namespace, new Set(present.map(nameOf)));
-      if (present.length === 0) return;
+      // Kept to the namespaces that hold Subscriptions now, so deleted namespaces do not pile up.
+      if (present.length === 0) {
+        context.subscriptionNamespaces.delete(namespace);
+        return;
+      }
+      context.subscriptionNamespaces.add(namespace);
       return syncNamespace(context, cache, namespace);
     },
   };

@@ -1,7 +1,7 @@
 import type { CachedObject } from '@olm/core';
 import { OlmError } from '@olm/core';
 import { RuntimeErrorCodes } from './errors.js';
-import { parseLabelSelector } from './label-selector.js';
+import { parseLabelSelector, type LabelSelector } from './label-selector.js';
 import { objectKey } from './object-key.js';
 
 /** Computes the index values of an object (empty when it has none). */
@@ -131,22 +131,23 @@ export class Indexer<T extends CachedObject = CachedObject> {
 
   /** Objects in a namespace (or all), matching a label selector (or all). */
   list(options: { readonly namespace?: string; readonly labelSelector?: string } = {}): T[] {
-    const selector = options.labelSelector ? parseLabelSelector(options.labelSelector) : undefined;
-    let candidates: Iterable<T>;
+    const selector = options.labelSelector ? parsedSelector(options.labelSelector) : undefined;
+    // Narrowed by an index when the selector or namespace allows (keys only: no copy of the candidates).
+    let keys: Iterable<string> | undefined;
     const firstEquality = selector?.equalities[0];
     if (firstEquality) {
-      candidates = this.byIndex(BuiltInIndexes.label, `${firstEquality[0]}=${firstEquality[1]}`);
+      keys = this.indexOf(BuiltInIndexes.label).get(`${firstEquality[0]}=${firstEquality[1]}`) ?? [];
     } else if (options.namespace !== undefined) {
-      candidates = this.byIndex(BuiltInIndexes.namespace, options.namespace);
-    } else {
-      candidates = this.items.values();
+      keys = this.indexOf(BuiltInIndexes.namespace).get(options.namespace) ?? [];
     }
     const result: T[] = [];
-    for (const object of candidates) {
-      if (options.namespace !== undefined && (object.metadata?.namespace ?? '') !== options.namespace) continue;
-      if (selector && !selector.matches(object.metadata?.labels)) continue;
+    const consider = (object: T) => {
+      if (options.namespace !== undefined && (object.metadata?.namespace ?? '') !== options.namespace) return;
+      if (selector && !selector.matches(object.metadata?.labels)) return;
       result.push(object);
-    }
+    };
+    if (keys) for (const key of keys) consider(this.items.get(key)!);
+    else for (const object of this.items.values()) consider(object);
     return result;
   }
 
@@ -179,6 +180,20 @@ export class Indexer<T extends CachedObject = CachedObject> {
       }
     }
   }
+}
+
+/** Parsed selectors by text: controllers list with the same few selectors over and over. */
+const parsedSelectors = new Map<string, LabelSelector>();
+const parsedSelectorsKept = 256;
+
+function parsedSelector(text: string): LabelSelector {
+  let selector = parsedSelectors.get(text);
+  if (!selector) {
+    selector = parseLabelSelector(text);
+    if (parsedSelectors.size >= parsedSelectorsKept) parsedSelectors.delete(parsedSelectors.keys().next().value!);
+    parsedSelectors.set(text, selector);
+  }
+  return selector;
 }
 
 /** A custom index function that throws on one odd object must not break the cache for all others. */

@@ -1,3 +1,5 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { hasErrorCode } from '@olm/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAlreadyExists, isConflict, isNotFound, RuntimeErrorCodes } from '../src/errors.js';
@@ -105,5 +107,75 @@ describe('KubeClient against the local API server', () => {
     expect(patched['spec']).toEqual({ value: 'c' });
     expect((await parent.get({ ...toyKind, namespace: 'kw', name: 'a' })).metadata?.name).toBe('a');
     parent.close();
+  });
+});
+
+describe('KubeClient against a misbehaving server', () => {
+  // A plain HTTP server whose answer each test chooses; the kubeconfig needs no credentials for it.
+  let handler: (request: IncomingMessage, response: ServerResponse) => void = () => undefined;
+  let server: Server;
+  let kubeconfig: string;
+  beforeAll(async () => {
+    server = createServer((request, response) => handler(request, response));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    kubeconfig = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: 'c', cluster: { server: `http://127.0.0.1:${port}`, 'insecure-skip-tls-verify': true } }],
+      users: [{ name: 'u', user: {} }],
+      contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
+      'current-context': 'x',
+    });
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  const namespaceReference = { apiVersion: 'v1', kind: 'Namespace', name: 'default' };
+  const discovery = { kind: 'APIResourceList', groupVersion: 'v1', resources: [{ name: 'namespaces', kind: 'Namespace', namespaced: false, verbs: ['get'] }] };
+  const answer = (request: IncomingMessage, response: ServerResponse, object: () => void) => {
+    if (request.url === '/api/v1') response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(discovery));
+    else object();
+  };
+
+  it('sends the body with its length and reads every Warning header', async () => {
+    const received: Array<{ method?: string; length?: string; body: string }> = [];
+    handler = (request, response) =>
+      answer(request, response, () => {
+        let body = '';
+        request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+        request.on('end', () => {
+          received.push({ method: request.method, length: request.headers['content-length'], body });
+          response.setHeader('warning', ['299 - "first"', '299 - "second, with a comma"']);
+          response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...namespaceReference, metadata: { name: 'default', labels: { zone: 'ü' } } }));
+        });
+      });
+    const warnings: string[] = [];
+    const client = new KubeClient({ kubeconfig, onWarning: (warning) => warnings.push(warning.text) });
+    const patched = await client.patch(namespaceReference, { metadata: { labels: { zone: 'ü' } } });
+    expect(patched.metadata?.labels).toEqual({ zone: 'ü' });
+    expect(received).toEqual([{ method: 'PATCH', length: String(Buffer.byteLength('{"metadata":{"labels":{"zone":"ü"}}}')), body: '{"metadata":{"labels":{"zone":"ü"}}}' }]);
+    expect(warnings).toEqual(['first', 'second, with a comma']);
+    client.close();
+  });
+
+  it('fails a request the server never answers once the timeout passes', async () => {
+    handler = (request, response) => answer(request, response, () => undefined);
+    const client = new KubeClient({ kubeconfig, requestTimeoutMs: 300 });
+    await expect(client.get(namespaceReference)).rejects.toMatchObject({ code: RuntimeErrorCodes.kubeUnreachable, message: expect.stringMatching(/^GET \/api\/v1\/namespaces\/default failed: .*(abort|timeout)/i) });
+    client.close();
+  });
+
+  it('fails a response cut off in the middle of its body', async () => {
+    handler = (request, response) =>
+      answer(request, response, () => {
+        response.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+        response.write('{"kind":"Namespace"');
+        setTimeout(() => response.socket?.destroy(), 20);
+      });
+    const client = new KubeClient({ kubeconfig, requestTimeoutMs: 5_000 });
+    await expect(client.get(namespaceReference)).rejects.toMatchObject({ code: RuntimeErrorCodes.kubeUnreachable, message: expect.stringMatching(/^GET \/api\/v1\/namespaces\/default failed: .*(hang up|aborted|ECONNRESET)/i) });
+    client.close();
   });
 });
