@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { CatalogBundle, CatalogSourceType } from '@olm/core';
+import type { CatalogBundle, CatalogBundleKey, CatalogSourceType } from '@olm/core';
 import { silentLogger } from '@olm/controller-runtime';
-import { createCatalogSourceTypes, hasManifestsOnDemand, loadCatalog, startRegistryServer, type BundleKey, type RegistryServer } from '@olm/registry';
+import { createCatalogSourceTypes, loadCatalog, startRegistryServer, type RegistryServer } from '@olm/registry';
 import { writeCatalog, type PackageSpec } from '../test/fbc-catalog.js';
 import { CatalogSourceConnections, catalogSourceRevision, forResolution } from './catalog-source-connections.js';
 
@@ -123,8 +123,9 @@ describe('manifests on demand (a gRPC registry)', () => {
       sourceType: 'grpc',
       async open(request) {
         const connection = await grpc.open(request);
-        if (!hasManifestsOnDemand(connection)) throw new Error('the grpc source type should fetch manifests on demand');
-        return { ...connection, loadBundle: (bundle: BundleKey) => (fetched.push(bundle.name), connection.loadBundle(bundle)) };
+        const loadBundle = connection.loadBundle?.bind(connection);
+        if (!connection.loadWithoutManifests || !loadBundle) throw new Error('the grpc source type should fetch manifests on demand');
+        return { ...connection, loadBundle: (bundle: CatalogBundleKey) => (fetched.push(bundle.name), loadBundle(bundle)) };
       },
     };
     grpcConnections = new CatalogSourceConnections({ sourceTypes: () => new Map([['grpc', noting]]), ttlMs: 60_000, now: () => 0, logger: silentLogger });
@@ -165,6 +166,33 @@ describe('manifests on demand (a gRPC registry)', () => {
     expect(reloaded).not.toBe(content);
     await grpcConnections.bundleWithManifests(reloaded, reloaded.packages.get('acme-database')!.bundles.get('acme-database.v1.0.0')!, 'stable');
     expect(fetched).toEqual(['acme-database.v1.0.0', 'acme-database.v1.0.0']);
+  });
+
+  it('loads whole from a connection that offers only one of the two members', async () => {
+    const grpc = createCatalogSourceTypes().find((type) => type.sourceType === 'grpc')!;
+    const loads: string[] = [];
+    const halfOffering: CatalogSourceType = {
+      sourceType: 'grpc',
+      async open(request) {
+        const { loadBundle: _loadBundle, ...connection } = await grpc.open(request);
+        return {
+          ...connection,
+          load: () => (loads.push('load'), connection.load()),
+          loadWithoutManifests: () => (loads.push('loadWithoutManifests'), connection.loadWithoutManifests!()),
+        };
+      },
+    };
+    const half = new CatalogSourceConnections({ sourceTypes: () => new Map([['grpc', halfOffering]]), ttlMs: 60_000, now: () => 0, logger: silentLogger });
+    try {
+      await half.connect(grpcKey, 'grpc', { sourceType: 'grpc', address: server.address });
+      const content = await half.content(grpcKey);
+      const listed = content.packages.get('acme-database')!.bundles.get('acme-database.v1.2.0')!;
+      expect(manifestKinds(listed)).toContain('ClusterServiceVersion');
+      expect(await half.bundleWithManifests(content, listed, 'stable')).toBe(listed);
+      expect(loads).toEqual(['load']);
+    } finally {
+      await half.close();
+    }
   });
 
   it('returns bundles of content loaded whole as they are', async () => {

@@ -9,7 +9,7 @@ import {
   type ConnectionState,
   type Logger,
 } from '@olm/core';
-import { createRegistryClient, hasManifestsOnDemand, type ManifestsOnDemandConnection, type RegistryClient } from '@olm/registry';
+import { createRegistryClient, type RegistryClient } from '@olm/registry';
 
 export interface CatalogSourceKey {
   readonly namespace: string;
@@ -80,9 +80,16 @@ function slimBundle(bundle: CatalogBundle): CatalogBundle {
     : bundle;
 }
 
+/** A connection offering the contract's optional manifests on demand: both members, or it is read with `load()`. */
+type ManifestsOnDemand = CatalogConnection & Required<Pick<CatalogConnection, 'loadWithoutManifests' | 'loadBundle'>>;
+
+function offersManifestsOnDemand(connection: CatalogConnection): connection is ManifestsOnDemand {
+  return typeof connection.loadWithoutManifests === 'function' && typeof connection.loadBundle === 'function';
+}
+
 /** Content loaded without the manifests of bundles with an image: where to fetch them, and those fetched so far. */
 interface ManifestsToFetch {
-  readonly connection: ManifestsOnDemandConnection;
+  readonly connection: ManifestsOnDemand;
   readonly bundles: Map<string, Promise<CatalogBundle>>;
 }
 
@@ -159,9 +166,9 @@ export class CatalogSourceConnections {
     if (entry.content && entry.loadedAt !== undefined && this.options.now() - entry.loadedAt < this.options.ttlMs) return entry.content;
     entry.loading ??= (async () => {
       try {
-        // Resolution reads no manifests: a connection that can leave them out does, and installs fetch
-        // the few they need (`bundleWithManifests`).
-        const lazy = hasManifestsOnDemand(connection);
+        // Resolution reads no manifests: a connection that can leave them out (of any source type) does,
+        // and installs fetch the few they need (`bundleWithManifests`).
+        const lazy = offersManifestsOnDemand(connection);
         const content = forResolution(await (lazy ? connection.loadWithoutManifests() : connection.load()));
         if (lazy) this.manifestsToFetch.set(content, { connection, bundles: new Map() });
         if (entry.connection === connection) {

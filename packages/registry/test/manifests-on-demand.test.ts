@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CatalogBundle, CatalogContent, CatalogPackage, Property } from '@olm/core';
+import type { CatalogBundle, CatalogConnection, CatalogContent, CatalogPackage, Property } from '@olm/core';
 import { startRegistryServer, type RegistryServer } from '../src/grpc/index.js';
-import { createCatalogSourceTypes, hasManifestsOnDemand, type ManifestsOnDemandConnection } from '../src/sources/index.js';
+import { createCatalogSourceTypes } from '../src/sources/index.js';
+
+/** A connection offering the contract's optional manifests on demand (both members, as readers require). */
+type ManifestsOnDemand = CatalogConnection & Required<Pick<CatalogConnection, 'loadWithoutManifests' | 'loadBundle'>>;
+const offersManifestsOnDemand = (connection: CatalogConnection): connection is ManifestsOnDemand =>
+  typeof connection.loadWithoutManifests === 'function' && typeof connection.loadBundle === 'function';
 
 // One package with the three kinds of bundle a registry serves: an image with olm.bundle.object
 // manifests, an image with olm.csv.metadata only, and no image (manifests inline, sent by ListBundles).
@@ -48,7 +53,7 @@ const withoutManifests = (properties: readonly Property[]) => properties.filter(
 
 describe('grpc connections: manifests on demand', () => {
   let server: RegistryServer;
-  let connection: ManifestsOnDemandConnection;
+  let connection: ManifestsOnDemand;
   let whole: CatalogContent;
   let lean: CatalogContent;
 
@@ -56,7 +61,7 @@ describe('grpc connections: manifests on demand', () => {
     server = await startRegistryServer({ catalog });
     const grpc = createCatalogSourceTypes().find((type) => type.sourceType === 'grpc')!;
     const opened = await grpc.open({ namespace: 'olm', name: 'db', spec: { address: server.address } });
-    if (!hasManifestsOnDemand(opened)) throw new Error('a grpc connection should offer manifests on demand');
+    if (!offersManifestsOnDemand(opened)) throw new Error('a grpc connection should offer manifests on demand');
     connection = opened;
     whole = await connection.load();
     lean = await connection.loadWithoutManifests();
@@ -70,7 +75,7 @@ describe('grpc connections: manifests on demand', () => {
     const types = new Map(createCatalogSourceTypes({ fetchConfigMap: async () => ({}), loadDirectory: async () => catalog }).map((type) => [type.sourceType, type]));
     const directory = await types.get('fbc-directory')!.open({ namespace: 'olm', name: 'dir', spec: { directory: '/catalog' } });
     const configMap = await types.get('configmap')!.open({ namespace: 'olm', name: 'cm', spec: { configMap: 'cm' } });
-    expect([hasManifestsOnDemand(directory), hasManifestsOnDemand(configMap)]).toEqual([false, false]);
+    for (const other of [directory, configMap]) expect([other.loadWithoutManifests, other.loadBundle]).toEqual([undefined, undefined]);
   });
 
   it('loads without the manifests of bundles with an image, and the same everything else', () => {

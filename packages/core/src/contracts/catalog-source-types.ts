@@ -1,5 +1,5 @@
 import { createKeyedExtensionPoint } from '../kernel/extension-point.js';
-import type { CatalogContent } from './model.js';
+import type { CatalogBundle, CatalogContent } from './model.js';
 
 /** gRPC connectivity states, as upstream reports them in `status.connectionState.lastObservedState`. */
 export type ConnectionState = 'IDLE' | 'CONNECTING' | 'READY' | 'TRANSIENT_FAILURE' | 'SHUTDOWN';
@@ -11,9 +11,35 @@ export interface CatalogSourceRequest {
   readonly spec: Readonly<Record<string, unknown>>;
 }
 
-/** An open catalog: it loads content on demand and reports its health. */
+/** One bundle of a catalog, named the way a registry's `GetBundle` asks for it: in a channel it is in. */
+export interface CatalogBundleKey {
+  readonly packageName: string;
+  readonly channelName: string;
+  /** The bundle (CSV) name. */
+  readonly name: string;
+}
+
+/**
+ * An open catalog: it loads content on demand and reports its health.
+ *
+ * Manifests on demand (optional): a connection that can fetch bundles one at a time offers both
+ * `loadWithoutManifests` and `loadBundle`, or neither; a reader uses them only when both are there
+ * and falls back to `load()` otherwise. A reader that needs the manifests of a few bundles only (the
+ * catalog operator installs a handful of the hundreds it resolves over) then skips fetching and
+ * parsing every CSV of the catalog, which on a large catalog is most of its bytes.
+ */
 export interface CatalogConnection {
+  /** The whole catalog, bundle manifests included. */
   load(): Promise<CatalogContent>;
+  /**
+   * `load()` that may leave out what only an install reads, for bundles with an image: their
+   * `olm.bundle.object` and `olm.csv.metadata` properties and related images, and the package icon
+   * taken from them. Everything else, and bundles without an image (whose manifests nothing else can
+   * supply), is as `load()` gives it.
+   */
+  loadWithoutManifests?(): Promise<CatalogContent>;
+  /** One bundle as `load()` gives it, manifests included; rejects when the catalog has no such bundle in that channel. */
+  loadBundle?(bundle: CatalogBundleKey): Promise<CatalogBundle>;
   state(): ConnectionState;
   /** The address clients use, when there is one (`host:port`). */
   readonly address?: string;

@@ -1,10 +1,9 @@
-import type { CatalogSourceType } from '@olm/core';
+import type { CatalogConnection, CatalogSourceType } from '@olm/core';
 import { createRegistryClient } from '../grpc/client.js';
 import type { RegistryClientOptions } from '../grpc/client.js';
 import { apiBundleToCatalogBundle, loadCatalogFromRegistry } from '../grpc/catalog-from-registry.js';
 import type { LoadFromRegistryOptions } from '../grpc/catalog-from-registry.js';
 import { specInvalid } from './errors.js';
-import type { ManifestsOnDemandConnection } from './manifests-on-demand.js';
 
 export interface GrpcSourceTypeOptions {
   readonly client?: RegistryClientOptions;
@@ -14,8 +13,9 @@ export interface GrpcSourceTypeOptions {
 /**
  * `sourceType: grpc`: a registry server at `spec.address` (`host:port`), ours or an upstream
  * `opm serve`. Catalog images (`spec.image` without `address`) need a pod to run them, which this
- * source type does not create: such a spec is rejected as invalid. Its connections also load
- * without manifests and fetch one bundle's on demand (`ManifestsOnDemandConnection`).
+ * source type does not create: such a spec is rejected as invalid. Its connections offer the
+ * contract's manifests on demand: `loadWithoutManifests` lists bundles without the `GetBundle` per
+ * bundle with an image, and `loadBundle` is one `GetBundle`.
  */
 export function createGrpcSourceType(options: GrpcSourceTypeOptions = {}): CatalogSourceType {
   return {
@@ -30,7 +30,7 @@ export function createGrpcSourceType(options: GrpcSourceTypeOptions = {}): Catal
         });
       }
       const client = createRegistryClient(address.trim(), options.client);
-      const connection: ManifestsOnDemandConnection = {
+      const connection: CatalogConnection = {
         address: client.address,
         load: () => loadCatalogFromRegistry(client, options.load),
         loadWithoutManifests: () => loadCatalogFromRegistry(client, { ...options.load, manifests: false }),

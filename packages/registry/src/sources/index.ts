@@ -4,4 +4,3 @@ export { createConfigMapSourceType, type ConfigMapSourceTypeOptions, type FetchC
 export { CatalogSourceErrorCodes } from './errors.js';
 export { createFbcDirectorySourceType, fbcDirectorySourceType, type FbcDirectorySourceTypeOptions } from './fbc-directory-source.js';
 export { createGrpcSourceType, type GrpcSourceTypeOptions } from './grpc-source.js';
-export { hasManifestsOnDemand, type BundleKey, type ManifestsOnDemandConnection } from './manifests-on-demand.js';
