@@ -115,6 +115,7 @@ export function createCsvController(options: CsvControllerOptions): CsvControlle
     protectedCopiedCsvNamespaces: new Set(options.protectedCopiedCsvNamespaces ?? []),
     copyingDisabledEvents: new Map(),
     webhookCleanups: new Map(),
+    generatedRbac: new Map(),
   };
   const csvReconciler = createCsvReconciler(shared);
   const operatorGroupReconciler = createOperatorGroupReconciler(shared);

@@ -12,7 +12,7 @@ import {
   OperatorConditionTypes,
   UpgradeStrategies,
 } from '@olm/api';
-import type { CachedObject, InstallStatus, InstallStrategy, ReconcileContext, ReconcileRequest, ReconcileResult, Reconciler } from '@olm/core';
+import type { CachedObject, InstallStatus, InstallStrategy, ObjectReader, ReconcileContext, ReconcileRequest, ReconcileResult, Reconciler } from '@olm/core';
 import { describeError, hasErrorCode } from '@olm/core';
 import { isNotFound, RuntimeErrorCodes, updateObject, updateStatus } from '@olm/controller-runtime';
 import { reconcileApiIntersection, type GroupApiView } from './api-intersection.js';
@@ -253,6 +253,7 @@ async function reconcileCsv(shared: Shared, request: ReconcileRequest, context: 
 function forgetCsv(shared: Shared, namespace: string, name: string): void {
   shared.copyingDisabledEvents.delete(`${namespace}/${name}`);
   shared.webhookCleanups.delete(`${namespace}/${name}`);
+  shared.generatedRbac.delete(`${namespace}/${name}`);
 }
 
 /**
@@ -651,29 +652,30 @@ function isFailForward(csv: Csv, context: ReconcileContext): boolean {
   return name === UpgradeStrategies.UnsafeFailForward;
 }
 
-async function strategyContext(shared: Shared, csv: Csv, context: ReconcileContext): Promise<StrategyContext> {
-  return { cache: context.cache, config: await subscriptionConfig(shared, csv) };
+function strategyContext(csv: Csv, context: ReconcileContext): StrategyContext {
+  return { cache: context.cache, config: subscriptionConfig(csv, context.cache) };
 }
 
-/** The `spec.config` of the Subscription that installed this CSV, if any. */
-async function subscriptionConfig(shared: Shared, csv: Csv): Promise<SubscriptionConfig | undefined> {
+/** The `spec.config` of the Subscription that installed this CSV, if any (Subscriptions are watched, so cached). */
+function subscriptionConfig(csv: Csv, cache: ObjectReader): SubscriptionConfig | undefined {
+  let subscriptions: readonly CachedObject[];
   try {
-    const list = await shared.client().list(Kinds.subscription, { namespace: csv.metadata.namespace });
-    const subscription = list.items.find((item) => {
-      const status = (item as { status?: { installedCSV?: string; currentCSV?: string } }).status;
-      return status?.installedCSV === csv.metadata.name || status?.currentCSV === csv.metadata.name;
-    }) as { spec?: { config?: SubscriptionConfig } } | undefined;
-    return subscription?.spec?.config;
+    subscriptions = cache.list(Kinds.subscription, { namespace: csv.metadata.namespace });
   } catch {
-    return undefined;
+    return undefined; // no Subscription API: nothing configures the CSV
   }
+  const subscription = subscriptions.find((item) => {
+    const status = (item as { status?: { installedCSV?: string; currentCSV?: string } }).status;
+    return status?.installedCSV === csv.metadata.name || status?.currentCSV === csv.metadata.name;
+  }) as { spec?: { config?: SubscriptionConfig } } | undefined;
+  return subscription?.spec?.config;
 }
 
 async function installReady(shared: Shared, csv: Csv, context: ReconcileContext): Promise<void> {
   const strategy = strategyFor(shared, csv);
   if (!strategy) return invalidStrategy(shared, csv);
   try {
-    await strategy.install(csv, await strategyContext(shared, csv, context));
+    await strategy.install(csv, strategyContext(csv, context));
   } catch (error) {
     // upstream retries every install error except those no retry can fix (invalid strategy, timeout, …).
     const reason = isUnrecoverable(error) ? CSVReasons.ComponentFailedNoRetry : CSVReasons.ComponentFailed;
@@ -724,7 +726,7 @@ async function installChecks(
 ): Promise<InstallChecks> {
   let status: InstallStatus;
   try {
-    status = await strategy.checkHealth(csv, { ...(await strategyContext(shared, csv, context)), caBundles });
+    status = await strategy.checkHealth(csv, { ...strategyContext(csv, context), caBundles });
   } catch (error) {
     status = { healthy: false, reason: 'Unknown', message: describeError(error) };
   }
@@ -835,7 +837,7 @@ async function ensureProvidedApiClusterRoles(shared: Shared, csv: Csv, context: 
     return;
   }
   for (const role of roles) {
-    await upsert(shared.client(), role as unknown as CachedObject, ['metadata.labels', 'rules', 'aggregationRule']);
+    await upsert(shared.client(), context.cache, role as unknown as CachedObject, ['metadata.labels', 'rules', 'aggregationRule']);
   }
 }
 

@@ -248,7 +248,7 @@ async function ensureClusterRoles(shared: Shared, og: Og, context: ReconcileCont
   const apis = parseProvidedApis(og.metadata.annotations?.[Annotations.providedAPIs]);
   for (const csv of memberCsvs(og, context)) for (const api of csvProvidedApis(csv)) apis.add(api);
   const roles = shared.rbac().operatorGroupClusterRoles({ operatorGroup: og as never, providedApis: [...apis].sort() });
-  for (const role of roles) await upsert(shared.client(), role as unknown as CachedObject, ['metadata.labels', 'aggregationRule']);
+  for (const role of roles) await upsert(shared.client(), context.cache, role as unknown as CachedObject, ['metadata.labels', 'aggregationRule']);
 }
 
 /** Drops APIs from `olm.providedAPIs` that no member CSV provides (not for static groups, not while a provider is pending). */

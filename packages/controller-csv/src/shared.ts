@@ -1,10 +1,11 @@
 import type { ClusterServiceVersion, OLMConfig, OperatorGroup } from '@olm/api';
 import { Annotations, CSVReasons, Labels, OLMConfigName } from '@olm/api';
 import type { CachedObject, InstallStrategy, Logger, ObjectReader, RbacGenerator } from '@olm/core';
-import type { EventRecorder, KubeClient } from '@olm/controller-runtime';
-import { Kinds } from './kinds.js';
+import { isAlreadyExists, isConflict, referenceOf, type EventRecorder, type KubeClient } from '@olm/controller-runtime';
+import { fieldManager, Kinds } from './kinds.js';
 import type { CsvMetrics } from './metrics.js';
 import { apiKey, type ApiKey } from './provided-apis.js';
+import type { GeneratedRbac } from './target-rbac.js';
 
 export type Csv = ClusterServiceVersion & CachedObject & { metadata: { name: string; namespace: string } };
 export type Og = OperatorGroup & CachedObject & { metadata: { name: string; namespace: string } };
@@ -38,6 +39,8 @@ export interface Shared {
   readonly copyingDisabledEvents: Map<string, { readonly uid: string; readonly disabled: boolean }>;
   /** Per CSV (`namespace/name`) with an edited spec: the `uid/generation` whose leftover webhook configurations are gone. */
   readonly webhookCleanups: Map<string, string>;
+  /** Per CSV (`namespace/name`): the RBAC generated for its target namespaces, and from which object versions. */
+  readonly generatedRbac: Map<string, GeneratedRbac>;
 }
 
 /** The OLMConfig `cluster`, from the cache. */
@@ -85,21 +88,36 @@ export function ogReference(og: { metadata: { name: string; namespace: string } 
   return { apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', name: og.metadata.name, namespace: og.metadata.namespace };
 }
 
-/** Creates the object, or replaces it when the fields OLM sets differ. */
-export async function upsert(client: KubeClient, object: CachedObject, compare: readonly string[]): Promise<void> {
-  const reference = {
-    apiVersion: object.apiVersion!,
-    kind: object.kind!,
-    name: object.metadata!.name!,
-    ...(object.metadata?.namespace ? { namespace: object.metadata.namespace } : {}),
-  };
-  const live = await client.find(reference);
-  if (!live) {
-    await client.create(object, { fieldManager: 'olm-operator' });
-    return;
+/**
+ * Creates the object, or replaces it when the fields OLM sets (`compare`) differ, judged against the
+ * informer cache: an object already as wanted costs no request. The cache may be behind: a create that
+ * meets an existing object, or a replace that meets a newer one, compares with the live object instead.
+ * A cached copy that looks right while the live one does not is caught by the watch event of that change.
+ */
+export async function upsert(client: KubeClient, cache: ObjectReader, object: CachedObject, compare: readonly string[]): Promise<void> {
+  const kind = { apiVersion: object.apiVersion!, kind: object.kind! };
+  const namespace = object.metadata?.namespace || undefined;
+  const cached = cache.get(kind, object.metadata!.name!, namespace);
+  try {
+    if (!cached) await client.create(object, { fieldManager });
+    else if (!sameFields(cached, object, compare)) await replaceAt(client, object, cached);
+  } catch (error) {
+    if (!isAlreadyExists(error) && !isConflict(error)) throw error;
+    await upsertLive(client, object, compare);
   }
+}
+
+async function upsertLive(client: KubeClient, object: CachedObject, compare: readonly string[]): Promise<void> {
+  const live = await client.find(referenceOf(object));
+  if (!live) await client.create(object, { fieldManager });
+  else if (!sameFields(live, object, compare)) await replaceAt(client, object, live);
+}
+
+function sameFields(current: CachedObject, desired: CachedObject, compare: readonly string[]): boolean {
   const pick = (source: CachedObject) =>
     JSON.stringify(compare.map((field) => (field.startsWith('metadata.') ? source.metadata?.[field.slice(9)] : source[field])));
-  if (pick(live) === pick(object)) return;
-  await client.replace({ ...object, metadata: { ...object.metadata, resourceVersion: live.metadata?.resourceVersion } }, { fieldManager: 'olm-operator' });
+  return pick(current) === pick(desired);
 }
+
+const replaceAt = (client: KubeClient, object: CachedObject, current: CachedObject) =>
+  client.replace({ ...object, metadata: { ...object.metadata, resourceVersion: current.metadata?.resourceVersion } }, { fieldManager });

@@ -2,7 +2,7 @@ import type { CachedObject, KubeObject, ObjectKind, ObjectReader } from '@olm/co
 import { createRbacGenerator } from '@olm/plugin-rbac';
 import { describe, expect, it } from 'vitest';
 import type { Csv, Og } from './shared.js';
-import { isForeign, liftedRbacNames, planTargetRbac, rbacDiffers, type RbacObject } from './target-rbac.js';
+import { allNamespacesRbacNames, isForeign, liftedRbacNames, planTargetRbac, rbacDiffers, type RbacObject } from './target-rbac.js';
 
 /** An in-memory ObjectReader with equality label selectors, enough for the planner. */
 function fakeCache(objects: readonly CachedObject[]): ObjectReader {
@@ -72,7 +72,7 @@ const clusterPermissionObjects = (csv: Csv) =>
 function plan(csv: Csv, group: Og | undefined, cluster: readonly CachedObject[]) {
   const cache = fakeCache(cluster);
   const generated = group ? generator.permissionsForOperatorGroup({ csv: csv as unknown as KubeObject, operatorGroup: group as unknown as KubeObject }) : [];
-  return planTargetRbac({ csv, operatorGroup: group, generated, liftedNames: liftedRbacNames(generator, csv, cache), cache });
+  return planTargetRbac({ csv, operatorGroup: group, generated, liftedNames: liftedRbacNames(allNamespacesRbacNames(generator, csv), csv, cache), cache });
 }
 
 const summary = (objects: readonly CachedObject[]) => objects.map((object) => `${object.kind}/${object.metadata?.namespace ?? ''}`);

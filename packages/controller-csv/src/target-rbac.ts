@@ -260,22 +260,28 @@ export function rbacOfDeletedCsv(namespace: string, name: string, cache: ObjectR
 
 // ---- the reconciler's entry points -----------------------------------------------------------
 
-/**
- * Names of the CSV's lifted objects, whatever its group targets now: what the generator lifts for an
- * AllNamespaces group, plus the names of the CSV's Roles/RoleBindings in its namespace (the sources of
- * lifted objects made from an older spec).
- */
-export function liftedRbacNames(rbac: RbacGenerator, csv: Csv, cache: ObjectReader): Set<string> {
+/** The names the generator gives the CSV's objects when its group targets all namespaces (its lifted objects). */
+export function allNamespacesRbacNames(rbac: RbacGenerator, csv: Csv): string[] {
   const everywhere = {
     apiVersion: 'operators.coreos.com/v1',
     kind: 'OperatorGroup',
     metadata: { name: 'all-namespaces', namespace: csv.metadata.namespace },
     status: { namespaces: [''] },
   };
-  const names = new Set<string>();
+  const names: string[] = [];
   for (const object of rbac.permissionsForOperatorGroup({ csv: csv as unknown as KubeObject, operatorGroup: everywhere })) {
-    if (object.metadata.name) names.add(object.metadata.name);
+    if (object.metadata.name) names.push(object.metadata.name);
   }
+  return names;
+}
+
+/**
+ * Names of the CSV's lifted objects, whatever its group targets now: what the generator lifts for an
+ * AllNamespaces group (`allNamespacesRbacNames`), plus the names of the CSV's Roles/RoleBindings in its
+ * namespace (the sources of lifted objects made from an older spec).
+ */
+export function liftedRbacNames(generatedNames: Iterable<string>, csv: Csv, cache: ObjectReader): Set<string> {
+  const names = new Set(generatedNames);
   const owner = `${Labels.owner}=${csv.metadata.name},${Labels.ownerNamespace}=${csv.metadata.namespace},${Labels.ownerKind}=ClusterServiceVersion`;
   for (const kind of [Kinds.role, Kinds.roleBinding]) {
     for (const source of cache.list(kind, { namespace: csv.metadata.namespace, labelSelector: owner })) {
@@ -285,28 +291,63 @@ export function liftedRbacNames(rbac: RbacGenerator, csv: Csv, cache: ObjectRead
   return names;
 }
 
+/** What the RBAC generator made for a CSV at its last sync, and from which objects (see `generatedOnce`). */
+export interface GeneratedRbac {
+  readonly input: string;
+  readonly allNamespacesNames: readonly string[];
+  readonly forGroup: readonly KubeObject[];
+}
+
+/** An object as stored: its uid and resourceVersion name its content (undefined when it has none). */
+function versionOf(object: CachedObject | undefined): string | undefined {
+  if (!object) return '-';
+  const { uid, resourceVersion } = object.metadata ?? {};
+  return uid && resourceVersion ? `${uid}/${resourceVersion}` : undefined;
+}
+
+/**
+ * The generator's output for these inputs, generated again only when one of them changed. The generator
+ * is pure, and every input comes from the API server, where uid and resourceVersion name the content: a
+ * sync following an unrelated event (most syncs) skips generating and hashing the CSV's RBAC.
+ */
+function generatedOnce(shared: Shared, csv: Csv, operatorGroup: Og | undefined, copiedCsvs: readonly Csv[]): GeneratedRbac {
+  const rbac = shared.rbac();
+  const grouped = operatorGroup?.status?.namespaces !== undefined && isActiveMember(csv);
+  const versions = [versionOf(csv), grouped ? versionOf(operatorGroup) : '-', ...(grouped ? copiedCsvs.map(versionOf) : [])];
+  const input = versions.includes(undefined) ? undefined : `${rbac.name} ${versions.join(' ')}`;
+  const key = `${csv.metadata.namespace}/${csv.metadata.name}`;
+  const known = shared.generatedRbac.get(key);
+  if (input !== undefined && known?.input === input) return known;
+  const generated: GeneratedRbac = {
+    input: input ?? '',
+    allNamespacesNames: allNamespacesRbacNames(rbac, csv),
+    forGroup: grouped
+      ? rbac.permissionsForOperatorGroup({
+          csv: csv as unknown as KubeObject,
+          operatorGroup: operatorGroup as unknown as KubeObject,
+          copiedCsvs: copiedCsvs as unknown as KubeObject[],
+        })
+      : [],
+  };
+  if (input === undefined) shared.generatedRbac.delete(key);
+  else shared.generatedRbac.set(key, generated);
+  return generated;
+}
+
 /** Converges the CSV's RBAC in its group's target namespaces (see `planTargetRbac`). */
 export async function syncTargetRbac(shared: Shared, csv: Csv, copiedCsvs: readonly Csv[], context: ReconcileContext): Promise<void> {
   const groups = context.cache.list(Kinds.operatorGroup, { namespace: csv.metadata.namespace }) as Og[];
   const operatorGroup = groups.length === 1 ? groups[0] : undefined;
-  let generated: KubeObject[] = [];
-  let liftedNames: Set<string>;
+  let generated: GeneratedRbac;
   try {
-    const rbac = shared.rbac();
-    if (operatorGroup?.status?.namespaces && isActiveMember(csv)) {
-      generated = rbac.permissionsForOperatorGroup({
-        csv: csv as unknown as KubeObject,
-        operatorGroup: operatorGroup as unknown as KubeObject,
-        copiedCsvs: copiedCsvs as unknown as KubeObject[],
-      });
-    }
-    liftedNames = liftedRbacNames(rbac, csv, context.cache);
+    generated = generatedOnce(shared, csv, operatorGroup, copiedCsvs);
   } catch (error) {
     // Permissions the generator rejects were rejected when the InstallPlan was made: nothing to copy.
     context.logger.warn("couldn't generate RBAC for the operatorgroup's target namespaces", { error: describeError(error) });
     return;
   }
-  const plan = planTargetRbac({ csv, operatorGroup, generated, liftedNames, cache: context.cache });
+  const liftedNames = liftedRbacNames(generated.allNamespacesNames, csv, context.cache);
+  const plan = planTargetRbac({ csv, operatorGroup, generated: generated.forGroup, liftedNames, cache: context.cache });
   await convergeTargetRbac(shared.client(), context.cache, plan, context.logger);
 }
 

@@ -132,7 +132,7 @@ describe('pre-checks', () => {
     expect(recovered.metadata?.annotations?.['olm.targetNamespaces']).toBe('modes');
   });
 
-  it('creates the three OperatorGroup ClusterRoles, aggregating the provided APIs', async () => {
+  it('creates the three OperatorGroup ClusterRoles, aggregating the provided APIs, and puts back edits', async () => {
     const { client } = harness.env;
     await createNamespace(client, 'roles');
     const og = await createOperatorGroup(client, 'roles', 'og');
@@ -153,6 +153,17 @@ describe('pre-checks', () => {
       });
       return list.items.every((role) => (role.aggregationRule?.clusterRoleSelectors ?? []).length === 1);
     }, { message: 'aggregation per API' });
+    // Someone edits a role's aggregation: put back, as the cached copy no longer matches.
+    const admin = roles.find((role) => role.metadata?.name?.startsWith('olm.og.og.admin'))!;
+    await client.patch({ ...Kinds.clusterRole, name: admin.metadata!.name! }, { aggregationRule: { clusterRoleSelectors: [{ matchLabels: { edited: 'true' } }] } });
+    await eventually(async () => {
+      const live = await client.get<CsvObject & { aggregationRule?: { clusterRoleSelectors?: Array<{ matchLabels?: Record<string, string> }> } }>({
+        ...Kinds.clusterRole,
+        name: admin.metadata!.name!,
+      });
+      const selectors = live.aggregationRule?.clusterRoleSelectors ?? [];
+      return selectors.length === 1 && selectors[0]?.matchLabels?.edited === undefined;
+    }, { message: 'edited aggregation put back' });
     // The group goes: its roles go.
     await client.delete({ ...ogKind, namespace: 'roles', name: og.metadata?.name ?? 'og' });
     await eventually(async () => {

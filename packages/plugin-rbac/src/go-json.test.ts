@@ -10,6 +10,18 @@ describe('goJsonString', () => {
     expect(goJsonString('é😀')).toBe('"é😀"');
     expect(goJsonString('\ud800x')).toBe('"\ufffdx"');
   });
+
+  it('writes strings with nothing to escape as JSON.stringify does, and escapes any one character anywhere', () => {
+    for (const plain of ['', 'pods', 'apps', 'rbac.authorization.k8s.io', '*', 'é😀 ~/', 'x'.repeat(300)]) {
+      expect(goJsonString(plain)).toBe(JSON.stringify(plain));
+    }
+    for (const special of ['"', '\\', '<', '>', '&', '\u2028', '\u2029', '\u0000', '\u001f', '\udc00']) {
+      const escaped = goJsonString(special);
+      expect(escaped).not.toBe(`"${special}"`);
+      expect(goJsonString(`pods${special}`)).toBe(`"pods${escaped.slice(1, -1)}"`);
+      expect(goJsonString(`${special}pods`)).toBe(`"${escaped.slice(1, -1)}pods"`);
+    }
+  });
 });
 
 describe('Go struct encodings', () => {

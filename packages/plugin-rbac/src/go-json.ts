@@ -19,8 +19,13 @@ export function goStruct(fields: readonly (readonly [string, GoJsonValue | undef
 
 const hex = (code: number): string => `\\u${code.toString(16).padStart(4, '0')}`;
 
+/** A character Go writes other than as itself: quote, backslash, controls, HTML characters, U+2028/2029, surrogates. */
+const needsEscape = /["\\\u0000-\u001f<>&\u2028\u2029\ud800-\udfff]/;
+
 /** A JSON string as Go writes it: HTML-safe (`<`, `>`, `&` escaped), U+2028/2029 escaped, bad UTF-16 replaced. */
 export function goJsonString(value: string): string {
+  // Names, verbs and resources almost never need escaping: one string, not one concatenation per character.
+  if (!needsEscape.test(value)) return `"${value}"`;
   let out = '"';
   for (let index = 0; index < value.length; index += 1) {
     const code = value.charCodeAt(index);

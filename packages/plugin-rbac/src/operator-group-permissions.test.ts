@@ -53,6 +53,20 @@ describe('generateOperatorGroupPermissions', () => {
     expect(generateOperatorGroupPermissions({ csv, operatorGroup: makeOperatorGroup({}) })).toEqual([]);
   });
 
+  it('rejects bad permissions for an OwnNamespace group as for any other, though it copies nothing', () => {
+    const bad = makeCsv({ permissions: [{ serviceAccountName: 'operator', rules: [{ apiGroups: [''], resources: ['pods'] }] }] });
+    const code = (operatorGroup: KubeObject) => {
+      try {
+        generateOperatorGroupPermissions({ csv: bad, operatorGroup });
+        return 'no error';
+      } catch (error) {
+        return (error as { code?: string }).code;
+      }
+    };
+    expect(code(makeOperatorGroup({ namespaces: ['operators'] }))).toBe('OLM_RBAC_INVALID_RULE');
+    expect(code(makeOperatorGroup({ namespaces: ['other'] }))).toBe('OLM_RBAC_INVALID_RULE');
+  });
+
   it('copies Roles and RoleBindings into a SingleNamespace target, owned by the copied CSV', () => {
     const copiedCsv = { ...makeCsv({ namespace: 'team-a', uid: 'copy-uid' }) };
     const objects = generateOperatorGroupPermissions({

@@ -4,7 +4,7 @@
  * namespace otherwise.
  */
 import type { KubeObject, PolicyRule } from '@olm/core';
-import { isRecord, readIdentity, type ObjectIdentity } from './csv-input.js';
+import { isRecord, readIdentity, readInstallPermissions, type ObjectIdentity } from './csv-input.js';
 import {
   csvOwnerReferences,
   generateCsvPermissionsByServiceAccount,
@@ -109,13 +109,15 @@ export function generateCopiedPermissions(
   copiedCsvs: readonly KubeObject[] = [],
 ): KubeObject[] {
   const csv = readIdentity(csvObject, 'ClusterServiceVersion');
-  const { roles, roleBindings } = namespacedObjects(csvObject);
+  const targets = [...new Set(targetNamespaces)].filter((namespace) => namespace !== '' && namespace !== csv.namespace).sort();
+  // Nothing to copy (an OwnNamespace group): the permissions are checked as for any group, not named and hashed.
+  if (targets.length === 0) readInstallPermissions(csvObject);
+  const { roles, roleBindings } = targets.length > 0 ? namespacedObjects(csvObject) : { roles: [], roleBindings: [] };
   const copies = new Map<string, ObjectIdentity>();
   for (const copied of copiedCsvs) {
     const identity = readIdentity(copied, 'copied ClusterServiceVersion');
     if (identity.name === csv.name) copies.set(identity.namespace, identity);
   }
-  const targets = [...new Set(targetNamespaces)].filter((namespace) => namespace !== '' && namespace !== csv.namespace).sort();
   return targets.flatMap((namespace) => {
     const targetCsv = copies.get(namespace) ?? { name: csv.name, namespace };
     return [
