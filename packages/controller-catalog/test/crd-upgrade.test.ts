@@ -76,6 +76,10 @@ describe('CRD upgrades in an InstallPlan', () => {
   });
 
   it('refuses a CRD that drops a version listed in status.storedVersions', async () => {
+    // The previous test's namespace goes first: an upgrade plan of its still executing could otherwise
+    // create the CRD again between the delete and the create below.
+    await client.delete({ ...Kinds.namespace, name: 'crd-a' });
+    await eventually(async () => !(await get(client, Kinds.namespace, undefined, 'crd-a')));
     await client.delete({ ...Kinds.customResourceDefinition, name: 'databases.acme.example.com' });
     // the API server removes the CRD's objects first; the name is free once the create works
     await eventually(async () => !!(await client.create(databaseCrd([{ name: 'v1alpha1', storage: true }, { name: 'v1', storage: false }]))));

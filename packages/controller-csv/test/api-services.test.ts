@@ -4,7 +4,7 @@ import type { CachedObject } from '@olm/core';
 import { Kinds } from '../src/kinds.js';
 import { startApiBackend, type ApiBackend } from './api-backend.js';
 import {
-  createDefaultServiceAccount,
+  defaultServiceAccount,
   csv,
   eventually,
   getCsv,
@@ -63,7 +63,7 @@ async function operatorWithApiService(namespace: string, backendMode: ApiBackend
   const service = `${deployment}-service`;
   const secret = `${service}-cert`;
   await namespaceWithGroup(client, namespace);
-  await createDefaultServiceAccount(client, namespace);
+  await defaultServiceAccount(client, namespace);
   const backend = await startApiBackend(client, { namespace, secret, groupVersion: `${group}/v1`, resources: [{ name: 'widgets', kind: 'Widget' }] });
   backend.mode = backendMode;
   backends.push(backend);

@@ -2,7 +2,7 @@ import { createHash, X509Certificate } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { CachedObject } from '@olm/core';
 import { Kinds } from '../src/kinds.js';
-import { createDefaultServiceAccount, csv, eventually, getCsv, historyUntil, namespaceWithGroup, sleep, useController, waitForPhase, type CsvObject } from './helpers.js';
+import { defaultServiceAccount, csv, eventually, getCsv, historyUntil, namespaceWithGroup, sleep, useController, waitForPhase, type CsvObject } from './helpers.js';
 
 // Serving certificates are valid two years and renewed a day before they expire: on a clock the test moves.
 let offsetMs = 0;
@@ -21,7 +21,7 @@ async function webhookOperator(namespace: string): Promise<{ name: string; deplo
   const name = `${namespace}.v1`;
   const deployment = `${namespace}-operator`;
   await namespaceWithGroup(client, namespace);
-  await createDefaultServiceAccount(client, namespace);
+  await defaultServiceAccount(client, namespace);
   const manifest = csv({ namespace, name, deployments: [deployment] });
   (manifest.spec as Record<string, unknown>).webhookdefinitions = [
     { type: 'ValidatingAdmissionWebhook', generateName: `v.${namespace}.example.com`, deploymentName: deployment, sideEffects: 'None', admissionReviewVersions: ['v1'] },

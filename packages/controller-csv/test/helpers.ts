@@ -341,9 +341,11 @@ export function useController(
   };
 }
 
-/** The `default` ServiceAccount a real cluster's token controller would have made (the local API server makes none). */
-export async function createDefaultServiceAccount(client: KubeClient, namespace: string): Promise<void> {
-  await client.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace } });
+/** The namespace's `default` ServiceAccount, once the API server's service account controller has made it. */
+export async function defaultServiceAccount(client: KubeClient, namespace: string): Promise<CachedObject> {
+  return eventually(() => client.find({ apiVersion: 'v1', kind: 'ServiceAccount', namespace, name: 'default' }), {
+    message: `the default ServiceAccount of ${namespace}`,
+  });
 }
 
 /** A namespace with an OperatorGroup `og` (OwnNamespace unless a spec is given), synced by the controller. */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { CachedObject } from '@olm/core';
 import { Kinds } from '../src/kinds.js';
 import {
-  createDefaultServiceAccount,
+  defaultServiceAccount,
   createNamespace,
   createOperatorGroup,
   crdManifest,
@@ -82,7 +82,7 @@ describe('admission webhooks', () => {
     const { client } = harness.env;
     const namespace = 'wh-hooks';
     await namespaceWithGroup(client, namespace);
-    await createDefaultServiceAccount(client, namespace);
+    await defaultServiceAccount(client, namespace);
     const manifest = csv({ namespace, name: 'hooks.v1', deployments: ['hooks-operator'] });
     (manifest.spec as Record<string, unknown>).webhookdefinitions = [validatingWebhook('hooks-operator'), mutatingWebhook('hooks-operator')];
     await client.create(manifest);
@@ -153,7 +153,7 @@ describe('admission webhooks', () => {
     const { client } = harness.env;
     const namespace = 'wh-missing';
     await namespaceWithGroup(client, namespace);
-    await createDefaultServiceAccount(client, namespace);
+    await defaultServiceAccount(client, namespace);
     const manifest = csv({ namespace, name: 'missing.v1', deployments: ['missing-operator'] });
     (manifest.spec as Record<string, unknown>).webhookdefinitions = [validatingWebhook('missing-operator')];
     await client.create(manifest);
@@ -172,7 +172,7 @@ describe('admission webhooks', () => {
     const { client } = harness.env;
     const namespace = 'wh-change';
     await namespaceWithGroup(client, namespace);
-    await createDefaultServiceAccount(client, namespace);
+    await defaultServiceAccount(client, namespace);
     const manifest = csv({ namespace, name: 'change.v1', deployments: ['change-operator'] });
     (manifest.spec as Record<string, unknown>).webhookdefinitions = [validatingWebhook('change-operator'), mutatingWebhook('change-operator')];
     await client.create(manifest);
@@ -202,7 +202,7 @@ describe('admission webhooks', () => {
     const { client } = harness.env;
     const namespace = 'wh-dropped';
     await namespaceWithGroup(client, namespace);
-    await createDefaultServiceAccount(client, namespace);
+    await defaultServiceAccount(client, namespace);
     const manifest = csv({ namespace, name: 'dropped.v1', deployments: ['dropped-operator'] });
     (manifest.spec as Record<string, unknown>).webhookdefinitions = [validatingWebhook('dropped-operator'), mutatingWebhook('dropped-operator')];
     await client.create(manifest);
@@ -221,7 +221,7 @@ describe('admission webhooks', () => {
     const { client } = harness.env;
     const namespace = 'wh-delete';
     await namespaceWithGroup(client, namespace);
-    await createDefaultServiceAccount(client, namespace);
+    await defaultServiceAccount(client, namespace);
     const manifest = csv({ namespace, name: 'gone.v1', deployments: ['gone-operator'] });
     (manifest.spec as Record<string, unknown>).webhookdefinitions = [validatingWebhook('gone-operator'), mutatingWebhook('gone-operator')];
     await client.create(manifest);
@@ -250,7 +250,7 @@ describe('conversion webhooks', () => {
     await createNamespace(client, namespace);
     await createOperatorGroup(client, namespace, 'og', {});
     await groupSynced(client, namespace, 'og');
-    await createDefaultServiceAccount(client, namespace);
+    await defaultServiceAccount(client, namespace);
     await client.create(crdManifest('gadgets', 'wh.example.com', 'Gadget', ['v1', 'v2']));
     const manifest = csv({
       namespace,
@@ -296,7 +296,7 @@ describe('conversion webhooks', () => {
     const { client } = harness.env;
     const namespace = 'wh-convert-own';
     await namespaceWithGroup(client, namespace);
-    await createDefaultServiceAccount(client, namespace);
+    await defaultServiceAccount(client, namespace);
     await client.create(crdManifest('doohickeys', 'wh.example.com', 'Doohickey', ['v1', 'v2']));
     const manifest = csv({ namespace, name: 'own.v1', deployments: ['own-operator'], ownedCrds: [{ name: 'doohickeys.wh.example.com', version: 'v1', kind: 'Doohickey' }] });
     (manifest.spec as Record<string, unknown>).webhookdefinitions = [conversionWebhook('own-operator', 'doohickeys.wh.example.com')];

@@ -15,6 +15,7 @@ import { GarbageCollector } from './controllers/garbage-collector.js';
 import { NamespaceController } from './controllers/namespace-controller.js';
 import { PodSimulator } from './controllers/pod-simulator.js';
 import { ReplicaSetSimulator } from './controllers/replica-set-simulator.js';
+import { ServiceAccountController } from './controllers/service-account-controller.js';
 import { DurableLog } from './durable-log.js';
 import { createRequestHandler } from './http-handler.js';
 import { renderKubeconfig } from './kubeconfig.js';
@@ -40,6 +41,8 @@ export interface ApiServerOptions {
   readonly deploymentRolloutDelayMs?: number;
   /** Deployments also get a ReplicaSet and Pods (which the Pod simulator then runs); default false. */
   readonly simulateWorkloadPods?: boolean;
+  /** Every namespace gets a `default` ServiceAccount, as kube-controller-manager makes (default true). */
+  readonly defaultServiceAccounts?: boolean;
   /** How many recent events are kept for watch resumption (default 10,000); older versions get 410. */
   readonly watchWindow?: number;
   /** Events last recorded longer ago than this are deleted (default one hour, as kube-apiserver). */
@@ -94,7 +97,17 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const podSimulator = new PodSimulator(cluster, options.deploymentRolloutDelayMs ?? 50);
   const eventExpiry = new EventExpiry(cluster, options.eventTtlMs ?? 3_600_000);
   const apiServiceAvailability = new ApiServiceAvailability(cluster, { ...(options.apiServiceCheckIntervalMs !== undefined ? { intervalMs: options.apiServiceCheckIntervalMs } : {}) });
-  const controllers = [crdController, namespaceController, garbageCollector, deploymentSimulator, podSimulator, eventExpiry, apiServiceAvailability, ...(options.simulateWorkloadPods ? [new ReplicaSetSimulator(cluster)] : [])];
+  const controllers = [
+    crdController,
+    namespaceController,
+    garbageCollector,
+    deploymentSimulator,
+    podSimulator,
+    eventExpiry,
+    apiServiceAvailability,
+    ...(options.simulateWorkloadPods ? [new ReplicaSetSimulator(cluster)] : []),
+    ...(options.defaultServiceAccounts === false ? [] : [new ServiceAccountController(cluster)]),
+  ];
   for (const controller of controllers) controller.start();
   await store.durable();
 

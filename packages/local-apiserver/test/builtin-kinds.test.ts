@@ -1,7 +1,7 @@
 import { KubeConfig, KubernetesObjectApi, type KubernetesObject } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiServer } from '../src/index.js';
-import { call, startTestServer } from './helpers.js';
+import { call, eventually, startTestServer } from './helpers.js';
 
 type AnyObject = KubernetesObject & Record<string, any>;
 
@@ -110,6 +110,37 @@ describe('built-in kinds', () => {
     }
     for (const sample of samples.filter((candidate) => candidate.metadata?.namespace === undefined && candidate.kind !== 'Namespace')) {
       await expect(objects.read(header(sample)), sample.kind).rejects.toMatchObject({ code: 404 });
+    }
+  });
+
+  it("gives every namespace a default ServiceAccount, made again when deleted, as kube-controller-manager does", async () => {
+    const defaultAccount = (namespace: string) => ({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace } });
+    await objects.create<AnyObject>({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'accounts' } });
+    const first = await eventually(() => objects.read<AnyObject>(defaultAccount('accounts')));
+    expect(first.metadata?.uid).toEqual(expect.any(String));
+    // Seeded namespaces have one too.
+    await eventually(() => objects.read<AnyObject>(defaultAccount('default')));
+
+    await objects.delete(defaultAccount('accounts'));
+    const again = await eventually(() => objects.read<AnyObject>(defaultAccount('accounts')));
+    expect(again.metadata?.uid).not.toBe(first.metadata?.uid);
+
+    // A namespace going away keeps nothing, the default account included.
+    await objects.delete({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'accounts' } });
+    await eventually(async () => {
+      await expect(objects.read({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'accounts' } })).rejects.toMatchObject({ code: 404 });
+    });
+    await expect(objects.read(defaultAccount('accounts'))).rejects.toMatchObject({ code: 404 });
+  });
+
+  it('makes no default ServiceAccounts when told not to (as envtest, which runs no controller manager)', async () => {
+    const bare = await startTestServer({ defaultServiceAccounts: false });
+    try {
+      await call(bare, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bare' } });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect((await call(bare, 'GET', '/api/v1/namespaces/bare/serviceaccounts')).body.items).toEqual([]);
+    } finally {
+      await bare.stop();
     }
   });
 
