@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { resolveBackend, serviceReference } from './api-service-backend.js';
@@ -6,6 +7,7 @@ import type { Cluster } from './cluster.js';
 import { apiGroupList } from './discovery.js';
 import { ApiError } from './errors.js';
 import { isJsonObject, type JsonObject, type KubeObject } from './kube-object.js';
+import { openApiV3Index } from './openapi.js';
 import { compareKubeVersions, groupVersion } from './resource-type.js';
 
 /**
@@ -149,19 +151,43 @@ function proxy(request: IncomingMessage, response: ServerResponse, cluster: Clus
 
 /**
  * Wraps the server's request handler: serves `/apis` and `/apis/<aggregated group>` with the
- * aggregated groups, proxies `/apis/<group>/<version>/…` of service-backed APIServices, and
- * passes everything else on.
+ * aggregated groups, proxies `/apis/<group>/<version>/…` of service-backed APIServices (and their
+ * `/openapi/v3/apis/<group>/<version>`, listed in `/openapi/v3`), and passes everything else on.
  */
 export function withAggregation(
   handler: (request: IncomingMessage, response: ServerResponse) => void,
   options: AggregationOptions,
 ): (request: IncomingMessage, response: ServerResponse) => void {
   const { cluster } = options;
+  // `/openapi/v3` lists the aggregated group-versions too; their documents come from their backends.
+  const serveOpenApi = (request: IncomingMessage, response: ServerResponse, path: string, method: string): boolean => {
+    if (method !== 'GET' && method !== 'HEAD') return false;
+    const aggregated = aggregatedApiServices(cluster);
+    if (path === '/openapi/v3') {
+      checkClientAccess(request.socket.remoteAddress, request.headers.authorization, options.token);
+      const index = openApiV3Index(cluster.registry) as { paths: JsonObject };
+      const paths: JsonObject = { ...index.paths };
+      for (const [groupVersionKey, apiService] of aggregated) {
+        const hash = createHash('sha512').update(`${apiService.metadata.uid ?? ''}/${apiService.metadata.resourceVersion ?? ''}`).digest('hex').slice(0, 128).toUpperCase();
+        paths[`apis/${groupVersionKey}`] = { serverRelativeURL: `/openapi/v3/apis/${groupVersionKey}?hash=${hash}` };
+      }
+      sendJson(response, 200, { paths });
+      return true;
+    }
+    const named = /^\/openapi\/v3\/apis\/([^/]+)\/([^/]+)$/.exec(path);
+    const apiService = named ? aggregated.get(`${named[1]}/${named[2]}`) : undefined;
+    if (!apiService) return false;
+    checkClientAccess(request.socket.remoteAddress, request.headers.authorization, options.token);
+    proxy(request, response, cluster, apiService, options.trackWatch);
+    return true;
+  };
   const serve = (request: IncomingMessage, response: ServerResponse): boolean => {
     const target = request.url ?? '/';
     const questionMark = target.indexOf('?');
     const rawPath = questionMark >= 0 ? target.slice(0, questionMark) : target;
     const path = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
+    const method = request.method ?? 'GET';
+    if (path.startsWith('/openapi/v3')) return serveOpenApi(request, response, path, method);
     if (!path.startsWith('/apis')) return false;
     let segments: string[];
     try {
@@ -170,7 +196,6 @@ export function withAggregation(
       return false;
     }
     if (segments[0] !== 'apis') return false;
-    const method = request.method ?? 'GET';
     if (segments.length === 1) {
       if (method !== 'GET' && method !== 'HEAD') return false;
       checkClientAccess(request.socket.remoteAddress, request.headers.authorization, options.token);

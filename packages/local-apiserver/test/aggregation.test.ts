@@ -33,6 +33,11 @@ function gadgetsBackend(request: IncomingMessage, response: ServerResponse): voi
     });
     return;
   }
+  if (url.pathname === '/openapi/v3/apis/gadgets.example.com/v1') {
+    const gvk = { group: 'gadgets.example.com', version: 'v1', kind: 'Gizmo' };
+    send(200, { openapi: '3.0.0', paths: {}, components: { schemas: { 'com.example.gadgets.v1.Gizmo': { type: 'object', 'x-kubernetes-group-version-kind': [gvk] } } } });
+    return;
+  }
   const gizmo = (name: string, namespace: string) => ({ apiVersion: 'gadgets.example.com/v1', kind: 'Gizmo', metadata: { name, namespace, resourceVersion: '7', creationTimestamp: '2024-01-01T00:00:00Z' } });
   const match = /^\/apis\/gadgets\.example\.com\/v1\/namespaces\/([^/]+)\/(gizmos|echoes)(?:\/([^/]+))?$/.exec(url.pathname);
   if (!match) {
@@ -139,6 +144,30 @@ describe('APIService aggregation', () => {
 
     const condition = await waitForAvailable(server, 'True', 'Passed');
     expect(condition['message']).toBe('all checks passed');
+  });
+
+  it('lists the aggregated group-version in /openapi/v3 and serves its document from the backend', async () => {
+    backend = createHttpServer(gadgetsBackend);
+    const port = await listen(backend);
+    await call(server, 'POST', '/api/v1/namespaces/agg/services', externalService(port, 'http'));
+    const before = (await call(server, 'GET', '/openapi/v3')).body.paths;
+    expect(before['apis/gadgets.example.com/v1']).toBeUndefined();
+    expect(before['api/v1']).toBeDefined();
+    await call(server, 'POST', '/apis/apiregistration.k8s.io/v1/apiservices', apiService({ service: { namespace: 'agg', name: 'gadgets', port } }));
+
+    const paths = (await call(server, 'GET', '/openapi/v3')).body.paths;
+    expect(paths['api/v1']).toEqual(before['api/v1']);
+    const url: string = paths['apis/gadgets.example.com/v1'].serverRelativeURL;
+    expect(url).toMatch(/^\/openapi\/v3\/apis\/gadgets\.example\.com\/v1\?hash=[0-9A-F]+$/);
+    const document = await call(server, 'GET', url);
+    expect(document.headers.get('x-backend')).toBe('gadgets');
+    expect(document.body.components.schemas['com.example.gadgets.v1.Gizmo']['x-kubernetes-group-version-kind']).toEqual([{ group: 'gadgets.example.com', version: 'v1', kind: 'Gizmo' }]);
+    // Local group-versions are still served here.
+    expect((await call(server, 'GET', '/openapi/v3/api/v1')).status).toBe(200);
+
+    await call(server, 'DELETE', '/apis/apiregistration.k8s.io/v1/apiservices/v1.gadgets.example.com');
+    expect((await call(server, 'GET', '/openapi/v3')).body.paths['apis/gadgets.example.com/v1']).toBeUndefined();
+    expect((await call(server, 'GET', '/openapi/v3/apis/gadgets.example.com/v1')).status).toBe(404);
   });
 
   it('routes a ClusterIP Service to its clusterIP and listed port (an explicit 127.0.0.1 here)', async () => {

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { undocumentedFields } from '../test/openapi-coverage.js';
 import { createApiHandler } from './api-handler.js';
 import { PackageManifestStore } from './package-manifest-store.js';
 import type { PackageManifest } from './package-manifest.js';
@@ -93,6 +94,23 @@ describe('the packageserver API handler', () => {
     expect((await get('/apis/other.example.com/v1')).status).toBe(404);
     expect((await get('/apis/packages.operators.coreos.com/v2')).status).toBe(404);
     expect((await get('/apis/packages.operators.coreos.com/v1/namespaces/team/packagemanifests/etcd/status')).status).toBe(404);
+  });
+
+  it('serves an OpenAPI v3 index and document that describe every field the objects have', async () => {
+    const index = (await get('/openapi/v3')).body;
+    const url: string = index.paths['apis/packages.operators.coreos.com/v1'].serverRelativeURL;
+    expect(url).toMatch(/^\/openapi\/v3\/apis\/packages\.operators\.coreos\.com\/v1\?hash=[0-9A-F]{128}$/);
+    const document = (await get(url)).body;
+    const schemas: Record<string, any> = document.components.schemas;
+    // Every reference resolves.
+    for (const reference of JSON.stringify(document).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)) expect(schemas, reference[1]).toHaveProperty([reference[1]!]);
+    const [name, manifestSchema] = Object.entries(schemas).find(([, schema]) => schema['x-kubernetes-group-version-kind']?.[0]?.kind === 'PackageManifest')!;
+    expect(document.paths['/apis/packages.operators.coreos.com/v1/namespaces/{namespace}/packagemanifests/{name}'].get.responses['200'].content['application/json'].schema.$ref).toBe(`#/components/schemas/${name}`);
+    // A served object has no field the schema leaves out (kubectl explain would not know it).
+    const items = (await get(collection)).body.items;
+    expect(items.length).toBeGreaterThan(0);
+    for (const item of items) expect(undocumentedFields(item, manifestSchema, schemas)).toEqual([]);
+    expect((await get('/openapi/v3/apis/packages.operators.coreos.com/v2')).status).toBe(404);
   });
 
   it('reports health, and readiness once the CatalogSources were read', async () => {

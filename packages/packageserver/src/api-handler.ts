@@ -11,6 +11,7 @@ import {
   type PackageChannel,
   type PackageManifest,
 } from './package-manifest.js';
+import { openApiDocument, openApiGroupVersionPath, openApiIndex } from './openapi.js';
 import { serveWatch } from './serve-watch.js';
 import { badRequest, methodNotAllowed, notFound, pathNotFound, StatusError } from './status-error.js';
 import { manifestTable, tableContentType, wantsTable } from './table.js';
@@ -98,7 +99,7 @@ function parseResourcePath(segments: readonly string[]): ResourcePath | undefine
 }
 
 /**
- * The packageserver's HTTP surface: health, discovery of `packages.operators.coreos.com/v1`
+ * The packageserver's HTTP surface: health, OpenAPI v3, discovery of `packages.operators.coreos.com/v1`
  * (served to the aggregator), and read-only PackageManifests (get, list, watch, Table output,
  * label selectors, `metadata.name` field selector, the `icon` subresource).
  */
@@ -190,6 +191,12 @@ export function createApiHandler(options: ApiHandlerOptions): (request: Incoming
       segments = pathname.split('/').slice(1).map((segment) => decodeURIComponent(segment));
     } catch {
       throw badRequest(`malformed request path: ${target}`);
+    }
+    if (segments[0] === 'openapi' && segments[1] === 'v3') {
+      if (request.method !== 'GET' && request.method !== 'HEAD') throw methodNotAllowed();
+      if (segments.length === 2) return sendJson(response, 200, openApiIndex);
+      if (segments.slice(2).join('/') === openApiGroupVersionPath) return sendJson(response, 200, openApiDocument);
+      throw pathNotFound();
     }
     if (segments[0] !== 'apis') throw pathNotFound();
     if (segments.length > 1 && segments[1] !== packagesGroup) throw pathNotFound();

@@ -213,6 +213,20 @@ describe('packageserver behind the local API server', () => {
     expect(missing.stderr).toContain('Error from server (NotFound): packagemanifests.packages.operators.coreos.com "acme-nothing" not found');
   });
 
+  it.skipIf(!hasKubectl)('kubectl explain describes PackageManifests from the OpenAPI v3 the API server aggregates', async () => {
+    const top = await kubectl.run(['explain', 'packagemanifests']);
+    expect(top.code, top.stderr).toBe(0);
+    expect(top.stdout).toMatch(/^KIND:\s+PackageManifest$/m);
+    expect(top.stdout).toMatch(/^GROUP:\s+packages\.operators\.coreos\.com$/m);
+    expect(top.stdout).toMatch(/^\s+status\s+<PackageManifestStatus>$/m);
+    const nested = await kubectl.run(['explain', 'packagemanifest.status.channels.currentCSVDesc.installModes']);
+    expect(nested.code, nested.stderr).toBe(0);
+    expect(nested.stdout).toMatch(/^\s+supported\s+<boolean>$/m);
+    const wrong = await kubectl.run(['explain', 'packagemanifest.status.nothing']);
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.stderr).toContain('nothing');
+  });
+
   it.skipIf(!hasKubectl)('field selectors: metadata.name filters, other fields are refused as upstream does', async () => {
     const one = await kubectl.run(['get', 'packagemanifests', '-n', 'other-ns', '--field-selector', 'metadata.name=acme-monitoring', '-o', 'name']);
     expect(one.stdout.trim()).toBe('packagemanifest.packages.operators.coreos.com/acme-monitoring');

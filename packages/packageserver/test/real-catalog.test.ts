@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { channelHead, createRegistryClient, loadCatalog, startRegistryServer, type Catalog, type RegistryClient, type RegistryServer } from '@olm/registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPackageManifest, createApiHandler, PackageManifestStore, readRegistry, type PackageManifest } from '../src/index.js';
+import { openApiDocument } from '../src/openapi.js';
 import { realCatalogDir } from './helpers.js';
+import { undocumentedFields } from './openapi-coverage.js';
 
 /**
  * The shared certified-operators catalog (59 packages, 19.6 MB) served by a real registry server:
@@ -35,6 +37,14 @@ describe.skipIf(!existsSync(realCatalogDir))('PackageManifests of the real certi
   afterAll(async () => {
     client?.close();
     await registry?.stop();
+  });
+
+  it('has no field the OpenAPI schema leaves out (what kubectl explain describes)', () => {
+    const schemas = openApiDocument.components.schemas;
+    const manifestSchema = Object.values(schemas).find((schema) => (schema['x-kubernetes-group-version-kind'] as Array<{ kind: string }> | undefined)?.[0]?.kind === 'PackageManifest');
+    expect(manifests.size).toBeGreaterThan(50);
+    const undocumented = new Set([...manifests.values()].flatMap((manifest) => undocumentedFields(manifest, manifestSchema, schemas).map((path) => path.replace(/\[\d+\]/g, '[]'))));
+    expect([...undocumented]).toEqual([]);
   });
 
   it('has one manifest per package, with the default channel and the channel heads', () => {
