@@ -201,3 +201,45 @@ describe('manifests on demand (a gRPC registry)', () => {
     expect(await connections.bundleWithManifests(content, bundle, 'alpha')).toBe(bundle);
   });
 });
+
+describe('health probes', () => {
+  it('asks a connection that can be asked, and loads the first snapshot once it says READY; falls back to the load state otherwise', async () => {
+    let answer: 'READY' | 'TRANSIENT_FAILURE' = 'TRANSIENT_FAILURE';
+    let loads = 0;
+    const timeouts: number[] = [];
+    const probed: CatalogSourceType = {
+      sourceType: 'probed',
+      async open() {
+        return {
+          load: async () => {
+            loads += 1;
+            return loadCatalog(directory);
+          },
+          probe: async ({ timeoutMs }) => {
+            timeouts.push(timeoutMs);
+            return answer;
+          },
+          state: () => 'IDLE',
+          close: async () => undefined,
+        };
+      },
+    };
+    const own = new CatalogSourceConnections({ sourceTypes: () => new Map([[probed.sourceType, probed]]), ttlMs: 60_000, now: () => clock, logger: silentLogger, probeTimeoutMs: 1_234 });
+    try {
+      await own.connect(key, 'probed', { sourceType: 'probed' });
+      expect(await own.probe(key)).toBe('TRANSIENT_FAILURE');
+      expect(loads).toBe(0);
+      answer = 'READY';
+      expect(await own.probe(key)).toBe('READY');
+      expect(loads).toBe(1);
+      expect(timeouts).toEqual([1_234, 1_234]);
+    } finally {
+      await own.close();
+    }
+    // The directory source has no probe: its health is its load's.
+    expect(await connections.probe(key)).toBe('READY');
+    rmSync(directory, { recursive: true, force: true });
+    await connections.connect(key, 'fbc-directory', { sourceType: 'fbc-directory', address: join(directory, 'gone') });
+    expect(await connections.probe(key)).toBe('TRANSIENT_FAILURE');
+  });
+});

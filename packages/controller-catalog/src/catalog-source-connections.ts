@@ -9,7 +9,6 @@ import {
   type ConnectionState,
   type Logger,
 } from '@olm/core';
-import { createRegistryClient, type RegistryClient } from '@olm/registry';
 
 export interface CatalogSourceKey {
   readonly namespace: string;
@@ -20,12 +19,10 @@ interface SourceEntry {
   connection?: CatalogConnection;
   /** What the connection was opened with; a change reopens it and drops the cached content. */
   fingerprint?: string;
-  sourceType?: string;
   content?: CatalogContent;
   loadedAt?: number;
   loading?: Promise<CatalogContent>;
   lastState?: ConnectionState;
-  healthClient?: RegistryClient;
   /** The CatalogSource's metadata revision the cached content belongs to. */
   revision?: string;
 }
@@ -127,7 +124,6 @@ export class CatalogSourceConnections {
       connection = await fallback.open(request);
     }
     entry.connection = connection;
-    entry.sourceType = sourceType;
     return connection;
   }
 
@@ -215,8 +211,8 @@ export class CatalogSourceConnections {
   }
 
   /**
-   * The connection's health: gRPC registries are asked through the
-   * gRPC health service; other sources report the state of their last load (loading once if never).
+   * The connection's health: sources that can be asked (`probe`, a registry's gRPC health service)
+   * are; other sources report the state of their last load (loading once if never).
    * Recovering from an unhealthy state drops the cached content, since the registry may have changed.
    */
   async probe(key: CatalogSourceKey): Promise<ConnectionState> {
@@ -224,13 +220,8 @@ export class CatalogSourceConnections {
     const connection = entry?.connection;
     if (!entry || !connection) return 'SHUTDOWN';
     let state: ConnectionState;
-    if (entry.sourceType === 'grpc' && connection.address) {
-      entry.healthClient ??= createRegistryClient(connection.address, { deadlineMs: this.options.probeTimeoutMs ?? 5_000 });
-      try {
-        state = (await entry.healthClient.checkHealth()) === 'SERVING' ? 'READY' : 'TRANSIENT_FAILURE';
-      } catch {
-        state = 'TRANSIENT_FAILURE';
-      }
+    if (connection.probe) {
+      state = await connection.probe({ timeoutMs: this.options.probeTimeoutMs ?? 5_000 });
       if (state === 'READY' && !entry.content) {
         // Load the first snapshot now, so a catalog that cannot be read shows up in its status.
         try {
@@ -277,8 +268,6 @@ export class CatalogSourceConnections {
     entry.content = undefined;
     entry.loadedAt = undefined;
     entry.lastState = undefined;
-    entry.healthClient?.close();
-    entry.healthClient = undefined;
     await connection?.close().catch(() => undefined);
   }
 }

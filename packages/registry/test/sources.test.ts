@@ -197,6 +197,23 @@ describe('catalog source types', () => {
     await expect(directoryType.open(request({}))).rejects.toMatchObject({ code: CatalogSourceErrorCodes.specInvalid });
   });
 
+  it('grpc connections probe the registry\'s health service: READY while it serves, TRANSIENT_FAILURE once it is gone', async () => {
+    const own = await startRegistryServer({ catalog: catalogFromConfigMapData(configMapData) });
+    const connection = await createGrpcSourceType().open(request({ sourceType: 'grpc', address: own.address }));
+    try {
+      expect(await connection.probe!({ timeoutMs: 2_000 })).toBe('READY');
+      await own.stop();
+      expect(await connection.probe!({ timeoutMs: 500 })).toBe('TRANSIENT_FAILURE');
+      // Sources that cannot be asked leave it out; their health is the state of their last load.
+      const configMap = await createConfigMapSourceType({ fetchConfigMap }).open(request({ configMap: 'etcd-manifests' }));
+      expect(configMap.probe).toBeUndefined();
+      await configMap.close();
+    } finally {
+      await connection.close();
+      await own.stop().catch(() => undefined);
+    }
+  });
+
   it('a failed load leaves the connection in TRANSIENT_FAILURE', async () => {
     const connection = await createConfigMapSourceType({ fetchConfigMap: async () => ({}) }).open(request({ configMap: 'empty' }));
     await expect(connection.load()).rejects.toMatchObject({ code: CatalogSourceErrorCodes.configMapInvalid });

@@ -41,6 +41,11 @@ export interface CatalogConnection {
   /** One bundle as `load()` gives it, manifests included; rejects when the catalog has no such bundle in that channel. */
   loadBundle?(bundle: CatalogBundleKey): Promise<CatalogBundle>;
   state(): ConnectionState;
+  /**
+   * Asks the source whether it serves now (a registry's gRPC health service), within `timeoutMs`;
+   * resolves `TRANSIENT_FAILURE` rather than rejecting. Without it, health is `state()` after a load.
+   */
+  probe?(options: { readonly timeoutMs: number }): Promise<ConnectionState>;
   /** The address clients use, when there is one (`host:port`). */
   readonly address?: string;
   close(): Promise<void>;

@@ -15,7 +15,7 @@ export interface GrpcSourceTypeOptions {
  * `opm serve`. Catalog images (`spec.image` without `address`) need a pod to run them, which this
  * source type does not create: such a spec is rejected as invalid. Its connections offer the
  * contract's manifests on demand: `loadWithoutManifests` lists bundles without the `GetBundle` per
- * bundle with an image, and `loadBundle` is one `GetBundle`.
+ * bundle with an image, and `loadBundle` is one `GetBundle`; `probe` asks the gRPC health service.
  */
 export function createGrpcSourceType(options: GrpcSourceTypeOptions = {}): CatalogSourceType {
   return {
@@ -36,6 +36,13 @@ export function createGrpcSourceType(options: GrpcSourceTypeOptions = {}): Catal
         loadWithoutManifests: () => loadCatalogFromRegistry(client, { ...options.load, manifests: false }),
         loadBundle: async ({ packageName, channelName, name }) => apiBundleToCatalogBundle(await client.getBundle(packageName, channelName, name)).bundle,
         state: () => client.state(),
+        async probe({ timeoutMs }) {
+          try {
+            return (await client.checkHealth('', { deadlineMs: timeoutMs })) === 'SERVING' ? 'READY' : 'TRANSIENT_FAILURE';
+          } catch {
+            return 'TRANSIENT_FAILURE';
+          }
+        },
         async close() {
           client.close();
         },
