@@ -620,6 +620,8 @@ function isEmptyCollection(value: unknown): boolean {
   return true;
 }
 
+const totalAnnotationSizeLimit = 256 * 1024;
+
 function validateMetadata(object: KubeObject): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const metadata = object.metadata;
@@ -635,6 +637,14 @@ function validateMetadata(object: KubeObject): FieldProblem[] {
       if (!isValidLabelKey(key)) {
         problems.push({ field: `metadata.${field}`, reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(key)}: name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')` });
       }
+    }
+  }
+  // kube-apiserver bounds the annotations' total size (keys and values, in bytes), not each one.
+  if (isJsonObject(metadata.annotations)) {
+    let total = 0;
+    for (const [key, value] of Object.entries(metadata.annotations)) total += Buffer.byteLength(key) + (typeof value === 'string' ? Buffer.byteLength(value) : 0);
+    if (total > totalAnnotationSizeLimit) {
+      problems.push({ field: 'metadata.annotations', reason: 'FieldValueTooLong', message: `Too long: must have at most ${totalAnnotationSizeLimit} bytes` });
     }
   }
   const owners = metadata.ownerReferences;

@@ -51,6 +51,21 @@ describe('conformance with raw HTTP', () => {
     expect(current.body.metadata.generation).toBe(2);
   });
 
+  it('bounds the total size of annotations at 256 KiB, keys included, on create and on update', async () => {
+    const configMaps = '/api/v1/namespaces/default/configmaps';
+    const half = 'x'.repeat(128 * 1024);
+    // Exactly at the limit: two keys of one byte and values that fill the rest.
+    const fits = { a: half.slice(1), b: half.slice(1) };
+    expect((await call(server, 'POST', configMaps, { metadata: { name: 'annotated', annotations: fits } })).status).toBe(201);
+    const over = await call(server, 'POST', configMaps, { metadata: { name: 'overannotated', annotations: { a: half, b: half } } });
+    expect(over.status).toBe(422);
+    expect(over.body.message).toBe('ConfigMap "overannotated" is invalid: metadata.annotations: Too long: must have at most 262144 bytes');
+    expect(over.body.details.causes).toEqual([{ reason: 'FieldValueTooLong', message: 'Too long: must have at most 262144 bytes', field: 'metadata.annotations' }]);
+    const patched = await call(server, 'PATCH', `${configMaps}/annotated`, { metadata: { annotations: { c: 'y' } } }, { 'Content-Type': 'application/merge-patch+json' });
+    expect(patched.status).toBe(422);
+    expect((await call(server, 'GET', `${configMaps}/annotated`)).body.metadata.annotations.c).toBeUndefined();
+  });
+
   it('requires a resourceVersion to update custom resources', async () => {
     await call(server, 'POST', widgets, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'norv' }, spec: { size: 1 } });
     const response = await call(server, 'PUT', `${widgets}/norv`, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'norv' }, spec: { size: 2 } });
