@@ -50,17 +50,22 @@ async function settledCount(key: string): Promise<number> {
   }
 }
 
+/** A CSV in `namespace` whose group targets `target`, with the permissions an InstallPlan made; the name of its Role. */
+async function installWithTarget(namespace: string, target: string, name: string): Promise<string> {
+  const { client } = harness.env;
+  await createNamespace(client, target);
+  await createNamespace(client, namespace);
+  await createOperatorGroup(client, namespace, 'og', { targetNamespaces: [target] });
+  await groupSynced(client, namespace, 'og');
+  await client.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { namespace, name: 'operator' } });
+  await client.create(csv({ namespace, name, serviceAccounts: ['operator'] }));
+  return (await installPermissions(client, namespace, name)).find((object) => object.kind === 'Role')!.metadata!.name!;
+}
+
 describe('RBAC generation across syncs', () => {
   it('repairs a deleted copy without generating again, and generates again when the CSV changes', async () => {
     const { client } = harness.env;
-    await createNamespace(client, 'gen-target');
-    await createNamespace(client, 'gen-op');
-    await createOperatorGroup(client, 'gen-op', 'og', { targetNamespaces: ['gen-target'] });
-    await groupSynced(client, 'gen-op', 'og');
-    await client.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { namespace: 'gen-op', name: 'operator' } });
-    await client.create(csv({ namespace: 'gen-op', name: 'gen.v1', serviceAccounts: ['operator'] }));
-    const objects = await installPermissions(client, 'gen-op', 'gen.v1');
-    const roleName = objects.find((object) => object.kind === 'Role')!.metadata!.name!;
+    const roleName = await installWithTarget('gen-op', 'gen-target', 'gen.v1');
     await waitForPhase(client, 'gen-op', 'gen.v1', 'Succeeded');
     const copy = { ...Kinds.role, namespace: 'gen-target', name: roleName };
     await eventually(() => client.find(copy), { message: 'the Role copied into the target namespace' });
@@ -92,13 +97,7 @@ describe('RBAC generation across syncs', () => {
 
   it('puts back a copy someone edited (the watch event of the edit brings the controller back)', async () => {
     const { client } = harness.env;
-    await createNamespace(client, 'gen-edit-target');
-    await createNamespace(client, 'gen-edit');
-    await createOperatorGroup(client, 'gen-edit', 'og', { targetNamespaces: ['gen-edit-target'] });
-    await groupSynced(client, 'gen-edit', 'og');
-    await client.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { namespace: 'gen-edit', name: 'operator' } });
-    await client.create(csv({ namespace: 'gen-edit', name: 'edit.v1', serviceAccounts: ['operator'] }));
-    const roleName = (await installPermissions(client, 'gen-edit', 'edit.v1')).find((object) => object.kind === 'Role')!.metadata!.name!;
+    const roleName = await installWithTarget('gen-edit', 'gen-edit-target', 'edit.v1');
     const copy = { ...Kinds.role, namespace: 'gen-edit-target', name: roleName };
     await eventually(() => client.find(copy), { message: 'the copy' });
 
