@@ -135,9 +135,9 @@ async function measure(name, total, clients, operation, extra = {}, serverPid = 
   console.log(JSON.stringify({ case: name, clients, ops: total, failures, opsPerSec: Math.round(total / seconds), p50Ms: round(percentile(latencies, 50)), p99Ms: round(percentile(latencies, 99)), ...serverCpu, ...extra }));
 }
 
-/** Starts the server in a child process (so client and server do not share one event loop). */
-async function startServerProcess(options) {
-  const child = spawn(process.execPath, [new URL('./server-process.mjs', import.meta.url).pathname, JSON.stringify(options)], { stdio: ['pipe', 'pipe', 'inherit'] });
+/** Starts the server (or another script printing its URL) in a child process, so client and server do not share one event loop. */
+async function startServerProcess(options, script = './server-process.mjs') {
+  const child = spawn(process.execPath, [new URL(script, import.meta.url).pathname, JSON.stringify(options)], { stdio: ['pipe', 'pipe', 'inherit'] });
   const url = await new Promise((resolve, reject) => {
     let output = '';
     child.stdout.on('data', (chunk) => {
@@ -295,7 +295,28 @@ async function memory() {
 // BENCH_ONLY=writes|durable|watch|memory runs one group.
 const only = process.env.BENCH_ONLY;
 const wanted = (group) => only === undefined || only === group;
-if (wanted('writes')) await writeCases('memory', 'mem', {});
+/**
+ * The loopback floor: a Node HTTP server that answers every request at once, driven as the write cases
+ * drive the API server. Single-client write rates are judged against it: on a shared machine its
+ * own rate moves with the load, and the ratio is what says how much the API server adds.
+ */
+async function loopbackFloor() {
+  const server = await startServerProcess({}, './empty-server-process.mjs');
+  const connection = await LeanConnection.open(server.url);
+  try {
+    const body = (index) => ({ metadata: { name: `floor-${index}` }, data: { value: String(index) } });
+    for (let index = 0; index < scale(1000); index++) await connection.send('POST', '/floor', body(index));
+    await measure('loopback floor: node:http answering at once (no API work)', scale(5000), 1, (index) => connection.send('POST', '/floor', body(index)), { client: leanClient }, server.pid);
+  } finally {
+    connection.close();
+    await server.stop();
+  }
+}
+
+if (wanted('writes')) {
+  await loopbackFloor();
+  await writeCases('memory', 'mem', {});
+}
 /** What one durable write costs at least on this disk: a small append and fdatasync, one after another. */
 async function diskSyncCost(dataDir) {
   const handle = await open(join(dataDir, 'sync-probe'), 'a');
