@@ -83,9 +83,20 @@ class SharedMiniSat {
     });
   }
 
-  /** Runs a MiniSat call, turning its abort (a thrown string) into a coded error. */
+  /**
+   * Runs a MiniSat call, turning its abort (a thrown string) into a coded error. The emscripten build
+   * writes its notices (`MINISAT-out: Cannot enlarge memory arrays…`) with the global console.log, which
+   * would put stray lines in a program's stdout (JSON logs, bench lines): during the call they are
+   * kept and become part of the error instead.
+   */
   guard<T>(call: () => T): T {
     if (this.isCrashed) throw unusable('this logic-solver solver ran out of memory earlier and cannot be used again; create a new solver');
+    const log = console.log;
+    const notices: string[] = [];
+    console.log = (...args: unknown[]) => {
+      if (typeof args[0] === 'string' && args[0].startsWith('MINISAT-')) notices.push(args.slice(1).join(' '));
+      else log(...args);
+    };
     try {
       return call();
     } catch (error) {
@@ -95,10 +106,12 @@ class SharedMiniSat {
       this.isCrashed = true;
       throw new OlmError(
         SatErrorCodes.resourceExhausted,
-        `logic-solver ran out of its fixed 64 MiB heap (${firstLine(describeError(error))}); ` +
+        `logic-solver ran out of its fixed 64 MiB heap (${firstLine(notices[0] ?? describeError(error))}); ` +
           'the problem is too large for this backend: resolve fewer subscriptions at once or boot another SAT backend',
         { cause: error },
       );
+    } finally {
+      console.log = log;
     }
   }
 }
