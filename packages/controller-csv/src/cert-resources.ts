@@ -1,7 +1,7 @@
 import type { ClusterServiceVersion } from '@olm/api';
 import { Labels } from '@olm/api';
 import type { CachedObject } from '@olm/core';
-import { nonBlockingOwnerReference, ownerLabels, type CsvForDeployment, type OwnerReference } from './deployment-strategy.js';
+import { nonBlockingOwnerReference, objectAt, ownerLabels, type CsvForDeployment, type OwnerReference } from './deployment-strategy.js';
 
 /**
  * What OLM creates next to a deployment that serves owned APIServices or webhooks (upstream
@@ -189,14 +189,6 @@ export function authReaderBinding(csv: CsvForDeployment, service: string, servic
 function ownerReferences(csv: CsvForDeployment): { ownerReferences?: OwnerReference[] } {
   const reference = nonBlockingOwnerReference(csv);
   return reference ? { ownerReferences: [reference] } : {};
-}
-
-function objectAt(parent: JsonObject, key: string): JsonObject {
-  const value = parent[key];
-  if (value && typeof value === 'object' && !Array.isArray(value)) return value as JsonObject;
-  const created: JsonObject = {};
-  parent[key] = created;
-  return created;
 }
 
 /** The service account a deployment spec runs as (`default` when unset). */

@@ -166,7 +166,8 @@ function overrideAffinity(podSpec: JsonObject, affinity: JsonObject): void {
   else podSpec.affinity = current;
 }
 
-function objectAt(parent: JsonObject, key: string): JsonObject {
+/** The object at `parent[key]`, made there when missing or not an object. */
+export function objectAt(parent: JsonObject, key: string): JsonObject {
   const value = parent[key];
   if (value && typeof value === 'object' && !Array.isArray(value)) return value as JsonObject;
   const created: JsonObject = {};
