@@ -11,7 +11,7 @@ import {
   satBackend,
   type Plugin,
 } from '@olm/core';
-import { KubeClient } from '@olm/controller-runtime';
+import { deferredLogger, KubeClient } from '@olm/controller-runtime';
 import { createResolver, type Resolver } from '@olm/resolver';
 import type { Registry } from 'prom-client';
 import { createCatalogController, type CatalogControllerOptions } from './catalog-controller.js';
@@ -57,6 +57,8 @@ export function createControllerCatalogPlugin(options: ControllerCatalogPluginOp
       let metricsRegistry: Registry | undefined;
       const controller = createCatalogController({
         ...options,
+        // Built before start, so its logs go to the kernel's logger once there is one.
+        logger: deferredLogger(() => extensions?.find(logger)),
         client: need((value) => value.client),
         resolver: need((value) => value.resolver),
         rbacGenerator: () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { boot, kubeClient, metrics, provision, type Kernel } from '@olm/core';
+import { boot, kubeClient, logger, metrics, provision, type Kernel, type LogFields, type Logger } from '@olm/core';
 import { createControllerRuntimePlugin, type KubeClient } from '@olm/controller-runtime';
 import { celPlugin } from '@olm/plugin-cel';
 import { rbacPlugin } from '@olm/plugin-rbac';
@@ -16,6 +16,12 @@ let client: KubeClient;
 let registry: RegistryServer;
 let kernel: Kernel;
 const metricsRegistry = new Registry();
+/** What the plugins log through the kernel's logger. */
+const logged: Array<{ level: string; message: string; fields: LogFields }> = [];
+function recordingLogger(bound: LogFields = {}): Logger {
+  const write = (level: string) => (message: string, fields?: LogFields) => void logged.push({ level, message, fields: { ...bound, ...fields } });
+  return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error'), child: (fields) => recordingLogger({ ...bound, ...fields }) };
+}
 
 beforeAll(async () => {
   cluster = await startCluster();
@@ -32,7 +38,7 @@ beforeAll(async () => {
       celPlugin,
       rbacPlugin,
     ],
-    provide: [provision(kubeClient, { kubeconfig: cluster.server.kubeconfig }), provision(metrics, metricsRegistry)],
+    provide: [provision(kubeClient, { kubeconfig: cluster.server.kubeconfig }), provision(metrics, metricsRegistry), provision(logger, recordingLogger())],
   });
 });
 afterAll(async () => {
@@ -90,6 +96,19 @@ describe('controllerCatalogPlugin booted with the other plugins', () => {
     expect(text).toContain('catalog_source_snapshots_total{namespace="cm-missing",name="nowhere"} 0');
     await client.delete({ ...Kinds.catalogSource, namespace: 'cm-missing', name: 'nowhere' });
     await eventually(async () => !(await metricsRegistry.metrics()).includes('name="nowhere"'), { message: 'series of the deleted catalog removed' });
+  });
+
+  it("logs through the kernel's logger: a catalog that cannot be read is left out of a namespace's resolution", async () => {
+    await createOperatorNamespace(client, 'logs');
+    await client.create({ ...Kinds.catalogSource, metadata: { name: 'unreadable', namespace: 'logs' }, spec: { sourceType: 'configmap', configMap: 'absent' } });
+    await client.create(subscription('logs', 'acme-monitoring', {}));
+    const warning = await eventually(() => logged.find((line) => line.message === 'catalog left out of resolution' && line.fields['catalogSource'] === 'logs/unreadable'), {
+      message: 'the warning in the kernel logger',
+    });
+    expect(warning.level).toBe('warn');
+    expect(String(warning.fields['error'])).toContain('logs/unreadable');
+    // and the resolution went on without it
+    await eventually(async () => (await client.list<AnyObject>(Kinds.installPlan, { namespace: 'logs' })).items.length > 0, { message: 'a plan from the readable catalog' });
   });
 
   it('reads configmap catalogs from the cluster', async () => {

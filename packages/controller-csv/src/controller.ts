@@ -4,7 +4,6 @@ import { EventRecorder, isNotFound, KubeClient } from '@olm/controller-runtime';
 import type { Registry } from 'prom-client';
 import { createCsvReconciler } from './csv-reconciler.js';
 import { createDeploymentInstallStrategy, type StrategyContext } from './deployment-install.js';
-import { Kinds } from './kinds.js';
 import { createCsvMetrics, type CsvMetrics } from './metrics.js';
 import { createOlmConfigReconciler } from './olm-config-reconciler.js';
 import { createOperatorGroupReconciler } from './operator-group-reconciler.js';
