@@ -2,6 +2,7 @@ import { validateCrd } from './crd-types.js';
 import type { FieldProblem } from './errors.js';
 import { isJsonObject, type JsonObject, type KubeObject } from './kube-object.js';
 import type { NameRule } from './object-names.js';
+import { defaultPod, defaultPodSpec, qosClass } from './pod-spec-defaults.js';
 import type { ResourceType } from './resource-type.js';
 
 /** What kube-apiserver's per-kind strategies do on create and update, for the built-ins served here. */
@@ -12,14 +13,96 @@ export function nameRuleFor(type: ResourceType): NameRule {
 }
 
 let nextClusterIp = 1;
+let nextNodePort = 30000;
 
 function allocateClusterIp(): string {
   const value = nextClusterIp++;
   return `10.96.${Math.floor(value / 250) % 250}.${(value % 250) + 1}`;
 }
 
-/** Defaults a built-in object (called on create and on update). */
-export function applyBuiltinDefaults(type: ResourceType, object: KubeObject, isCreate: boolean): void {
+function allocateNodePort(): number {
+  const port = nextNodePort;
+  nextNodePort = nextNodePort >= 32767 ? 30000 : nextNodePort + 1;
+  return port;
+}
+
+function objectsIn(value: unknown): JsonObject[] {
+  return Array.isArray(value) ? value.filter(isJsonObject) : [];
+}
+
+function isEmpty(value: unknown): boolean {
+  return value === undefined || value === null || value === '' || value === 0;
+}
+
+/** A pod template's spec gets the PodSpec defaults (Deployments, ReplicaSets). */
+function defaultTemplate(spec: JsonObject | undefined): void {
+  const template = spec && isJsonObject(spec['template']) ? spec['template'] : undefined;
+  if (template && isJsonObject(template['spec'])) defaultPodSpec(template['spec']);
+}
+
+/**
+ * Service defaults (SetDefaults_Service) and what the service registry allocates: cluster IPs, IP
+ * families, node ports. An update keeps the allocated values the new object leaves out.
+ */
+function defaultService(object: KubeObject, previous: KubeObject | undefined): void {
+  const spec: JsonObject = isJsonObject(object['spec']) ? object['spec'] : {};
+  object['spec'] = spec;
+  const before = previous && isJsonObject(previous['spec']) ? previous['spec'] : undefined;
+  if (isEmpty(spec['type'])) spec['type'] = 'ClusterIP';
+  if (isEmpty(spec['sessionAffinity'])) spec['sessionAffinity'] = 'None';
+  if (spec['sessionAffinity'] === 'ClientIP' && !isJsonObject(spec['sessionAffinityConfig'])) spec['sessionAffinityConfig'] = { clientIP: { timeoutSeconds: 10800 } };
+  const type = spec['type'];
+  const isExternalName = type === 'ExternalName';
+  const needsNodePorts = type === 'NodePort' || type === 'LoadBalancer';
+  if (!isExternalName && spec['internalTrafficPolicy'] === undefined) spec['internalTrafficPolicy'] = 'Cluster';
+  if (needsNodePorts && isEmpty(spec['externalTrafficPolicy'])) spec['externalTrafficPolicy'] = 'Cluster';
+  if (type === 'LoadBalancer' && spec['allocateLoadBalancerNodePorts'] === undefined) spec['allocateLoadBalancerNodePorts'] = true;
+  const previousPorts = objectsIn(before?.['ports']);
+  for (const port of objectsIn(spec['ports'])) {
+    if (isEmpty(port['protocol'])) port['protocol'] = 'TCP';
+    // 0 and "" are what a Go client sends for an unset IntOrString.
+    if (isEmpty(port['targetPort'])) port['targetPort'] = port['port'];
+    if (needsNodePorts && isEmpty(port['nodePort'])) {
+      const kept = previousPorts.find((old) => old['port'] === port['port'] && (old['protocol'] ?? 'TCP') === port['protocol'])?.['nodePort'];
+      port['nodePort'] = typeof kept === 'number' && kept > 0 ? kept : allocateNodePort();
+    }
+  }
+  if (isExternalName) return;
+  if (isEmpty(spec['clusterIP'])) {
+    const kept = before?.['clusterIP'];
+    const keep = typeof kept === 'string' && kept !== '';
+    spec['clusterIP'] = keep ? kept : allocateClusterIp();
+    spec['clusterIPs'] = keep && Array.isArray(before?.['clusterIPs']) ? before['clusterIPs'] : [spec['clusterIP']];
+  } else if (!Array.isArray(spec['clusterIPs']) || spec['clusterIPs'].length === 0) spec['clusterIPs'] = [spec['clusterIP']];
+  const headlessWithSelector = spec['clusterIP'] === 'None' && isJsonObject(spec['selector']) && Object.keys(spec['selector']).length > 0;
+  if (spec['ipFamilyPolicy'] === undefined || spec['ipFamilyPolicy'] === null) spec['ipFamilyPolicy'] = before?.['ipFamilyPolicy'] ?? (headlessWithSelector ? 'RequireDualStack' : 'SingleStack');
+  if (!Array.isArray(spec['ipFamilies']) || spec['ipFamilies'].length === 0) {
+    spec['ipFamilies'] = Array.isArray(before?.['ipFamilies']) ? before['ipFamilies'] : [String(spec['clusterIP']).includes(':') ? 'IPv6' : 'IPv4'];
+  }
+}
+
+/** admissionregistration/v1 webhook defaults (SetDefaults_ValidatingWebhook, _MutatingWebhook, _Rule, _ServiceReference). */
+function defaultWebhooks(object: KubeObject, isMutating: boolean): void {
+  for (const webhook of objectsIn(object['webhooks'])) {
+    if (isEmpty(webhook['failurePolicy'])) webhook['failurePolicy'] = 'Fail';
+    if (isEmpty(webhook['matchPolicy'])) webhook['matchPolicy'] = 'Equivalent';
+    if (!isJsonObject(webhook['namespaceSelector'])) webhook['namespaceSelector'] = {};
+    if (!isJsonObject(webhook['objectSelector'])) webhook['objectSelector'] = {};
+    if (webhook['timeoutSeconds'] === undefined || webhook['timeoutSeconds'] === null) webhook['timeoutSeconds'] = 10;
+    if (isMutating && isEmpty(webhook['reinvocationPolicy'])) webhook['reinvocationPolicy'] = 'Never';
+    for (const rule of objectsIn(webhook['rules'])) if (isEmpty(rule['scope'])) rule['scope'] = '*';
+    defaultServicePort(webhook['clientConfig']);
+  }
+}
+
+/** A webhook or APIService service reference without a port means 443. */
+function defaultServicePort(holder: unknown): void {
+  const service = isJsonObject(holder) && isJsonObject(holder['service']) ? holder['service'] : undefined;
+  if (service && (service['port'] === undefined || service['port'] === null)) service['port'] = 443;
+}
+
+/** Defaults a built-in object (called on create, and on update with the stored object as `previous`). */
+export function applyBuiltinDefaults(type: ResourceType, object: KubeObject, isCreate: boolean, previous?: KubeObject): void {
   const key = `${type.group}/${type.plural}`;
   const spec = isJsonObject(object['spec']) ? object['spec'] : undefined;
   switch (key) {
@@ -42,46 +125,37 @@ export function applyBuiltinDefaults(type: ResourceType, object: KubeObject, isC
       }
       break;
     }
-    case '/services': {
-      const serviceSpec: JsonObject = spec ?? {};
-      serviceSpec['type'] ??= 'ClusterIP';
-      serviceSpec['sessionAffinity'] ??= 'None';
-      if (serviceSpec['type'] !== 'ExternalName' && serviceSpec['clusterIP'] === undefined) {
-        const ip = allocateClusterIp();
-        serviceSpec['clusterIP'] = ip;
-        serviceSpec['clusterIPs'] = [ip];
-      }
-      if (Array.isArray(serviceSpec['ports'])) {
-        for (const port of serviceSpec['ports']) {
-          if (isJsonObject(port)) {
-            port['protocol'] ??= 'TCP';
-            // 0 and "" are what a Go client sends for an unset IntOrString.
-            if (port['targetPort'] === undefined || port['targetPort'] === 0 || port['targetPort'] === '') port['targetPort'] = port['port'];
-          }
-        }
-      }
-      object['spec'] = serviceSpec;
+    case '/services':
+      defaultService(object, previous);
       break;
-    }
     case '/pods': {
-      if (spec) {
-        spec['restartPolicy'] ??= 'Always';
-        spec['dnsPolicy'] ??= 'ClusterFirst';
-        spec['serviceAccountName'] ??= 'default';
-      }
-      if (isCreate) object['status'] = { phase: 'Pending' };
+      if (spec) defaultPod(spec, isCreate);
+      if (isCreate) object['status'] = { phase: 'Pending', qosClass: qosClass(spec ?? {}) };
       break;
     }
     case 'apps/deployments': {
       if (spec) {
-        spec['replicas'] ??= 1;
-        spec['revisionHistoryLimit'] ??= 10;
-        spec['progressDeadlineSeconds'] ??= 600;
+        if (spec['replicas'] === undefined || spec['replicas'] === null) spec['replicas'] = 1;
+        if (spec['revisionHistoryLimit'] === undefined || spec['revisionHistoryLimit'] === null) spec['revisionHistoryLimit'] = 10;
+        if (spec['progressDeadlineSeconds'] === undefined || spec['progressDeadlineSeconds'] === null) spec['progressDeadlineSeconds'] = 600;
         // kubectl create deployment sends `strategy: {}`.
         const strategy: JsonObject = isJsonObject(spec['strategy']) ? spec['strategy'] : {};
-        strategy['type'] ??= 'RollingUpdate';
-        if (strategy['type'] === 'RollingUpdate') strategy['rollingUpdate'] ??= { maxUnavailable: '25%', maxSurge: '25%' };
+        if (isEmpty(strategy['type'])) strategy['type'] = 'RollingUpdate';
+        if (strategy['type'] === 'RollingUpdate') {
+          const rollingUpdate: JsonObject = isJsonObject(strategy['rollingUpdate']) ? strategy['rollingUpdate'] : {};
+          if (rollingUpdate['maxUnavailable'] === undefined || rollingUpdate['maxUnavailable'] === null) rollingUpdate['maxUnavailable'] = '25%';
+          if (rollingUpdate['maxSurge'] === undefined || rollingUpdate['maxSurge'] === null) rollingUpdate['maxSurge'] = '25%';
+          strategy['rollingUpdate'] = rollingUpdate;
+        }
         spec['strategy'] = strategy;
+        defaultTemplate(spec);
+      }
+      break;
+    }
+    case 'apps/replicasets': {
+      if (spec) {
+        if (spec['replicas'] === undefined || spec['replicas'] === null) spec['replicas'] = 1;
+        defaultTemplate(spec);
       }
       break;
     }
@@ -97,12 +171,26 @@ export function applyBuiltinDefaults(type: ResourceType, object: KubeObject, isC
           names['listKind'] ??= `${names['kind']}List`;
         }
         spec['conversion'] ??= { strategy: 'None' };
+        const conversion = spec['conversion'];
+        if (isJsonObject(conversion) && isJsonObject(conversion['webhook'])) defaultServicePort(conversion['webhook']['clientConfig']);
         if (Array.isArray(spec['versions'])) for (const version of spec['versions']) if (isJsonObject(version)) version['served'] ??= true;
       }
       break;
     }
-    case 'apps/replicasets': {
-      if (spec) spec['replicas'] ??= 1;
+    case 'apiregistration.k8s.io/apiservices':
+      defaultServicePort(spec);
+      break;
+    case 'admissionregistration.k8s.io/validatingwebhookconfigurations':
+    case 'admissionregistration.k8s.io/mutatingwebhookconfigurations':
+      defaultWebhooks(object, type.plural === 'mutatingwebhookconfigurations');
+      break;
+    case 'networking.k8s.io/networkpolicies': {
+      if (spec) {
+        if (!Array.isArray(spec['policyTypes']) || spec['policyTypes'].length === 0) {
+          spec['policyTypes'] = objectsIn(spec['egress']).length > 0 ? ['Ingress', 'Egress'] : ['Ingress'];
+        }
+        for (const rule of [...objectsIn(spec['ingress']), ...objectsIn(spec['egress'])]) for (const port of objectsIn(rule['ports'])) if (isEmpty(port['protocol'])) port['protocol'] = 'TCP';
+      }
       break;
     }
     default:

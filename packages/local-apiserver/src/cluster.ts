@@ -22,6 +22,7 @@ import { deepClone, deepEqual, isJsonObject, nowTimestamp, type JsonObject, type
 import { isValidLabelKey, parseLabelSelector, type LabelSelector } from './label-selector.js';
 import { recordUpdate, serverSideApply, type ListKeys } from './managed-fields.js';
 import { applyMergePatch } from './merge-patch.js';
+import { canonicalMetadata, canonicalObject } from './go-json.js';
 import { generateNameSuffix, validateObjectName } from './object-names.js';
 import { groupVersion, qualifiedKind, resourceKey, type ResourceRegistry, type ResourceType } from './resource-type.js';
 import { requestedReplicas, scaleApiVersion, scaleOf, withReplicas, type ScaleSubresource } from './scale-subresource.js';
@@ -183,11 +184,12 @@ export class Cluster {
     if (type.tracksGeneration) metadata.generation = 1;
     if (type.statusSubresource && !(type.group === '' && (type.plural === 'namespaces' || type.plural === 'pods'))) delete object['status'];
     let prepared = this.prepare(type, version, object, true, options);
-    const managedFields = object.metadata.managedFields;
+    const managedFields = prepared.metadata.managedFields;
     prepared.metadata.managedFields = managedFields ?? recordUpdate({ previous: undefined, next: prepared, manager: this.managerName(options), apiVersion: groupVersion(type.group, version), listKeys: this.listKeys(type) });
     if (prepared.metadata.managedFields.length === 0) delete prepared.metadata.managedFields;
-    prepared.metadata.resourceVersion = '';
-    prepared = this.orderMetadata(prepared);
+    // A placeholder that keeps the key in place; the store sets the real revision.
+    prepared.metadata.resourceVersion = '0';
+    prepared = canonicalMetadata(type, prepared);
     if (this.tryGet(type, prepared.metadata.namespace, name)) throw alreadyExists(type, name);
     if (options.dryRun) {
       delete prepared.metadata.resourceVersion;
@@ -385,7 +387,7 @@ export class Cluster {
         ]);
       }
     }
-    let prepared = this.prepare(type, version, next, false, options);
+    let prepared = this.prepare(type, version, next, false, options, existing);
     const problems = type.crdName === undefined ? immutableFieldProblems(type, existing, prepared) : [];
     if (problems.length > 0) throw invalid(type, qualifiedKind(type), name, problems);
     if (type.tracksGeneration && specChanged(type, existing, prepared)) prepared.metadata.generation = (existing.metadata.generation ?? 0) + 1;
@@ -401,8 +403,8 @@ export class Cluster {
         ...(subresource !== undefined ? { subresource } : {}),
       });
     if (prepared.metadata.managedFields.length === 0) delete prepared.metadata.managedFields;
-    prepared = this.orderMetadata(prepared);
     prepared.metadata.resourceVersion = existing.metadata.resourceVersion;
+    prepared = canonicalMetadata(type, prepared);
     const stored = this.toStorage(type, prepared);
     if (sameApartFromVolatile(stored, existing)) return this.toVersion(type, existing, version);
     if (options.dryRun) return prepared;
@@ -439,7 +441,7 @@ export class Cluster {
       const event = this.store.remove(resourceKey(type), existing);
       return { deleted: true, object: event.object };
     }
-    const next = deepClone(existing);
+    let next = deepClone(existing);
     if (next.metadata.deletionTimestamp === undefined) {
       next.metadata.deletionTimestamp = nowTimestamp();
       next.metadata.deletionGracePeriodSeconds = 0;
@@ -447,6 +449,7 @@ export class Cluster {
     }
     if (finalizers.length > 0) next.metadata.finalizers = finalizers;
     if (isNamespace) next['status'] = { ...(isJsonObject(next['status']) ? next['status'] : {}), phase: 'Terminating' };
+    next = canonicalObject(type, next);
     if (deepEqual(next, existing)) return { deleted: false, object: existing };
     if (options.dryRun) return { deleted: false, object: next };
     this.store.put(resourceKey(type), next);
@@ -535,7 +538,7 @@ export class Cluster {
   }
 
   /** Defaults, pruning and validation shared by create and update. */
-  private prepare(type: ResourceType, version: string, object: KubeObject, isCreate: boolean, options: WriteOptions): KubeObject {
+  private prepare(type: ResourceType, version: string, object: KubeObject, isCreate: boolean, options: WriteOptions, previous?: KubeObject): KubeObject {
     let prepared = object;
     const problems: FieldProblem[] = [];
     const name = prepared.metadata.name ?? '';
@@ -555,12 +558,12 @@ export class Cluster {
         for (const error of schema.validate(prepared)) problems.push({ field: error.field, reason: error.type, message: error.message });
       }
     } else {
-      applyBuiltinDefaults(type, prepared, isCreate);
+      applyBuiltinDefaults(type, prepared, isCreate, previous);
       problems.push(...validateBuiltin(type, prepared));
     }
     problems.push(...validateMetadata(prepared));
     if (problems.length > 0) throw invalid(type, qualifiedKind(type), name, problems);
-    return prepared;
+    return canonicalObject(type, prepared);
   }
 
   private admitNamespace(type: ResourceType, namespace: string | undefined, name: string): void {
@@ -592,32 +595,6 @@ export class Cluster {
   private toStorage(type: ResourceType, object: KubeObject): KubeObject {
     return this.toVersion(type, object, type.storageVersion);
   }
-
-  /** Keeps metadata keys in the order kube-apiserver prints them. */
-  private orderMetadata(object: KubeObject): KubeObject {
-    const metadata: JsonObject = {};
-    const source = object.metadata;
-    for (const key of metadataOrder) {
-      const value = source[key];
-      // ObjectMeta's maps and lists are `omitempty`: an empty one is not stored.
-      if (value !== undefined && !(omitEmptyMetadata.has(key) && isEmptyCollection(value))) metadata[key] = value;
-    }
-    for (const key in source) if (!metadataOrderSet.has(key) && source[key] !== undefined) metadata[key] = source[key];
-    const out: KubeObject = { apiVersion: object.apiVersion, kind: object.kind, metadata };
-    for (const key in object) if (!(key in out)) out[key] = object[key];
-    return out;
-  }
-}
-
-const metadataOrder = ['name', 'generateName', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields'];
-const metadataOrderSet = new Set(metadataOrder);
-const omitEmptyMetadata = new Set(['labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields']);
-
-function isEmptyCollection(value: unknown): boolean {
-  if (Array.isArray(value)) return value.length === 0;
-  if (!isJsonObject(value)) return false;
-  for (const _ in value) return false;
-  return true;
 }
 
 const totalAnnotationSizeLimit = 256 * 1024;

@@ -1,3 +1,5 @@
+import { writeBuiltin } from './go-json.js';
+
 /**
  * Kubernetes `Status` errors. Every failed request is answered with one of these, with the
  * reason, code and message wording of kube-apiserver so that clients branch on them as usual.
@@ -36,18 +38,8 @@ export class ApiError extends Error {
 }
 
 export function statusBody(code: number, reason: string, message: string, details?: StatusDetails): Record<string, unknown> {
-  const body: Record<string, unknown> = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason };
-  if (details !== undefined) body['details'] = compactDetails(details);
-  body['code'] = code;
-  return body;
-}
-
-function compactDetails(details: StatusDetails): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(details)) {
-    if (value !== undefined && value !== '') out[key] = value;
-  }
-  return out;
+  // Written as Go's Status struct: field order, empty details fields dropped.
+  return writeBuiltin('Status', { kind: 'Status', apiVersion: 'v1', status: 'Failure', message, reason, details, code });
 }
 
 export function isApiError(error: unknown): error is ApiError {

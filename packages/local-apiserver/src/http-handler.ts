@@ -4,6 +4,7 @@ import { checkClientAccess } from './client-access.js';
 import type { Cluster, DeleteOptions, FieldValidation, PatchType } from './cluster.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, serverVersion } from './discovery.js';
 import { ApiError, badRequest, internalError, methodNotAllowed, pathNotFound, unsupportedMediaType } from './errors.js';
+import { goJsonText, listObject, writeBuiltin } from './go-json.js';
 import { isJsonObject, type JsonObject, type KubeObject } from './kube-object.js';
 import { gvFromOpenApiPath, openApiV2Definitions, openApiV2Document, openApiV3Document, openApiV3Index } from './openapi.js';
 import { encodeOpenApiV2 } from './openapi-v2-protobuf.js';
@@ -27,7 +28,7 @@ export interface HandlerOptions {
 type Query = URLSearchParams;
 
 function sendJson(response: ServerResponse, code: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
-  const text = JSON.stringify(body);
+  const text = goJsonText(body);
   const warnings = headers['Warning'];
   // Warnings set earlier (a deprecated version's) come first; writeHead would replace them.
   const earlier = warnings === undefined ? undefined : response.getHeader('Warning');
@@ -226,7 +227,7 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
           sendJson(response, 200, buildTable(type.columns?.(version) ?? [], items, { includeObject: query.get('includeObject'), listMeta }), { 'Content-Type': tableContentType });
           return;
         }
-        sendJson(response, 200, { apiVersion: groupVersion(type.group, version), kind: type.listKind, metadata: listMeta, items });
+        sendJson(response, 200, listObject(type, version, listMeta, items));
         return;
       }
       if (method === 'POST') {
@@ -246,7 +247,7 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
           deleteOptionsOf(body, query, writeOptions()),
         );
         await cluster.store.durable();
-        sendJson(response, 200, { apiVersion: groupVersion(type.group, version), kind: type.listKind, metadata: { resourceVersion: String(cluster.store.revision) }, items: deleted.map((item) => render(type, version, item)) });
+        sendJson(response, 200, listObject(type, version, { resourceVersion: String(cluster.store.revision) }, deleted.map((item) => render(type, version, item))));
         return;
       }
       throw methodNotAllowed('the server does not allow this method on the requested resource');
@@ -295,13 +296,11 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
         const result = cluster.delete(type, namespace, name, deleteOptionsOf(body, query, writeOptions()));
         await cluster.store.durable();
         if (result.deleted && !(type.group === '' && type.plural === 'pods')) {
-          sendJson(response, 200, {
-            kind: 'Status',
-            apiVersion: 'v1',
-            metadata: {},
-            status: 'Success',
-            details: { name, ...(type.group !== '' ? { group: type.group } : {}), kind: type.plural, uid: result.object.metadata.uid },
-          });
+          sendJson(
+            response,
+            200,
+            writeBuiltin('Status', { kind: 'Status', apiVersion: 'v1', status: 'Success', details: { name, group: type.group, kind: type.plural, uid: result.object.metadata.uid } }),
+          );
           return;
         }
         respondObject(200, result.object);
@@ -325,13 +324,13 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
   ): Promise<void> => {
     switch (request.method) {
       case 'GET':
-        sendJson(response, 200, cluster.getScale(type, namespace, name));
+        sendJson(response, 200, writeBuiltin('Scale', cluster.getScale(type, namespace, name)));
         return;
       case 'PUT': {
         const body = await readTypedBody(request, options.maxBodyBytes);
         const scale = cluster.updateScale(type, version, namespace, name, body, writeOptions());
         await cluster.store.durable();
-        sendJson(response, 200, scale);
+        sendJson(response, 200, writeBuiltin('Scale', scale));
         return;
       }
       case 'PATCH': {
@@ -345,7 +344,7 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
           fieldManager: patchType === 'apply' ? (query.get('fieldManager') ?? '') : managerOf(query, request),
         });
         await cluster.store.durable();
-        sendJson(response, 200, scale);
+        sendJson(response, 200, writeBuiltin('Scale', scale));
         return;
       }
       default:

@@ -172,7 +172,7 @@ describe('parseProtobufSchemas', () => {
     [{ A: 'name' }, 'protobuf schema A: cannot parse field "name"'],
     [{ A: 'a=1 b=1' }, 'protobuf schema A: field number 1 used twice'],
     [{ A: 'a=1:Missing' }, 'protobuf schema A.a: unknown type Missing'],
-    [{ A: 'a=1:B?', B: 'x=1' }, 'protobuf schema A.a: "?" applies to scalars only'],
+    [{ A: 'a=1:B[]?', B: 'x=1' }, 'protobuf schema A.a: "?" does not apply to lists and maps'],
     [{ A: '...a=1:int32' }, 'protobuf schema A.a: only a single message can be inlined'],
   ])('rejects a mistaken table %j', (table, message) => {
     expect(() => parseProtobufSchemas(table)).toThrow(message);

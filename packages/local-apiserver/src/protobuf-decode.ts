@@ -4,11 +4,12 @@ import { ProtobufReader, ProtobufWireError, WireType, type FieldTag } from './pr
 /**
  * Schema-driven protobuf → JSON decoding: turns a message into the object a JSON client would have
  * sent (Go's JSON names, base64 bytes, RFC 3339 times, `omitempty` of zero values). The layout
- * language is described in `builtin-protobuf-schemas.ts`.
+ * language is described in `builtin-protobuf-schemas.ts`; `go-json.ts` reads the same layouts to
+ * write objects as kube-apiserver does.
  */
-export type ScalarType = 'string' | 'bool' | 'int32' | 'int64' | 'bytes';
-/** apimachinery types whose JSON form is not an object of their fields. */
-export type SpecialType = 'Time' | 'MicroTime' | 'IntOrString' | 'Quantity' | 'FieldsV1';
+export type ScalarType = 'string' | 'bool' | 'int32' | 'int64' | 'bytes' | 'double';
+/** apimachinery types whose JSON form is not an object of their fields (`JSON`: any JSON value). */
+export type SpecialType = 'Time' | 'MicroTime' | 'IntOrString' | 'Quantity' | 'FieldsV1' | 'JSON';
 
 export interface FieldSchema {
   readonly jsonName: string;
@@ -16,8 +17,13 @@ export interface FieldSchema {
   /** A scalar, a special type or the name of a message. */
   readonly type: string;
   readonly cardinality: 'single' | 'repeated' | 'map';
-  /** A Go pointer: a zero value on the wire is kept instead of omitted. */
+  /**
+   * A Go pointer: a zero scalar on the wire is kept instead of omitted; a message or special type is
+   * left out of JSON when absent instead of written as its zero value (`{}`, `null`, `"0"`).
+   */
   readonly keepZero: boolean;
+  /** A Go field without `omitempty`: JSON always carries it, zero or not (`""`, `0`, `false`, `null`). */
+  readonly alwaysWritten: boolean;
   /** A Go embedded struct: its fields land in the parent object. */
   readonly inline: boolean;
 }
@@ -29,10 +35,12 @@ export interface MessageSchema {
 
 export type ProtobufSchemas = ReadonlyMap<string, MessageSchema>;
 
-const scalarTypes = new Set<string>(['string', 'bool', 'int32', 'int64', 'bytes']);
-const specialTypes = new Set<string>(['Time', 'MicroTime', 'IntOrString', 'Quantity', 'FieldsV1']);
+export const scalarTypes: ReadonlySet<string> = new Set(['string', 'bool', 'int32', 'int64', 'bytes', 'double']);
+export const specialTypes: ReadonlySet<string> = new Set(['Time', 'MicroTime', 'IntOrString', 'Quantity', 'FieldsV1', 'JSON']);
+/** Types of the JSON-only layouts (kinds never sent as protobuf here): decoding them is refused. */
+const jsonOnlyTypes = new Set<string>(['double', 'JSON']);
 const varintTypes = new Set<string>(['bool', 'int32', 'int64']);
-const fieldPattern = /^(\.\.\.)?([A-Za-z][A-Za-z0-9]*)=([1-9][0-9]*)(?::([A-Za-z][A-Za-z0-9]*))?(\[\]|\{\})?(\?)?$/;
+const fieldPattern = /^(\.\.\.)?([A-Za-z$][A-Za-z0-9$-]*)=([1-9][0-9]*)(?::([A-Za-z][A-Za-z0-9]*))?(\[\]|\{\})?([?!])?$/;
 
 /** Parses a layout table; a mistake in it (bad syntax, duplicate number, unknown type) throws at once. */
 export function parseProtobufSchemas(table: Readonly<Record<string, string>>): ProtobufSchemas {
@@ -42,17 +50,18 @@ export function parseProtobufSchemas(table: Readonly<Record<string, string>>): P
     for (const token of text.split(/\s+/).filter((part) => part !== '')) {
       const match = fieldPattern.exec(token);
       if (!match) throw new Error(`protobuf schema ${name}: cannot parse field "${token}"`);
-      const [, inline, jsonName = '', number = '', type = 'string', suffix, pointer] = match;
+      const [, inline, jsonName = '', number = '', type = 'string', suffix, marker] = match;
       const field: FieldSchema = {
         jsonName,
         number: Number(number),
         type,
         cardinality: suffix === '[]' ? 'repeated' : suffix === '{}' ? 'map' : 'single',
-        keepZero: pointer === '?',
+        keepZero: marker === '?',
+        alwaysWritten: marker === '!',
         inline: inline === '...',
       };
       if (fields.has(field.number)) throw new Error(`protobuf schema ${name}: field number ${field.number} used twice`);
-      if (field.keepZero && !scalarTypes.has(type)) throw new Error(`protobuf schema ${name}.${jsonName}: "?" applies to scalars only`);
+      if (field.keepZero && field.cardinality !== 'single') throw new Error(`protobuf schema ${name}.${jsonName}: "?" does not apply to lists and maps`);
       if (field.inline && (field.cardinality !== 'single' || scalarTypes.has(type) || specialTypes.has(type))) {
         throw new Error(`protobuf schema ${name}.${jsonName}: only a single message can be inlined`);
       }
@@ -203,6 +212,7 @@ class MessageDecoder {
 
   /** One value of a field's type; `into` is an earlier occurrence of the same message field, to merge. */
   private value(reader: ProtobufReader, tag: FieldTag, field: FieldSchema, path: string, into: JsonObject | undefined): Decoded {
+    if (jsonOnlyTypes.has(field.type)) throw new ProtobufDecodeError(`${describe(path)}: ${field.type} fields are not decoded from protobuf`);
     if (varintTypes.has(field.type)) {
       this.expectWireType(tag, WireType.varint, field, path);
       return this.varintScalar(reader.varint(), field.type, path);

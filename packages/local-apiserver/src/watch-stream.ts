@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Cluster, ObjectFilter } from './cluster.js';
 import { badRequest, expired } from './errors.js';
+import { canonicalObject, goJsonText } from './go-json.js';
 import type { JsonObject, KubeObject } from './kube-object.js';
 import { groupVersion, resourceKey, type ResourceType } from './resource-type.js';
 import type { StoreEvent } from './store.js';
@@ -42,12 +43,12 @@ export function serveWatch(response: ServerResponse, request: WatchRequest, onCl
   let watermark = 0;
   let closed = false;
   const write = (type: string, object: unknown): void => {
-    if (!closed) response.write(`${JSON.stringify({ type, object })}\n`);
+    if (!closed) response.write(goJsonText({ type, object }));
   };
   const bookmark = (annotations?: Record<string, string>): void => {
     const metadata: JsonObject = { resourceVersion: String(Math.max(watermark, 0)) };
     if (annotations) metadata['annotations'] = annotations;
-    write('BOOKMARK', { kind: type.kind, apiVersion: groupVersion(type.group, request.version), metadata });
+    write('BOOKMARK', canonicalObject(type, { kind: type.kind, apiVersion: groupVersion(type.group, request.version), metadata }));
   };
   const handle = (event: StoreEvent): void => {
     if (event.revision <= watermark) return;

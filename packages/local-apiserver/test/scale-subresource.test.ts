@@ -101,8 +101,8 @@ describe('the scale subresource', () => {
     expect(created.status).toBe(201);
     expect((await call(server, 'GET', '/apis/example.com/v1')).body.resources.map((resource: any) => resource.name)).toEqual(['gadgets', 'gadgets/status', 'gadgets/scale']);
     await call(server, 'POST', gadgets, { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g' }, spec: { size: 1 } });
-    // Absent replicas read as 0.
-    expect((await call(server, 'GET', `${gadgets}/g/scale`)).body).toMatchObject({ spec: { replicas: 0 }, status: { replicas: 0 } });
+    // Absent replicas read as 0: Go omits spec.replicas (omitempty) and writes status.replicas.
+    expect((await call(server, 'GET', `${gadgets}/g/scale`)).body).toMatchObject({ spec: {}, status: { replicas: 0 } });
     await call(server, 'PATCH', `${gadgets}/g/status`, { status: { replicas: 2, selector: 'app=g' } }, merge);
     const scaled = await call(server, 'PATCH', `${gadgets}/g/scale`, { spec: { replicas: 3 } }, merge);
     expect(scaled.status).toBe(200);

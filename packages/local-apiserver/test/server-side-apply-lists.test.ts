@@ -113,8 +113,8 @@ spec:
     const containers = reapplied['spec'].template.spec.containers;
     expect(containers.map((container: any) => container.name)).toEqual(['main']);
     expect(containers[0].env).toEqual([{ name: 'A', value: '1' }]);
-    // The protocol of a container port is part of its key (TCP when left out; not written into the object here).
-    expect(containers[0].ports).toEqual([{ containerPort: 53, protocol: 'UDP' }, { containerPort: 8080 }]);
+    // The protocol of a container port is part of its key (TCP when left out, as the server defaults it).
+    expect(containers[0].ports).toEqual([{ containerPort: 53, protocol: 'UDP' }, { containerPort: 8080, protocol: 'TCP' }]);
     const owned = managedBy(reapplied, 'tester')['f:spec']['f:template']['f:spec']['f:containers']['k:{"name":"main"}'];
     expect(Object.keys(owned['f:ports']).sort()).toEqual(['k:{"containerPort":53,"protocol":"UDP"}', 'k:{"containerPort":8080,"protocol":"TCP"}']);
     expect(Object.keys(owned['f:env'])).toEqual(['k:{"name":"A"}']);

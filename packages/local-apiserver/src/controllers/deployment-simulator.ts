@@ -12,6 +12,8 @@ import { mergeConditions, type Condition } from './crd-controller.js';
  * the Deployment carries `olm.local-apiserver/fail: "true"` or `failDeployment()` was called.
  */
 export const failAnnotation = 'olm.local-apiserver/fail';
+/** The rollout revision kube's deployment controller keeps on a Deployment and its ReplicaSets. */
+export const revisionAnnotation = 'deployment.kubernetes.io/revision';
 const deploymentResource = 'apps/deployments';
 
 export class DeploymentSimulator {
@@ -19,6 +21,8 @@ export class DeploymentSimulator {
   private readonly failed = new Set<string>();
   /** When each Deployment generation was first seen, to hold "ready" back for the rollout delay. */
   private readonly seen = new Map<string, { generation: number; at: number }>();
+  /** The pod template hash each Deployment was last rolled out with, and its revision. */
+  private readonly revisions = new Map<string, { hash: string; revision: number }>();
   private unsubscribe: (() => void) | undefined;
 
   constructor(
@@ -50,16 +54,29 @@ export class DeploymentSimulator {
     const key = keyOf(event.object);
     if (event.type === 'DELETED') {
       this.seen.delete(key);
+      this.revisions.delete(key);
       return;
     }
     this.queue.add(key);
   }
 
+  private revisionOf(key: string, deployment: KubeObject): string {
+    const hash = podTemplateHash(deployment);
+    const current = Number(deployment.metadata.annotations?.[revisionAnnotation] ?? 0);
+    const revision = nextRevision(this.revisions.get(key), hash, Number.isInteger(current) ? current : 0);
+    this.revisions.set(key, { hash, revision });
+    return String(revision);
+  }
+
   private reconcile(key: string): void {
     const type = this.cluster.registry.get('apps', 'deployments');
     const [namespace = '', name = ''] = key.split('/');
-    const deployment = type ? this.cluster.tryGet(type, namespace, name) : undefined;
+    let deployment = type ? this.cluster.tryGet(type, namespace, name) : undefined;
     if (!type || !deployment || deployment.metadata.deletionTimestamp !== undefined) return;
+    const revision = this.revisionOf(key, deployment);
+    if (deployment.metadata.annotations?.[revisionAnnotation] !== revision) {
+      deployment = this.cluster.patch(type, 'v1', namespace, name, 'merge', { metadata: { annotations: { [revisionAnnotation]: revision } } }, { fieldManager: 'kube-controller-manager' });
+    }
     const generation = deployment.metadata.generation ?? 1;
     const now = Date.now();
     let seen = this.seen.get(key);
@@ -78,6 +95,12 @@ export class DeploymentSimulator {
   }
 }
 
+/** A new pod template is a new revision, one past the last; the first template is revision 1. */
+function nextRevision(known: { hash: string; revision: number } | undefined, hash: string, current: number): number {
+  if (!known) return current > 0 ? current : 1;
+  return known.hash === hash ? Math.max(known.revision, current) : Math.max(known.revision, current) + 1;
+}
+
 function keyOf(object: KubeObject): string {
   return `${object.metadata.namespace ?? ''}/${object.metadata.name ?? ''}`;
 }
@@ -88,15 +111,20 @@ function replicasOf(deployment: KubeObject): number {
   return typeof replicas === 'number' ? replicas : 1;
 }
 
-/** The ReplicaSet name a rollout of this template would create (`<name>-<pod-template-hash>`). */
-export function replicaSetName(deployment: KubeObject): string {
+/** The `pod-template-hash` of a Deployment's current template (ten characters of kube's alphabet). */
+export function podTemplateHash(deployment: KubeObject): string {
   const spec = deployment['spec'];
   const template = isJsonObject(spec) ? spec['template'] : undefined;
   const digest = createHash('sha256').update(JSON.stringify(template ?? {})).digest();
   const alphabet = 'bcdfghjklmnpqrstvwxz2456789';
   let hash = '';
   for (let index = 0; index < 10; index++) hash += alphabet[(digest[index] ?? 0) % alphabet.length];
-  return `${deployment.metadata.name ?? ''}-${hash}`;
+  return hash;
+}
+
+/** The ReplicaSet name a rollout of this template would create (`<name>-<pod-template-hash>`). */
+export function replicaSetName(deployment: KubeObject): string {
+  return `${deployment.metadata.name ?? ''}-${podTemplateHash(deployment)}`;
 }
 
 function withConditions(deployment: KubeObject, base: JsonObject, conditions: Condition[]): JsonObject {

@@ -83,14 +83,16 @@ export class PodSimulator {
       startTime,
       containerStatuses: containers.map((container) => ({
         name: container['name'],
+        state: failing ? { waiting: { reason: 'CrashLoopBackOff', message: 'back-off restarting failed container (simulated by local-apiserver)' } } : { running: { startedAt: startTime } },
+        lastState: {},
+        ready: !failing,
+        restartCount: failing ? 1 : 0,
         image: container['image'],
         imageID: '',
-        ready: !failing,
         started: !failing,
-        restartCount: failing ? 1 : 0,
-        state: failing ? { waiting: { reason: 'CrashLoopBackOff', message: 'back-off restarting failed container (simulated by local-apiserver)' } } : { running: { startedAt: startTime } },
       })),
-      qosClass: 'BestEffort',
+      // Set on create from the containers' resources (see pod-spec-defaults.ts).
+      qosClass: typeof current['qosClass'] === 'string' ? current['qosClass'] : 'BestEffort',
     };
   }
 }
