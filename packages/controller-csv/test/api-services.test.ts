@@ -131,7 +131,8 @@ describe('owned APIServices', () => {
     expect((succeeded.status as Record<string, unknown>).certsLastUpdated).toBeDefined();
 
     // RBAC: the deployment's service account may read the Secret, delegate auth and read the auth config.
-    const subjects = [{ kind: 'ServiceAccount', apiGroup: '', name: 'default', namespace }];
+    // OLM writes `apiGroup: ""`; the server drops it (an empty omitempty string), as kube-apiserver does.
+    const subjects = [{ kind: 'ServiceAccount', name: 'default', namespace }];
     const role = await client.get<RbacObject>({ ...Kinds.role, namespace, name: secret });
     expect(role.rules).toEqual([{ verbs: ['get'], apiGroups: [''], resources: ['secrets'], resourceNames: [secret] }]);
     expect(role.metadata?.ownerReferences).toEqual([ownerReference]);
@@ -165,8 +166,9 @@ describe('owned APIServices', () => {
     expect(template?.spec?.serviceAccountName).toBe('default');
     expect(template?.spec?.volumes).toEqual(
       expect.arrayContaining([
-        { name: 'apiservice-cert', secret: { secretName: secret, items: [{ key: 'tls.crt', path: 'apiserver.crt' }, { key: 'tls.key', path: 'apiserver.key' }] } },
-        { name: 'webhook-cert', secret: { secretName: secret, items: [{ key: 'tls.crt', path: 'tls.crt' }, { key: 'tls.key', path: 'tls.key' }] } },
+        // defaultMode 420 is the server's default.
+        { name: 'apiservice-cert', secret: { secretName: secret, items: [{ key: 'tls.crt', path: 'apiserver.crt' }, { key: 'tls.key', path: 'apiserver.key' }], defaultMode: 420 } },
+        { name: 'webhook-cert', secret: { secretName: secret, items: [{ key: 'tls.crt', path: 'tls.crt' }, { key: 'tls.key', path: 'tls.key' }], defaultMode: 420 } },
       ]),
     );
     expect(template?.spec?.containers?.[0]?.volumeMounts).toEqual([

@@ -44,7 +44,8 @@ describe('Subscription config', () => {
     expect(container.envFrom).toEqual([{ configMapRef: { name: 'operator-settings' } }]);
     expect(container.volumeMounts).toEqual([{ name: 'certs', mountPath: '/etc/certs' }]);
     expect(container.resources).toEqual({ limits: { memory: '256Mi' }, requests: { cpu: '100m' } });
-    expect(pod.volumes).toEqual([{ name: 'certs', secret: { secretName: 'operator-certs' } }]);
+    // defaultMode is the server's default (0644).
+    expect(pod.volumes).toEqual([{ name: 'certs', secret: { secretName: 'operator-certs', defaultMode: 420 } }]);
     expect(pod.tolerations).toEqual([{ key: 'dedicated', operator: 'Equal', value: 'operators', effect: 'NoSchedule' }]);
     expect(pod.nodeSelector).toEqual({ 'node-role.kubernetes.io/infra': '' });
     expect(pod.affinity).toEqual(config('info').affinity);

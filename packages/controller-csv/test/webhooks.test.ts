@@ -137,6 +137,10 @@ describe('admission webhooks', () => {
         failurePolicy: 'Ignore',
         namespaceSelector: { matchLabels: { [groupLabel]: '' } },
         sideEffects: 'NoneOnDryRun',
+        // The server's defaults.
+        matchPolicy: 'Equivalent',
+        objectSelector: {},
+        timeoutSeconds: 10,
         admissionReviewVersions: ['v1'],
         clientConfig: clientConfig('/mutate'),
         reinvocationPolicy: 'IfNeeded',
@@ -279,9 +283,9 @@ describe('conversion webhooks', () => {
       },
     };
     expect((await client.get<Crd>({ ...Kinds.crd, name: 'gadgets.wh.example.com' })).spec?.conversion).toEqual(expected);
-    // An AllNamespaces group: the admission webhook sees every namespace.
+    // An AllNamespaces group: the admission webhook sees every namespace (OLM sets no selector; the server defaults it to {}).
     const [configuration] = await configurations(validating, 'convert.v1', namespace, 'vgadget.wh.example.com');
-    expect(configuration!.webhooks?.[0]).not.toHaveProperty('namespaceSelector');
+    expect(configuration!.webhooks?.[0]?.namespaceSelector).toEqual({});
 
     // The CRD loses its conversion: a webhook error sends the CSV back to InstallReady, which restores it.
     await client.patch({ ...Kinds.crd, name: 'gadgets.wh.example.com' }, { spec: { conversion: { strategy: 'None', webhook: null } } });

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -105,6 +105,45 @@ export async function startOlmUp(
       return code;
     },
   };
+}
+
+interface ResourceList {
+  groupVersion: string;
+  resources: Array<{ name: string; verbs: string[] }>;
+}
+
+/**
+ * Every write the server sees during `ms` milliseconds, as `TYPE plural ns/name (managers)`: a watch
+ * on each served resource from the current revision. Events and Leases (which keep changing by design)
+ * and aggregated APIs are left out.
+ */
+export async function writesDuring(up: OlmUp, ms: number): Promise<string[]> {
+  const server = /server: (\S+)/.exec(readFileSync(up.kubeconfig, 'utf8'))![1]!;
+  const getJson = async <T>(path: string): Promise<T> => (await (await fetch(`${server}${path}`)).json()) as T;
+  const groups = await getJson<{ groups: Array<{ name: string; preferredVersion: { groupVersion: string } }> }>('/apis');
+  const lists = [await getJson<ResourceList>('/api/v1')];
+  for (const group of groups.groups) {
+    if (group.name === 'packages.operators.coreos.com') continue;
+    lists.push(await getJson<ResourceList>(`/apis/${group.preferredVersion.groupVersion}`));
+  }
+  const paths = lists.flatMap((list) =>
+    list.resources
+      .filter((resource) => !resource.name.includes('/') && resource.verbs.includes('watch') && resource.name !== 'events' && resource.name !== 'leases')
+      .map((resource) => `${list.groupVersion === 'v1' ? '/api/v1' : `/apis/${list.groupVersion}`}/${resource.name}`),
+  );
+  const { metadata } = await getJson<{ metadata: { resourceVersion: string } }>('/api/v1/namespaces');
+  const timeoutSeconds = Math.ceil(ms / 1000);
+  const writes = await Promise.all(
+    paths.map(async (path) => {
+      const text = await (await fetch(`${server}${path}?watch=true&resourceVersion=${metadata.resourceVersion}&timeoutSeconds=${timeoutSeconds}`)).text();
+      return text
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => JSON.parse(line) as { type: string; object: { metadata?: { namespace?: string; name?: string; managedFields?: Array<{ manager?: string }> } } })
+        .map(({ type, object }) => `${type} ${path} ${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''} (${(object.metadata?.managedFields ?? []).map((entry) => entry.manager).join(',')})`);
+    }),
+  );
+  return writes.flat();
 }
 
 /** Polls until `check` returns a value other than undefined, or fails with the last observation. */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogRevisionAnnotation, catalogSourceName } from '../../src/local-olm.js';
 import { temporaryDirectory, writeCatalog } from './catalogs.js';
-import { e2eUnavailableReason, eventually, serveCatalog, startOlmUp, type OlmUp } from './olm-up.js';
+import { e2eUnavailableReason, eventually, serveCatalog, startOlmUp, writesDuring, type OlmUp } from './olm-up.js';
 
 const unavailable = e2eUnavailableReason();
 if (unavailable) console.warn(`end-to-end suite skipped: ${unavailable}`);
@@ -158,6 +158,16 @@ describe.skipIf(unavailable !== undefined)('end to end: kubectl against olm up',
     const dependency = await getJson(up, ['subscription', 'acme-database-stable-acme-examples-olm', '-n', 'acme']);
     expect(dependency!.spec).toMatchObject({ name: 'acme-database', channel: 'stable', source: 'acme-examples', sourceNamespace: 'olm' });
     expect(dependency!.status.installedCSV).toBe('acme-database.v1.2.0');
+  });
+
+  it('1b. has nothing left to write once the operators are installed (no drift from server defaults or key order)', async () => {
+    // The server defaults and reorders what OLM applies, as kube-apiserver does; none of it is drift.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const writes = writesDuring(up, 5_000);
+    // A write of our own, to show that the watches see writes at all.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await up.kubectlOk(['create', 'configmap', 'quiescence-probe', '-n', 'acme']);
+    expect(await writes).toEqual([expect.stringMatching(/^ADDED \/api\/v1\/configmaps acme\/quiescence-probe /)]);
   });
 
   it('2. waits for approval with Manual, installs once approved, and stays pinned', async () => {
