@@ -65,6 +65,9 @@ describe('CRD upgrades in an InstallPlan', () => {
     expect((plan.status as { message?: string }).message).toBe(installed?.message);
     const steps = (plan.status as { plan: Array<{ resource: { kind: string }; status: string }> }).plan;
     expect(steps.find((step) => step.resource.kind === 'CustomResourceDefinition')?.status).toBe('Unknown');
+    // nothing of the refused version was created: the CSV step comes first, but the check runs before any step
+    expect(steps.filter((step) => step.status !== 'Unknown')).toEqual([]);
+    expect((await client.list(Kinds.clusterServiceVersion, { namespace: 'crd-a' })).items).toEqual([]);
     // the CRD is untouched
     const crd = await get(client, Kinds.customResourceDefinition, undefined, 'databases.acme.example.com');
     expect(JSON.stringify(crd?.spec)).not.toContain('postgres');
