@@ -1,6 +1,6 @@
 import { validateCrd } from './crd-types.js';
 import type { FieldProblem } from './errors.js';
-import { isJsonObject, type JsonObject, type KubeObject } from './kube-object.js';
+import { deepEqual, isJsonObject, type JsonObject, type KubeObject } from './kube-object.js';
 import type { NameRule } from './object-names.js';
 import type { ResourceType } from './resource-type.js';
 
@@ -167,7 +167,7 @@ export function validateBuiltin(type: ResourceType, object: KubeObject): FieldPr
 export function immutableFieldProblems(type: ResourceType, previous: KubeObject, next: KubeObject): FieldProblem[] {
   const key = `${type.group}/${type.plural}`;
   if (key === 'rbac.authorization.k8s.io/rolebindings' || key === 'rbac.authorization.k8s.io/clusterrolebindings') {
-    if (JSON.stringify(previous['roleRef']) !== JSON.stringify(next['roleRef'])) {
+    if (!deepEqual(previous['roleRef'], next['roleRef'])) {
       return [{ field: 'roleRef', reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(next['roleRef'])}: cannot change roleRef` }];
     }
   }
@@ -179,12 +179,12 @@ export function immutableFieldProblems(type: ResourceType, previous: KubeObject,
   if (key === 'apps/deployments') {
     const before = isJsonObject(previous['spec']) ? previous['spec']['selector'] : undefined;
     const after = isJsonObject(next['spec']) ? next['spec']['selector'] : undefined;
-    if (JSON.stringify(before) !== JSON.stringify(after)) {
+    if (!deepEqual(before, after)) {
       return [{ field: 'spec.selector', reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(after)}: field is immutable` }];
     }
   }
   if (key === '/configmaps' || key === '/secrets') {
-    if (previous['immutable'] === true && (JSON.stringify(previous['data']) !== JSON.stringify(next['data']) || JSON.stringify(previous['binaryData']) !== JSON.stringify(next['binaryData']))) {
+    if (previous['immutable'] === true && (!deepEqual(previous['data'], next['data']) || !deepEqual(previous['binaryData'], next['binaryData']))) {
       return [{ field: 'data', reason: 'FieldValueForbidden', message: 'Forbidden: field is immutable when `immutable` is set' }];
     }
   }

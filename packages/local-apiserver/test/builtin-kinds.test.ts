@@ -104,6 +104,9 @@ describe('built-in kinds', () => {
     // A binding's roleRef cannot change.
     const binding = created.get('RoleBinding') as AnyObject;
     await expect(objects.replace<AnyObject>({ ...binding, roleRef: { ...binding['roleRef'], name: 'other' } })).rejects.toMatchObject({ code: 422 });
+    // The same roleRef with its keys in another order is no change (compared as values, not text).
+    const { apiGroup, kind, name } = binding['roleRef'] as Record<string, string>;
+    await objects.replace<AnyObject>({ ...binding, metadata: { ...binding.metadata, labels: { touched: 'yes' } }, roleRef: { name, kind, apiGroup } });
 
     for (const sample of [...samples].reverse()) {
       await objects.delete(header(sample));
