@@ -96,6 +96,25 @@ describe('CRD upgrades in an InstallPlan', () => {
     });
   });
 
+  it('refuses a CRD that drops a served version while custom resources exist', async () => {
+    await client.delete({ ...Kinds.namespace, name: 'crd-b' });
+    await eventually(async () => !(await get(client, Kinds.namespace, undefined, 'crd-b')));
+    await client.delete({ ...Kinds.customResourceDefinition, name: 'databases.acme.example.com' });
+    // v1 is the storage (and only stored) version; v1alpha1 is served, and the bundle's CRD lacks it
+    await eventually(async () => !!(await client.create(databaseCrd([{ name: 'v1alpha1', storage: false }, { name: 'v1', storage: true }]))));
+    await eventually(async () => condition(await get(client, Kinds.customResourceDefinition, undefined, 'databases.acme.example.com'), 'Established')?.status === 'True');
+    await client.create({ apiVersion: 'acme.example.com/v1', kind: 'Database', metadata: { name: 'kept', namespace: 'data' }, spec: { engine: 'postgres' } });
+
+    const plan = await failedPlan('crd-c');
+    expect(condition(plan, 'Installed')).toMatchObject({
+      status: 'False',
+      reason: 'InstallComponentFailed',
+      message:
+        'not allowing CRD (databases.acme.example.com) update with unincluded version v1alpha1: it is served and 1 existing custom resource can be read in it; set served: false on v1alpha1 in one upgrade and remove it in a later one',
+    });
+    expect((await client.list(Kinds.clusterServiceVersion, { namespace: 'crd-c' })).items).toEqual([]);
+  });
+
   it('creates again a CRD deleted while its step waited for the API, then completes', async () => {
     await createOperatorNamespace(client, 'waiting');
     const created = await client.create<AnyObject>({
