@@ -1,3 +1,4 @@
+import { validateBuiltinFields } from './builtin-validation.js';
 import { validateCrd } from './crd-types.js';
 import type { FieldProblem } from './errors.js';
 import { deepEqual, isJsonObject, type JsonObject, type KubeObject } from './kube-object.js';
@@ -113,7 +114,7 @@ export function applyBuiltinDefaults(type: ResourceType, object: KubeObject, isC
 /** Validation a built-in needs for OLM's use (a selector on workloads, a roleRef on bindings, …). */
 export function validateBuiltin(type: ResourceType, object: KubeObject): FieldProblem[] {
   const key = `${type.group}/${type.plural}`;
-  const problems: FieldProblem[] = [];
+  const problems: FieldProblem[] = validateBuiltinFields(key, object);
   const spec = object['spec'];
   if (key === 'apiextensions.k8s.io/customresourcedefinitions') return validateCrd(object);
   if (key === 'apps/deployments' || key === 'apps/replicasets') {

@@ -26,7 +26,7 @@ describe('connection limits', () => {
   it('pushes out the oldest half-open connections so that real clients still get answers', async () => {
     const server = await startTestServer({ connectionLimits: { maxPendingConnections: 20, headersTimeoutMs: 60_000 } });
     servers.push(server);
-    const opened = [];
+    const opened: Awaited<ReturnType<typeof halfOpen>>[] = [];
     for (let index = 0; index < 60; index++) opened.push(await halfOpen(server));
     sockets.push(...opened.map((entry) => entry.socket));
     // The first 40 were pushed out as newer ones arrived; the newest 20 still wait.
@@ -46,7 +46,7 @@ describe('connection limits', () => {
   it('closes connections one client address opens beyond its limit, leaving the earlier ones working', async () => {
     const server = await startTestServer({ connectionLimits: { maxConnectionsPerClient: 3 } });
     servers.push(server);
-    const opened = [];
+    const opened: Awaited<ReturnType<typeof halfOpen>>[] = [];
     for (let index = 0; index < 5; index++) opened.push(await halfOpen(server));
     sockets.push(...opened.map((entry) => entry.socket));
     await Promise.all(opened.slice(3).map((entry) => entry.closed));
