@@ -45,6 +45,14 @@ describe('olm catalog serve', () => {
     expect(run.stdout).toMatch(new RegExp(`^serving ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(1 packages, 1 bundles\\) on 127\\.0\\.0\\.1:\\d+\\n$`));
   });
 
+  it('listens on loopback only unless --host says otherwise', async () => {
+    const run = await runCliCaptured(['catalog', 'serve', dir, '--port', '0', '--exit-after-start']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/ on 127\.0\.0\.1:\d+\n$/);
+    const everywhere = await runCliCaptured(['catalog', 'serve', dir, '--port', '0', '--host', '0.0.0.0', '--exit-after-start']);
+    expect(everywhere.stdout).toMatch(/ on 0\.0\.0\.0:\d+\n$/);
+  });
+
   // The built CLI as a user runs it: a real process serving until SIGTERM, queried over gRPC.
   it.skipIf(!existsSync(builtCli))('serves api.Registry and health until SIGTERM, then exits 0', async () => {
     const child = spawn(process.execPath, [builtCli, 'catalog', 'serve', dir, '--port', '0', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });

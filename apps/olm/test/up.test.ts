@@ -143,6 +143,23 @@ describe('olm up', () => {
     }
   });
 
+  it('refuses a --data-dir whose log is corrupt in the middle, saying where and how to recover, and keeps the file', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'olm-up-corrupt-'));
+    directories.push(dataDir);
+    const first = await startApiServer({ port: 0, dataDir });
+    await first.stop();
+    const path = join(dataDir, 'store.jsonl');
+    const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThan(3);
+    lines[1] = '{"t":"obj",';
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    const run = await runCliCaptured(['up', '--port', '0', '--data-dir', dataDir, '--exit-after-start']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`${path}:2: the data directory's log is corrupt`);
+    expect(run.stderr).toContain(`move ${path} aside`);
+    expect(readFileSync(path, 'utf8')).toBe(`${lines.join('\n')}\n`);
+  });
+
   it('refuses a --catalog that is not a directory before starting anything', async () => {
     const run = await runCliCaptured(['up', '--port', '0', '--kubeconfig', temporaryKubeconfig(), '--catalog', '/nonexistent/catalog', '--exit-after-start']);
     expect(run.code).toBe(2);

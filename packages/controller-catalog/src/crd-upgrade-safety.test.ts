@@ -101,4 +101,27 @@ describe('CRD upgrade safety', () => {
       'risk of data loss updating "widgets.example.com": new CRD removes version v1 that is listed as a stored version on the existing CRD',
     );
   });
+  it('refuses to remove a served version while objects exist, and allows it once unserved or unused', async () => {
+    const served = crd(
+      [
+        { name: 'v1', served: true, storage: false, schema: schema({}) },
+        { name: 'v2', served: true, storage: true, schema: schema({}) },
+      ],
+      ['v2'],
+    );
+    const withoutV1 = crd([{ name: 'v2', served: true, storage: true, schema: schema({}) }]);
+    const inUse = await checkCrdUpgrade(served, withoutV1, existing({ v1: [widget('w1', {}), widget('w2', {})], v2: [widget('w1', {}), widget('w2', {})] }));
+    expect(inUse.error).toBe(
+      'not allowing CRD (widgets.example.com) update with unincluded version v1: it is served and 2 existing custom resources can be read in it; set served: false on v1 in one upgrade and remove it in a later one',
+    );
+    expect(await checkCrdUpgrade(served, withoutV1, existing({}))).toEqual({ warnings: [] });
+    const unserved = crd(
+      [
+        { name: 'v1', served: false, storage: false, schema: schema({}) },
+        { name: 'v2', served: true, storage: true, schema: schema({}) },
+      ],
+      ['v2'],
+    );
+    expect(await checkCrdUpgrade(unserved, withoutV1, existing({ v2: [widget('w1', {})] }))).toEqual({ warnings: [] });
+  });
 });

@@ -73,7 +73,33 @@ export async function checkCrdUpgrade(oldCrd: CrdView, newCrd: CrdView, listObje
       };
     }
   }
+  const removedServed = await firstRemovedServedVersionInUse(oldCrd, newVersions, listObjects);
+  if (removedServed) return { error: removedServedVersionMessage(name, removedServed.version, removedServed.count), warnings };
   return { warnings };
+}
+
+/**
+ * OLM's documented rule: a served version may not disappear at once while objects exist (clients read
+ * and write them in that version); an upgrade first marks it `served: false`, a later one removes it.
+ */
+async function firstRemovedServedVersionInUse(
+  oldCrd: CrdView,
+  newVersions: ReadonlyMap<string, CrdVersion>,
+  listObjects: ListCustomResources,
+): Promise<{ version: string; count: number } | undefined> {
+  for (const oldVersion of oldCrd.spec.versions) {
+    if (!oldVersion.served || newVersions.has(oldVersion.name)) continue;
+    const count = (await listObjects(oldVersion.name)).length;
+    if (count > 0) return { version: oldVersion.name, count };
+  }
+  return undefined;
+}
+
+export function removedServedVersionMessage(crdName: string, version: string, count: number): string {
+  return (
+    `not allowing CRD (${crdName}) update with unincluded version ${version}: it is served and ${count} existing custom resource${count === 1 ? '' : 's'} ` +
+    `can be read in it; set served: false on ${version} in one upgrade and remove it in a later one`
+  );
 }
 
 /** The validation error of the first existing object the new schema rejects, named `<namespace>/<name>` when namespaced. */

@@ -2,7 +2,7 @@ import { describeError, OlmError, type ObjectReader } from '@olm/core';
 import { apiStatusCode, isAlreadyExists, isNotFound, setOwnerLabels, setOwnerReference, type KubeClient, type OwnerObject } from '@olm/controller-runtime';
 import type { Step } from './bundle-steps.js';
 import type { CatalogControllerContext } from './controller-context.js';
-import { checkCrdUpgrade, type CrdView, type CustomResource } from './crd-upgrade-safety.js';
+import { checkCrdUpgrade, type CrdUpgradeVerdict, type CrdView, type CustomResource } from './crd-upgrade-safety.js';
 import { installedAlongside, withInstalledAlongside, type CsvReference } from './installed-alongside.js';
 import { Kinds, nameOf, type AnyObject } from './kinds.js';
 import { appliedWithWarningsMessage, appliedWithWarningsReason, stepFieldPath } from './step-warnings.js';
@@ -72,6 +72,12 @@ export async function executePlan(
   const namespace = plan.metadata?.namespace ?? '';
   const steps = input.map((step) => ({ ...step }));
   const owners = new Map<string, OwnerObject>();
+  let checkedCrds: Map<number, CheckedCrd>;
+  try {
+    checkedCrds = await checkCrdUpgrades(client, steps);
+  } catch (error) {
+    return { steps, error: { message: describeError(error), forbidden: apiStatusCode(error) === 403 }, waitingForApi: false, aborted: false };
+  }
   for (let index = 0; index < steps.length; index += 1) {
     if (signal.aborted) return { steps, waitingForApi: true, aborted: true };
     const step = steps[index]!;
@@ -87,7 +93,7 @@ export async function executePlan(
       }
       let status: string;
       try {
-        status = await applyStep(context, client, plan, step, owners, cache);
+        status = await applyStep(context, client, plan, step, owners, cache, checkedCrds.get(index));
       } catch (error) {
         if (error instanceof StepFailure && error.stepStatus) steps[index] = { ...step, status: error.stepStatus };
         return { steps, error: { message: describeError(error), forbidden: apiStatusCode(error) === 403 }, waitingForApi: false, aborted: false };
@@ -119,6 +125,7 @@ async function applyStep(
   step: Step,
   owners: Map<string, OwnerObject>,
   cache: ObjectReader | undefined,
+  checkedCrd: CheckedCrd | undefined,
 ): Promise<string> {
   const namespace = plan.metadata?.namespace ?? '';
   let manifest: AnyObject;
@@ -145,7 +152,7 @@ async function applyStep(
         'Created',
       );
     case 'CustomResourceDefinition':
-      return applyCrd(context, client, cache, plan, step.resolving, { ...manifest, metadata: { ...metadata, labels } });
+      return applyCrd(context, client, cache, plan, step.resolving, { ...manifest, metadata: { ...metadata, labels } }, checkedCrd);
     default:
       break;
   }
@@ -269,6 +276,7 @@ async function applyCrd(
   plan: AnyObject,
   resolving: string,
   shipped: AnyObject,
+  checked: CheckedCrd | undefined,
 ): Promise<string> {
   const namespace = plan.metadata?.namespace ?? '';
   const crd: AnyObject = { ...shipped, metadata: { ...shipped.metadata, annotations: await alongsideAnnotations(client, cache, namespace, resolving, shipped) } };
@@ -279,10 +287,9 @@ async function applyCrd(
     if (!isAlreadyExists(error)) throw error;
   }
   const existing = await client.get<AnyObject>({ ...Kinds.customResourceDefinition, name: nameOf(crd) });
-  const newCrd = crd as unknown as CrdView;
-  const verdict = await checkCrdUpgrade(existing as unknown as CrdView, newCrd, (version) =>
-    listAll(client, { apiVersion: `${newCrd.spec.group}/${version}`, kind: newCrd.spec.names.kind }),
-  );
+  // The pre-flight verdict stands while the CRD is the one it checked.
+  const verdict =
+    checked && checked.resourceVersion === existing.metadata?.resourceVersion ? checked.verdict : await checkUpgrade(client, existing, crd);
   // Upstream records these as events only; installplan_warnings_total counts API warnings.
   for (const warning of verdict.warnings) void context.events().warning(plan, 'CRDValidation', warning);
   if (verdict.error) throw new OlmError('OLM_CATALOG_CRD_UPGRADE_REFUSED', verdict.error);
@@ -298,6 +305,43 @@ async function applyCrd(
   };
   await client.replace(updated, { fieldManager: context.fieldManager });
   return 'Present';
+}
+
+/** A CRD step's upgrade verdict, for the version of the existing CRD it was given against. */
+interface CheckedCrd {
+  readonly resourceVersion: string | undefined;
+  readonly verdict: CrdUpgradeVerdict;
+}
+
+const checkUpgrade = (client: KubeClient, existing: AnyObject, shipped: AnyObject): Promise<CrdUpgradeVerdict> => {
+  const newCrd = shipped as unknown as CrdView;
+  return checkCrdUpgrade(existing as unknown as CrdView, newCrd, (version) =>
+    listAll(client, { apiVersion: `${newCrd.spec.group}/${version}`, kind: newCrd.spec.names.kind }),
+  );
+};
+
+/**
+ * Upstream's intent is that nothing of a new version runs when one of its CRDs is refused, but steps
+ * apply in order and the CSV comes first. So every CRD replacement the plan still has to make is
+ * checked before any step is applied; a refusal stops the plan with nothing created.
+ */
+async function checkCrdUpgrades(client: KubeClient, steps: readonly Step[]): Promise<Map<number, CheckedCrd>> {
+  const checked = new Map<number, CheckedCrd>();
+  for (const [index, step] of steps.entries()) {
+    if (step.resource.kind !== 'CustomResourceDefinition' || step.status === 'Present' || step.status === 'Created') continue;
+    let shipped: AnyObject;
+    try {
+      shipped = JSON.parse(step.resource.manifest) as AnyObject;
+    } catch {
+      continue; // applying the step reports it as UnsupportedResource
+    }
+    const existing = await client.find<AnyObject>({ ...Kinds.customResourceDefinition, name: nameOf(shipped) });
+    if (!existing) continue;
+    const verdict = await checkUpgrade(client, existing, shipped);
+    if (verdict.error) throw new OlmError('OLM_CATALOG_CRD_UPGRADE_REFUSED', verdict.error);
+    checked.set(index, { resourceVersion: existing.metadata?.resourceVersion, verdict });
+  }
+  return checked;
 }
 
 async function listAll(client: KubeClient, kind: { apiVersion: string; kind: string }): Promise<CustomResource[]> {

@@ -65,6 +65,9 @@ describe('CRD upgrades in an InstallPlan', () => {
     expect((plan.status as { message?: string }).message).toBe(installed?.message);
     const steps = (plan.status as { plan: Array<{ resource: { kind: string }; status: string }> }).plan;
     expect(steps.find((step) => step.resource.kind === 'CustomResourceDefinition')?.status).toBe('Unknown');
+    // nothing of the refused version was created: the CSV step comes first, but the check runs before any step
+    expect(steps.filter((step) => step.status !== 'Unknown')).toEqual([]);
+    expect((await client.list(Kinds.clusterServiceVersion, { namespace: 'crd-a' })).items).toEqual([]);
     // the CRD is untouched
     const crd = await get(client, Kinds.customResourceDefinition, undefined, 'databases.acme.example.com');
     expect(JSON.stringify(crd?.spec)).not.toContain('postgres');
@@ -91,6 +94,25 @@ describe('CRD upgrades in an InstallPlan', () => {
       reason: 'InstallComponentFailed',
       message: 'risk of data loss updating "databases.acme.example.com": new CRD removes version v1alpha1 that is listed as a stored version on the existing CRD',
     });
+  });
+
+  it('refuses a CRD that drops a served version while custom resources exist', async () => {
+    await client.delete({ ...Kinds.namespace, name: 'crd-b' });
+    await eventually(async () => !(await get(client, Kinds.namespace, undefined, 'crd-b')));
+    await client.delete({ ...Kinds.customResourceDefinition, name: 'databases.acme.example.com' });
+    // v1 is the storage (and only stored) version; v1alpha1 is served, and the bundle's CRD lacks it
+    await eventually(async () => !!(await client.create(databaseCrd([{ name: 'v1alpha1', storage: false }, { name: 'v1', storage: true }]))));
+    await eventually(async () => condition(await get(client, Kinds.customResourceDefinition, undefined, 'databases.acme.example.com'), 'Established')?.status === 'True');
+    await client.create({ apiVersion: 'acme.example.com/v1', kind: 'Database', metadata: { name: 'kept', namespace: 'data' }, spec: { engine: 'postgres' } });
+
+    const plan = await failedPlan('crd-c');
+    expect(condition(plan, 'Installed')).toMatchObject({
+      status: 'False',
+      reason: 'InstallComponentFailed',
+      message:
+        'not allowing CRD (databases.acme.example.com) update with unincluded version v1alpha1: it is served and 1 existing custom resource can be read in it; set served: false on v1alpha1 in one upgrade and remove it in a later one',
+    });
+    expect((await client.list(Kinds.clusterServiceVersion, { namespace: 'crd-c' })).items).toEqual([]);
   });
 
   it('creates again a CRD deleted while its step waited for the API, then completes', async () => {

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { builtinResourceTypes, seededNamespaces } from './builtin-types.js';
@@ -16,6 +16,7 @@ import { NamespaceController } from './controllers/namespace-controller.js';
 import { PodSimulator } from './controllers/pod-simulator.js';
 import { ReplicaSetSimulator } from './controllers/replica-set-simulator.js';
 import { ServiceAccountController } from './controllers/service-account-controller.js';
+import { defaultConnectionLimits, guardConnections, serverTimeouts, type ConnectionLimits } from './connection-guard.js';
 import { DurableLog } from './durable-log.js';
 import { createRequestHandler } from './http-handler.js';
 import { renderKubeconfig } from './kubeconfig.js';
@@ -51,6 +52,8 @@ export interface ApiServerOptions {
   readonly bookmarkIntervalMs?: number;
   /** How often service-backed APIServices are checked for their `Available` condition (default 30 s). */
   readonly apiServiceCheckIntervalMs?: number;
+  /** Bounds on connections, so one client cannot lock others out (see connection-guard.ts for the defaults). */
+  readonly connectionLimits?: Partial<ConnectionLimits>;
 }
 
 export interface ApiServer {
@@ -135,17 +138,14 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       return () => watches.delete(close);
     },
   });
-  const server: Server = tlsMaterial ? createHttpsServer({ cert: tlsMaterial.cert, key: tlsMaterial.key }, aggregated) : createHttpServer(aggregated);
+  const limits: ConnectionLimits = { ...defaultConnectionLimits, ...options.connectionLimits };
+  const timeouts = serverTimeouts(limits);
+  const server: Server = tlsMaterial ? createHttpsServer({ cert: tlsMaterial.cert, key: tlsMaterial.key, ...timeouts }, aggregated) : createHttpServer(timeouts, aggregated);
   server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 70_000;
-  server.requestTimeout = 0;
-  const sockets = new Set<Socket>();
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  server.on('clientError', (_error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+  const sockets = guardConnections(server, limits);
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+    if (socket.writable) socket.end(`HTTP/1.1 ${timedOut ? '408 Request Timeout' : '400 Bad Request'}\r\nConnection: close\r\n\r\n`);
     else socket.destroy();
   });
 

@@ -1,6 +1,7 @@
+import { validateBuiltinFields } from './builtin-validation.js';
 import { validateCrd } from './crd-types.js';
 import type { FieldProblem } from './errors.js';
-import { isJsonObject, type JsonObject, type KubeObject } from './kube-object.js';
+import { deepEqual, isJsonObject, type JsonObject, type KubeObject } from './kube-object.js';
 import type { NameRule } from './object-names.js';
 import { defaultPod, defaultPodSpec, qosClass } from './pod-spec-defaults.js';
 import type { ResourceType } from './resource-type.js';
@@ -201,7 +202,7 @@ export function applyBuiltinDefaults(type: ResourceType, object: KubeObject, isC
 /** Validation a built-in needs for OLM's use (a selector on workloads, a roleRef on bindings, …). */
 export function validateBuiltin(type: ResourceType, object: KubeObject): FieldProblem[] {
   const key = `${type.group}/${type.plural}`;
-  const problems: FieldProblem[] = [];
+  const problems: FieldProblem[] = validateBuiltinFields(key, object);
   const spec = object['spec'];
   if (key === 'apiextensions.k8s.io/customresourcedefinitions') return validateCrd(object);
   if (key === 'apps/deployments' || key === 'apps/replicasets') {
@@ -255,7 +256,7 @@ export function validateBuiltin(type: ResourceType, object: KubeObject): FieldPr
 export function immutableFieldProblems(type: ResourceType, previous: KubeObject, next: KubeObject): FieldProblem[] {
   const key = `${type.group}/${type.plural}`;
   if (key === 'rbac.authorization.k8s.io/rolebindings' || key === 'rbac.authorization.k8s.io/clusterrolebindings') {
-    if (JSON.stringify(previous['roleRef']) !== JSON.stringify(next['roleRef'])) {
+    if (!deepEqual(previous['roleRef'], next['roleRef'])) {
       return [{ field: 'roleRef', reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(next['roleRef'])}: cannot change roleRef` }];
     }
   }
@@ -267,12 +268,12 @@ export function immutableFieldProblems(type: ResourceType, previous: KubeObject,
   if (key === 'apps/deployments') {
     const before = isJsonObject(previous['spec']) ? previous['spec']['selector'] : undefined;
     const after = isJsonObject(next['spec']) ? next['spec']['selector'] : undefined;
-    if (JSON.stringify(before) !== JSON.stringify(after)) {
+    if (!deepEqual(before, after)) {
       return [{ field: 'spec.selector', reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(after)}: field is immutable` }];
     }
   }
   if (key === '/configmaps' || key === '/secrets') {
-    if (previous['immutable'] === true && (JSON.stringify(previous['data']) !== JSON.stringify(next['data']) || JSON.stringify(previous['binaryData']) !== JSON.stringify(next['binaryData']))) {
+    if (previous['immutable'] === true && (!deepEqual(previous['data'], next['data']) || !deepEqual(previous['binaryData'], next['binaryData']))) {
       return [{ field: 'data', reason: 'FieldValueForbidden', message: 'Forbidden: field is immutable when `immutable` is set' }];
     }
   }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { builtinListKind } from './builtin-list-keys.js';
+import { builtinDecodingError } from './builtin-decoding.js';
 import { applyBuiltinDefaults, immutableFieldProblems, nameRuleFor, validateBuiltin } from './builtin-strategies.js';
 import {
   alreadyExists,
@@ -507,6 +508,8 @@ export class Cluster {
     }
     object.apiVersion = expectedApiVersion;
     object.kind = type.kind;
+    const decodingError = type.schemas === undefined ? builtinDecodingError(expectedApiVersion, type.kind, object) : undefined;
+    if (decodingError !== undefined) throw badRequest(`${type.kind} in version "${version}" cannot be handled as a ${type.kind}: ${decodingError}`);
     if (!isJsonObject(object.metadata)) object.metadata = {};
     const metadata = object.metadata;
     for (const field of ['name', 'generateName', 'namespace', 'resourceVersion'] as const) {

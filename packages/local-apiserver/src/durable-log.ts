@@ -18,6 +18,52 @@ type Line =
 
 const fileName = 'store.jsonl';
 
+/**
+ * A record of the log that cannot be replayed, anywhere but a torn last line. Start-up stops with
+ * it and leaves the file untouched: replaying past it, or rewriting the log from what came before
+ * it, would silently lose every acknowledged write after it.
+ */
+export class DataDirCorruptError extends Error {
+  readonly code = 'OLM_APISERVER_DATA_DIR_CORRUPT';
+
+  constructor(
+    readonly path: string,
+    readonly line: number,
+    reason: string,
+  ) {
+    super(
+      `${path}:${line}: the data directory's log is corrupt: ${reason}. Nothing was changed. ` +
+        `To recover, move ${path} aside and start again (an empty cluster), or keep what precedes the bad record ` +
+        `(\`head -n ${line - 1} ${path} > ${path}.recovered\`, then move the original aside and rename the copy to store.jsonl), ` +
+        'losing the writes recorded after it.',
+    );
+    this.name = 'DataDirCorruptError';
+  }
+}
+
+/** Why a parsed line is not a record this log writes, or undefined when it is one. */
+function recordProblem(line: unknown): string | undefined {
+  if (line === null || typeof line !== 'object' || Array.isArray(line)) return 'not a JSON object';
+  const record = line as Record<string, unknown>;
+  const isObject = (value: unknown) => value !== null && typeof value === 'object' && !Array.isArray(value);
+  const hasMetadata = (value: unknown) => isObject(value) && isObject((value as { metadata?: unknown }).metadata);
+  switch (record['t']) {
+    case 'meta':
+      return typeof record['revision'] === 'number' && typeof record['compacted'] === 'number' ? undefined : 'a header without numeric revision and compacted';
+    case 'obj':
+      return typeof record['resource'] === 'string' && hasMetadata(record['object']) ? undefined : 'an object record without resource or object metadata';
+    case 'hist':
+    case 'put':
+    case 'del': {
+      const event = record['event'] as Record<string, unknown> | undefined;
+      const valid = isObject(event) && typeof event!['revision'] === 'number' && typeof event!['resource'] === 'string' && hasMetadata(event!['object']);
+      return valid ? undefined : `a "${String(record['t'])}" record without a valid event (revision, resource, object metadata)`;
+    }
+    default:
+      return `unknown record type ${JSON.stringify(record['t'])}`;
+  }
+}
+
 export class DurableLog implements StorePersistence {
   private handle: FileHandle | undefined;
   private pending: LogRecord[] = [];
@@ -45,28 +91,35 @@ export class DurableLog implements StorePersistence {
     mkdirSync(directory, { recursive: true });
     const log = new DurableLog(directory, store, options.compactAfterRecords ?? 20_000);
     const path = join(directory, fileName);
-    if (existsSync(path)) log.replay(readFileSync(path, 'utf8'));
+    // A corrupt log stops here, before anything is rewritten: the file stays as it was.
+    if (existsSync(path)) log.replay(path, readFileSync(path, 'utf8'));
     log.writeSnapshot();
     log.handle = await open(path, 'a');
     store.setPersistence(log);
     return log;
   }
 
-  private replay(text: string): void {
+  private replay(path: string, text: string): void {
     const history: StoreEvent[] = [];
     const objects: { resource: string; object: KubeObject }[] = [];
     let revision = 0;
     let compacted = 0;
     const lines = text.split('\n');
-    for (const raw of lines) {
+    let last = lines.length - 1;
+    while (last >= 0 && lines[last]!.trim() === '') last--;
+    for (let index = 0; index <= last; index++) {
+      const raw = lines[index]!;
       if (raw.trim() === '') continue;
       let line: Line;
       try {
         line = JSON.parse(raw) as Line;
-      } catch {
-        // A torn last line (crash mid-append) was never acknowledged: stop there.
-        break;
+      } catch (error) {
+        // A torn last line (crash mid-append) was never acknowledged: the log ends before it.
+        if (index === last) break;
+        throw new DataDirCorruptError(path, index + 1, `not JSON (${error instanceof Error ? error.message : String(error)})`);
       }
+      const problem = recordProblem(line);
+      if (problem !== undefined) throw new DataDirCorruptError(path, index + 1, problem);
       if (line.t === 'meta') {
         revision = line.revision;
         compacted = line.compacted;

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
+import { checkRequestBody } from './body-checks.js';
 import { checkClientAccess } from './client-access.js';
 import type { Cluster, DeleteOptions, FieldValidation, PatchType } from './cluster.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, serverVersion } from './discovery.js';
@@ -75,6 +76,12 @@ function mediaType(request: IncomingMessage): string {
 }
 
 function decodeDocument(buffer: Buffer, type: string): unknown {
+  const body = parseDocument(buffer, type);
+  checkRequestBody(body);
+  return body;
+}
+
+function parseDocument(buffer: Buffer, type: string): unknown {
   if (buffer.length === 0) return undefined;
   const text = buffer.toString('utf8');
   if (type === 'application/yaml' || type === 'application/apply-patch+yaml' || type === 'application/x-yaml' || type === 'text/yaml') {

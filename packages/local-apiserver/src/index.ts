@@ -11,3 +11,4 @@ export { applyMergePatch } from './merge-patch.js';
 export { applyStrategicMergePatch } from './strategic-merge-patch.js';
 export type { ResourceType, PrinterColumn } from './resource-type.js';
 export { serverVersion } from './discovery.js';
+export { DataDirCorruptError } from './durable-log.js';

@@ -1,3 +1,4 @@
+import { checkPatchPath } from './body-checks.js';
 import { ApiError, badRequest } from './errors.js';
 import { deepClone, deepEqual, isJsonObject } from './kube-object.js';
 
@@ -16,18 +17,24 @@ function patchError(message: string): ApiError {
 function parsePointer(pointer: string): string[] {
   if (pointer === '') return [];
   if (!pointer.startsWith('/')) throw patchError(`invalid JSON pointer "${pointer}"`);
-  return pointer
+  const segments = pointer
     .slice(1)
     .split('/')
     .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
+  checkPatchPath(pointer, segments);
+  return segments;
+}
+
+/** A field of the document: own properties only, never one inherited from a prototype. */
+function childOf(current: unknown, token: string): unknown {
+  if (Array.isArray(current)) return /^\d+$/.test(token) ? current[Number(token)] : undefined;
+  return isJsonObject(current) && Object.hasOwn(current, token) ? current[token] : undefined;
 }
 
 function parentOf(document: unknown, tokens: string[], pointer: string): { parent: unknown; last: string } {
   let current = document;
   for (const token of tokens.slice(0, -1)) {
-    if (Array.isArray(current)) current = current[Number(token)];
-    else if (isJsonObject(current)) current = current[token];
-    else current = undefined;
+    current = childOf(current, token);
     if (current === undefined) throw patchError(`doc is missing path: "${pointer}": missing value`);
   }
   return { parent: current, last: tokens[tokens.length - 1] ?? '' };
@@ -44,9 +51,7 @@ function arrayIndex(token: string, length: number, allowEnd: boolean, pointer: s
 function getValue(document: unknown, pointer: string): unknown {
   let current = document;
   for (const token of parsePointer(pointer)) {
-    if (Array.isArray(current)) current = current[Number(token)];
-    else if (isJsonObject(current)) current = current[token];
-    else current = undefined;
+    current = childOf(current, token);
     if (current === undefined) throw patchError(`doc is missing path: "${pointer}": missing value`);
   }
   return current;
@@ -66,7 +71,7 @@ function remove(document: unknown, pointer: string): unknown {
   const tokens = parsePointer(pointer);
   const { parent, last } = parentOf(document, tokens, pointer);
   if (Array.isArray(parent)) parent.splice(arrayIndex(last, parent.length, false, pointer), 1);
-  else if (isJsonObject(parent) && last in parent) delete parent[last];
+  else if (isJsonObject(parent) && Object.hasOwn(parent, last)) delete parent[last];
   else throw patchError(`doc is missing path: "${pointer}": missing value`);
   return document;
 }

@@ -1,4 +1,4 @@
-import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { CoreV1Api, KubeConfig, makeInformer, type V1ConfigMap } from '@kubernetes/client-node';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -154,5 +154,38 @@ describe('durable storage with dataDir', () => {
     expect(() => lines.map((line) => JSON.parse(line))).not.toThrow();
     const third = await start(dataDir);
     await eventually(async () => expect((await call(third, 'GET', `${cms}/next`)).status).toBe(200));
+  });
+  it('refuses to start on a corrupt record before the last line, naming file and line, and changes nothing', async () => {
+    const dataDir = temporary();
+    const first = await start(dataDir);
+    for (const name of ['a', 'b', 'c']) await call(first, 'POST', cms, { metadata: { name } });
+    await first.stop();
+    const path = join(dataDir, 'store.jsonl');
+    const lines = readFileSync(path, 'utf8').split('\n');
+    const middle = Math.floor(lines.length / 2);
+    lines[middle] = lines[middle]!.slice(0, 20); // unparsable, and not the last line
+    writeFileSync(path, lines.join('\n'));
+    const before = readFileSync(path);
+    const failure = await start(dataDir).then(
+      () => undefined,
+      (error: unknown) => error as { code?: string; message: string },
+    );
+    expect(failure?.code).toBe('OLM_APISERVER_DATA_DIR_CORRUPT');
+    expect(failure?.message).toContain(`${path}:${middle + 1}: the data directory's log is corrupt: not JSON`);
+    expect(failure?.message).toContain(`head -n ${middle} ${path}`);
+    expect(readFileSync(path).equals(before)).toBe(true);
+    expect(existsSync(`${path}.tmp`)).toBe(false);
+  });
+
+  it('refuses a record that parses but is not one of the log\'s records', async () => {
+    const dataDir = temporary();
+    const first = await start(dataDir);
+    await call(first, 'POST', cms, { metadata: { name: 'a' } });
+    await first.stop();
+    const path = join(dataDir, 'store.jsonl');
+    const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
+    lines.splice(1, 0, '{"t":"put","event":{"revision":"x"}}');
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    await expect(start(dataDir)).rejects.toThrow(`${path}:2: the data directory's log is corrupt: a "put" record without a valid event`);
   });
 });

@@ -57,16 +57,16 @@ describe('server-side apply of associative lists', () => {
 
   it('keeps an item another manager still owns a field of, with its key fields', async () => {
     await apply(service('shared', [{ name: 'http', port: 80, targetPort: 8080 }]));
-    // Another manager (an Update) takes `appProtocol` of the same item.
-    const patched = await call(server, 'PATCH', '/api/v1/namespaces/default/services/shared?fieldManager=editor', { spec: { ports: [{ port: 80, protocol: 'TCP', appProtocol: 'http' }] } }, {
+    // Another manager (an Update) renames the same item and takes `appProtocol` (two ports need names; a field set to its current value stays with its owner).
+    const patched = await call(server, 'PATCH', '/api/v1/namespaces/default/services/shared?fieldManager=editor', { spec: { ports: [{ port: 80, protocol: 'TCP', name: 'web', appProtocol: 'http' }] } }, {
       'Content-Type': 'application/strategic-merge-patch+json',
     });
     expect(patched.status).toBe(200);
-    const reapplied = await apply(service('shared', [{ name: 'http', port: 81, targetPort: 8080 }]));
+    const reapplied = await apply(service('shared', [{ name: 'alt', port: 81, targetPort: 8080 }]));
     // The applier's targetPort went with its ownership; Service defaulting sets it to the port again.
     expect(reapplied['spec'].ports).toEqual([
-      { port: 80, protocol: 'TCP', appProtocol: 'http', targetPort: 80 },
-      { name: 'http', port: 81, protocol: 'TCP', targetPort: 8080 },
+      { name: 'web', port: 80, protocol: 'TCP', appProtocol: 'http', targetPort: 80 },
+      { name: 'alt', port: 81, protocol: 'TCP', targetPort: 8080 },
     ]);
   });
 

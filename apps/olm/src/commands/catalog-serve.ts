@@ -16,7 +16,8 @@ export function registerCatalogServeCommand(program: Command): void {
     .description('serve a file-based catalog directory over the registry gRPC API (api.Registry + grpc.health.v1) until SIGINT/SIGTERM')
     .argument('<dir>', 'the catalog directory')
     .option('-p, --port <port>', 'port to listen on (0 picks a free one)', '50051')
-    .option('--host <host>', 'interface to listen on', '0.0.0.0')
+    // Loopback unless asked: a catalog server in a pod says `--host 0.0.0.0` (deploy/30-catalog.yaml).
+    .option('--host <host>', 'interface to listen on (0.0.0.0 for every interface, as in a pod)', '127.0.0.1')
     .addOption(new Option('--exit-after-start', 'stop as soon as the server is listening (for tests)').hideHelp())
     .action(async (dir: string, options: ServeOptions) => {
       const port = Number(options.port);
