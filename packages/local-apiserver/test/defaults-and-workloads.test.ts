@@ -65,12 +65,12 @@ describe('defaulting as kube-apiserver', () => {
 
   it('defaults Services and keeps their allocated fields across updates', async () => {
     const services = `/api/v1/namespaces/${namespace}/services`;
-    const created = await call(server, 'POST', services, { metadata: { name: 'api' }, spec: { selector: { app: 'x' }, ports: [{ port: 443, targetPort: 8443 }, { name: 'metrics', port: 9090 }] } });
+    const created = await call(server, 'POST', services, { metadata: { name: 'api' }, spec: { selector: { app: 'x' }, ports: [{ name: 'https', port: 443, targetPort: 8443 }, { name: 'metrics', port: 9090 }] } });
     expect(created.status).toBe(201);
     const spec = created.body.spec;
     expect(spec).toMatchObject({ type: 'ClusterIP', sessionAffinity: 'None', ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack', internalTrafficPolicy: 'Cluster', clusterIPs: [spec.clusterIP] });
     expect(spec.ports).toEqual([
-      { port: 443, protocol: 'TCP', targetPort: 8443 },
+      { name: 'https', port: 443, protocol: 'TCP', targetPort: 8443 },
       { name: 'metrics', port: 9090, protocol: 'TCP', targetPort: 9090 },
     ]);
     expect(created.body.status).toEqual({ loadBalancer: {} });
