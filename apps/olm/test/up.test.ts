@@ -160,6 +160,25 @@ describe('olm up', () => {
     expect(readFileSync(path, 'utf8')).toBe(`${lines.join('\n')}\n`);
   });
 
+  it('reports --kubernetes-version on /version, and refuses one that is no release tag before starting anything', async () => {
+    const kubeconfigPath = temporaryKubeconfig();
+    const { result } = await captureStdout(async (output) => {
+      const running = runCli(['up', '--port', '0', '--kubeconfig', kubeconfigPath, '--kubernetes-version', 'v1.28.3', '--run-for', '60000']);
+      const deadline = Date.now() + 30_000;
+      while (!output.text.includes('OLM is up') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      const server = /server: (\S+)/.exec(readFileSync(kubeconfigPath, 'utf8'))![1];
+      const version = (await (await fetch(`${server}/version`)).json()) as Record<string, string>;
+      expect(version).toMatchObject({ major: '1', minor: '28', gitVersion: 'v1.28.3' });
+      process.emit('SIGINT');
+      return running;
+    });
+    expect(result).toBe(0);
+    const run = await runCliCaptured(['up', '--port', '0', '--kubeconfig', temporaryKubeconfig(), '--kubernetes-version', '1.28', '--exit-after-start']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--kubernetes-version: "1.28" is not a Kubernetes version: write it as its release tag, v<major>.<minor>.<patch> (for example v1.28.3)');
+    expect(run.stdout).toBe('');
+  });
+
   it('refuses a --catalog that is not a directory before starting anything', async () => {
     const run = await runCliCaptured(['up', '--port', '0', '--kubeconfig', temporaryKubeconfig(), '--catalog', '/nonexistent/catalog', '--exit-after-start']);
     expect(run.code).toBe(2);

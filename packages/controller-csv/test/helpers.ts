@@ -37,11 +37,12 @@ export async function eventually<T>(probe: () => T | Promise<T>, options: { time
 }
 
 /** A local API server with the OLM CRDs installed, plus a client. */
-export async function startEnvironment(options: { rolloutDelayMs?: number; apiServiceCheckIntervalMs?: number } = {}) {
+export async function startEnvironment(options: { rolloutDelayMs?: number; apiServiceCheckIntervalMs?: number; kubernetesVersion?: string } = {}) {
   const server = await startApiServer({
     port: 0,
     deploymentRolloutDelayMs: options.rolloutDelayMs ?? 20,
     ...(options.apiServiceCheckIntervalMs !== undefined ? { apiServiceCheckIntervalMs: options.apiServiceCheckIntervalMs } : {}),
+    ...(options.kubernetesVersion !== undefined ? { kubernetesVersion: options.kubernetesVersion } : {}),
   });
   const client = new KubeClient({ kubeconfig: server.kubeconfig, requestTimeoutMs: 5_000 });
   for (const crd of crds) await client.create(crd as unknown as CachedObject);

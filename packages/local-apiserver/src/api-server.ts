@@ -17,6 +17,7 @@ import { PodSimulator } from './controllers/pod-simulator.js';
 import { ReplicaSetSimulator } from './controllers/replica-set-simulator.js';
 import { ServiceAccountController } from './controllers/service-account-controller.js';
 import { defaultConnectionLimits, guardConnections, serverTimeouts, type ConnectionLimits } from './connection-guard.js';
+import { versionInfo } from './discovery.js';
 import { DurableLog } from './durable-log.js';
 import { createRequestHandler } from './http-handler.js';
 import { renderKubeconfig } from './kubeconfig.js';
@@ -54,6 +55,8 @@ export interface ApiServerOptions {
   readonly apiServiceCheckIntervalMs?: number;
   /** Bounds on connections, so one client cannot lock others out (see connection-guard.ts for the defaults). */
   readonly connectionLimits?: Partial<ConnectionLimits>;
+  /** The Kubernetes version `/version` reports, a release tag such as `v1.28.3` (default v1.32.4). */
+  readonly kubernetesVersion?: string;
 }
 
 export interface ApiServer {
@@ -81,6 +84,8 @@ export interface ApiServer {
 const defaultWatchWindow = 10_000;
 
 export async function startApiServer(options: ApiServerOptions = {}): Promise<ApiServer> {
+  // A mistyped version fails before anything starts.
+  const version = versionInfo(options.kubernetesVersion);
   const host = options.host ?? '127.0.0.1';
   const registry = new ResourceRegistry();
   for (const type of builtinResourceTypes()) registry.add(type);
@@ -126,6 +131,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       return () => watches.delete(close);
     },
     serverAddress: () => address,
+    version,
   });
 
   const tlsMaterial = options.tls === true ? selfSignedCertificate(options.dataDir !== undefined ? join(options.dataDir, 'tls') : undefined) : options.tls === false || options.tls === undefined ? undefined : options.tls;

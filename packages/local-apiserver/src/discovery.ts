@@ -2,17 +2,49 @@ import type { JsonObject } from './kube-object.js';
 import { compareKubeVersions, groupVersion, type ResourceRegistry, type ResourceType } from './resource-type.js';
 
 /** Unaggregated discovery documents: /version, /api, /apis, /api/v1, /apis/<group>[/<version>]. */
-export const serverVersion = {
-  major: '1',
-  minor: '32',
-  gitVersion: 'v1.32.4',
-  gitCommit: '59526cd4867447956156ae3a602fcbac10a2c335',
-  gitTreeState: 'clean',
-  buildDate: '2025-04-22T16:02:27Z',
-  goVersion: 'go1.23.6',
-  compiler: 'gc',
-  platform: 'linux/amd64',
-} as const;
+
+/** `/version`: k8s.io/apimachinery's version.Info. */
+export interface VersionInfo {
+  readonly major: string;
+  readonly minor: string;
+  readonly gitVersion: string;
+  readonly gitCommit: string;
+  readonly gitTreeState: string;
+  readonly buildDate: string;
+  readonly goVersion: string;
+  readonly compiler: string;
+  readonly platform: string;
+}
+
+export const defaultKubernetesVersion = 'v1.32.4';
+
+/** `v1.28.3`, `v1.29.0-rc.1`, `v1.28.3+k3s1`: a release tag as kube-apiserver reports it. */
+const gitVersionPattern = /^v(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
+
+/**
+ * The `/version` of a server reporting `gitVersion`; throws, saying how to write it, when it is no
+ * Kubernetes release tag. Only major, minor and gitVersion follow it: the build fields are v1.32.4's.
+ */
+export function versionInfo(gitVersion: string = defaultKubernetesVersion): VersionInfo {
+  const match = gitVersionPattern.exec(gitVersion);
+  if (!match) {
+    throw new Error(`kubernetesVersion ${JSON.stringify(gitVersion)} is not a Kubernetes version: write it as its release tag, v<major>.<minor>.<patch> (for example v1.28.3)`);
+  }
+  return {
+    major: match[1] ?? '1',
+    minor: match[2] ?? '0',
+    gitVersion,
+    gitCommit: '59526cd4867447956156ae3a602fcbac10a2c335',
+    gitTreeState: 'clean',
+    buildDate: '2025-04-22T16:02:27Z',
+    goVersion: 'go1.23.6',
+    compiler: 'gc',
+    platform: 'linux/amd64',
+  };
+}
+
+/** What `/version` reports by default. */
+export const serverVersion: VersionInfo = versionInfo();
 
 export function apiVersions(serverAddress: string): JsonObject {
   return {

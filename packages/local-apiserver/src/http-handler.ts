@@ -3,7 +3,7 @@ import { parse as parseYaml } from 'yaml';
 import { checkRequestBody } from './body-checks.js';
 import { checkClientAccess } from './client-access.js';
 import type { Cluster, DeleteOptions, FieldValidation, PatchType } from './cluster.js';
-import { apiGroup, apiGroupList, apiResourceList, apiVersions, serverVersion } from './discovery.js';
+import { apiGroup, apiGroupList, apiResourceList, apiVersions, type VersionInfo } from './discovery.js';
 import { ApiError, badRequest, internalError, methodNotAllowed, pathNotFound, unsupportedMediaType } from './errors.js';
 import { goJsonText, listObject, writeBuiltin } from './go-json.js';
 import { isJsonObject, type JsonObject, type KubeObject } from './kube-object.js';
@@ -24,6 +24,8 @@ export interface HandlerOptions {
   /** Registers an open watch so that stop() can end it; returns the unregister function. */
   readonly trackWatch: (close: () => void) => () => void;
   readonly serverAddress: () => string;
+  /** What `/version` reports. */
+  readonly version: VersionInfo;
 }
 
 type Query = URLSearchParams;
@@ -374,7 +376,7 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
     if (parsed.kind !== 'resource' && method !== 'GET' && method !== 'HEAD') throw methodNotAllowed('the server does not allow this method on the requested resource');
     switch (parsed.kind) {
       case 'version':
-        sendJson(response, 200, serverVersion);
+        sendJson(response, 200, options.version);
         return;
       case 'health':
         response.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
@@ -403,7 +405,7 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
         return;
       case 'openapiV3': {
         const gv = gvFromOpenApiPath(parsed.path);
-        const document = gv ? openApiV3Document(registry, gv.group, gv.version) : undefined;
+        const document = gv ? openApiV3Document(registry, gv.group, gv.version, options.version.gitVersion) : undefined;
         if (!document) throw pathNotFound();
         sendJson(response, 200, document);
         return;
@@ -411,12 +413,12 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
       case 'openapiV2': {
         const accept = request.headers.accept ?? '';
         if (accept.includes('protobuf')) {
-          const body = encodeOpenApiV2(openApiV2Definitions(registry), serverVersion.gitVersion);
+          const body = encodeOpenApiV2(openApiV2Definitions(registry), options.version.gitVersion);
           response.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': body.length });
           response.end(body);
           return;
         }
-        sendJson(response, 200, openApiV2Document(registry));
+        sendJson(response, 200, openApiV2Document(registry, options.version.gitVersion));
         return;
       }
       case 'resource':

@@ -10,5 +10,5 @@ export { applyJsonPatch } from './json-patch.js';
 export { applyMergePatch } from './merge-patch.js';
 export { applyStrategicMergePatch } from './strategic-merge-patch.js';
 export type { ResourceType, PrinterColumn } from './resource-type.js';
-export { serverVersion } from './discovery.js';
+export { defaultKubernetesVersion, serverVersion, versionInfo, type VersionInfo } from './discovery.js';
 export { DataDirCorruptError } from './durable-log.js';

@@ -96,7 +96,7 @@ function pathsFor(type: ResourceType, version: string): JsonObject {
   return paths;
 }
 
-export function openApiV3Document(registry: ResourceRegistry, group: string, version: string): JsonObject | undefined {
+export function openApiV3Document(registry: ResourceRegistry, group: string, version: string, gitVersion = serverVersion.gitVersion): JsonObject | undefined {
   const types = registry.inGroupVersion(group, version);
   if (types.length === 0) return undefined;
   const paths: JsonObject = {};
@@ -105,7 +105,7 @@ export function openApiV3Document(registry: ResourceRegistry, group: string, ver
     Object.assign(paths, pathsFor(type, version));
     schemas[schemaName(type, version)] = resourceSchema(type, version);
   }
-  return { openapi: '3.0.0', info: { title: 'Kubernetes', version: serverVersion.gitVersion }, paths, components: { schemas } };
+  return { openapi: '3.0.0', info: { title: 'Kubernetes', version: gitVersion }, paths, components: { schemas } };
 }
 
 /** `/openapi/v3`: one entry per group-version, with a hash that changes whenever its document does. */
@@ -138,8 +138,8 @@ export function openApiV2Definitions(registry: ResourceRegistry): Record<string,
   return definitions;
 }
 
-export function openApiV2Document(registry: ResourceRegistry): JsonObject {
-  return { swagger: '2.0', info: { title: 'Kubernetes', version: serverVersion.gitVersion }, paths: {}, definitions: openApiV2Definitions(registry) };
+export function openApiV2Document(registry: ResourceRegistry, gitVersion = serverVersion.gitVersion): JsonObject {
+  return { swagger: '2.0', info: { title: 'Kubernetes', version: gitVersion }, paths: {}, definitions: openApiV2Definitions(registry) };
 }
 
 export function gvFromOpenApiPath(path: string): { group: string; version: string } | undefined {

@@ -30,6 +30,8 @@ export interface UpOptions {
   readonly runFor?: number;
   /** How long the local API server's simulated Deployments take to become available (tests). */
   readonly rolloutDelayMs?: number;
+  /** The Kubernetes version the local API server reports (`/version`), e.g. `v1.28.3`. */
+  readonly kubernetesVersion?: string;
 }
 
 /** The global catalog namespace `olm up` uses, as upstream's install does. */
@@ -52,7 +54,7 @@ export async function runUp(
   const kubeconfigPath = resolve(options.kubeconfig ?? join(dataDir ?? '.olm', 'kubeconfig'));
   // A mistyped --catalog fails before anything starts.
   for (const directory of options.catalogs ?? []) await checkCatalogDirectory(directory);
-  const [{ KubeClient }, { startApiServer }, local, { startControllers }, { createLogger }, packages] = await Promise.all([
+  const [{ KubeClient }, { startApiServer, versionInfo }, local, { startControllers }, { createLogger }, packages] = await Promise.all([
     import('@olm/controller-runtime'),
     import('@olm/local-apiserver'),
     import('../local-olm.js'),
@@ -60,11 +62,19 @@ export async function runUp(
     import('../runtime/logger.js'),
     import('@olm/packageserver'),
   ]);
+  if (options.kubernetesVersion !== undefined) {
+    try {
+      versionInfo(options.kubernetesVersion);
+    } catch (error) {
+      throw usageError(`--kubernetes-version: ${(error as Error).message.replace(/^kubernetesVersion /, '')}`);
+    }
+  }
   out('starting the local Kubernetes API server...\n');
   const server: ApiServer = await startApiServer({
     port: options.port,
     host: options.host,
     kubeconfigPath,
+    ...(options.kubernetesVersion !== undefined ? { kubernetesVersion: options.kubernetesVersion } : {}),
     // People look at `kubectl get pods` after installing an operator: show them some.
     simulateWorkloadPods: true,
     ...(dataDir !== undefined ? { dataDir } : {}),
@@ -172,8 +182,9 @@ export function registerUpCommand(program: Command, distribution: Distribution =
     .addOption(new Option('--log-level <level>', 'least severe log level of the controllers and the packageserver, written to stderr').choices([...logLevels]).default('warn'))
     .option('--insecure-registry <host[:port]>', 'pull bundle images from this registry over plain http (repeatable)', collect, [])
     .option('--catalog <dir>', 'also serve this file-based catalog directory (repeatable)', collect, [])
+    .option('--kubernetes-version <version>', 'the Kubernetes version the local API server reports, e.g. v1.28.3 (default v1.32.4)')
     .addOption(new Option('--rollout-delay <ms>', 'how long simulated Deployments take to become available').argParser(parseMilliseconds).hideHelp());
-  addStopOptions(command).action(async (options: { port: number; host: string; dataDir?: string; kubeconfig?: string; catalog: string[]; insecureRegistry: string[]; metricsPort: number; logLevel: LogLevel; exitAfterStart?: boolean; runFor?: number; rolloutDelay?: number }) => {
+  addStopOptions(command).action(async (options: { port: number; host: string; dataDir?: string; kubeconfig?: string; catalog: string[]; insecureRegistry: string[]; metricsPort: number; logLevel: LogLevel; exitAfterStart?: boolean; runFor?: number; rolloutDelay?: number; kubernetesVersion?: string }) => {
     await runUp({
       port: options.port,
       host: options.host,
@@ -186,6 +197,7 @@ export function registerUpCommand(program: Command, distribution: Distribution =
       ...(options.exitAfterStart ? { exitAfterStart: true } : {}),
       ...(options.runFor !== undefined ? { runFor: options.runFor } : {}),
       ...(options.rolloutDelay !== undefined ? { rolloutDelayMs: options.rolloutDelay } : {}),
+      ...(options.kubernetesVersion !== undefined ? { kubernetesVersion: options.kubernetesVersion } : {}),
     }, undefined, distribution);
   });
 }
