@@ -216,6 +216,15 @@ export function canonicalMetadata(type: ResourceType, object: KubeObject): KubeO
   return { ...object, metadata: ordered as KubeObject['metadata'] };
 }
 
+/**
+ * A watch BOOKMARK's object: kube's empty object of the kind with only a resourceVersion (and
+ * annotations), which for a built-in kind still has its Go value structs (`spec: {containers: null}`).
+ */
+export function bookmarkObject(type: ResourceType, version: string, metadata: JsonObject): JsonObject {
+  const object = { kind: type.kind, apiVersion: groupVersion(type.group, version), metadata };
+  return isCustomResource(type) ? (sortedKeys(object) as JsonObject) : writeMessage(layouts.root(type.kind), object);
+}
+
 /** A list response: `kind, apiVersion, metadata, items` for built-ins; sorted keys for custom resources. */
 export function listObject(type: ResourceType, version: string, listMeta: JsonObject, items: readonly KubeObject[]): JsonObject {
   const apiVersion = groupVersion(type.group, version);

@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import type { Cluster, ObjectFilter } from './cluster.js';
 import { badRequest, expired } from './errors.js';
-import { canonicalObject, goJsonText } from './go-json.js';
+import { bookmarkObject, goJsonText } from './go-json.js';
 import type { JsonObject, KubeObject } from './kube-object.js';
-import { groupVersion, resourceKey, type ResourceType } from './resource-type.js';
+import { resourceKey, type ResourceType } from './resource-type.js';
 import type { StoreEvent } from './store.js';
 
 /**
@@ -48,7 +48,7 @@ export function serveWatch(response: ServerResponse, request: WatchRequest, onCl
   const bookmark = (annotations?: Record<string, string>): void => {
     const metadata: JsonObject = { resourceVersion: String(Math.max(watermark, 0)) };
     if (annotations) metadata['annotations'] = annotations;
-    write('BOOKMARK', canonicalObject(type, { kind: type.kind, apiVersion: groupVersion(type.group, request.version), metadata }));
+    write('BOOKMARK', bookmarkObject(type, request.version, metadata));
   };
   const handle = (event: StoreEvent): void => {
     if (event.revision <= watermark) return;

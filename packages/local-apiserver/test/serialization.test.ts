@@ -131,6 +131,14 @@ describe('responses are serialized as kube-apiserver writes them', () => {
     expect(line).toBe(`{"type":"ADDED","object":${got.text.trimEnd()}}`);
   });
 
+  it('sends bookmarks as kube does: an empty object of the kind, Go value structs included', async () => {
+    const pods = await call(server, 'GET', `/api/v1/namespaces/default/pods?watch=true&allowWatchBookmarks=true&timeoutSeconds=1&resourceVersion=${server.revision()}`);
+    const revision = server.revision();
+    expect(pods.text).toBe(`{"type":"BOOKMARK","object":{"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":"${revision}","creationTimestamp":null},"spec":{"containers":null},"status":{}}}\n`);
+    const widgets = await call(server, 'GET', `/apis/example.com/v1/widgets?watch=true&allowWatchBookmarks=true&timeoutSeconds=1&resourceVersion=${server.revision()}`);
+    expect(widgets.text).toBe(`{"type":"BOOKMARK","object":{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"resourceVersion":"${server.revision()}"}}}\n`);
+  });
+
   it('writes Status errors in Go struct order', async () => {
     const missing = await call(server, 'GET', '/api/v1/namespaces/default/configmaps/absent');
     expect(missing.text).toBe(
