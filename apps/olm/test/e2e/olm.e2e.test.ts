@@ -319,8 +319,8 @@ describe.skipIf(unavailable !== undefined)('end to end: kubectl against olm up',
   });
 
   it('olm install and olm status, as a user runs them against olm up', async () => {
-    // Two catalogs are served here: install asks which one.
-    const ambiguous = await up.olm(['install', 'acme-backup', '-n', 'cli']);
+    // Two catalogs offer acme-database here: install asks which one.
+    const ambiguous = await up.olm(['install', 'acme-database', '-n', 'cli']);
     expect(ambiguous.code).toBe(2);
     expect(ambiguous.stderr).toMatch(/^error: several CatalogSources could provide it \(olm\/\S+, olm\/\S+\): pass --source NAME$/m);
     const installed = await up.olm(['install', 'acme-backup', '-n', 'cli', '--source', 'acme-examples']);
