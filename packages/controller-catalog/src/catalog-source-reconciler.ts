@@ -157,10 +157,10 @@ export function createCatalogSourceReconciler(context: CatalogControllerContext)
 function connectionState(previous: CatalogSourceStatusView, state: ConnectionState, address: string | undefined, now: Date, connectedAt?: Date) {
   const before = previous.connectionState;
   const unchanged = before?.lastObservedState === state && before.address === address && before.lastConnect !== undefined;
-  const readySince = state === 'READY' && connectedAt ? timestamp(connectedAt) : undefined;
-  let lastConnect = unchanged ? before.lastConnect! : (readySince ?? timestamp(now));
-  if (unchanged && readySince !== undefined && readySince > lastConnect) lastConnect = readySince;
-  return { ...(address ? { address } : {}), lastObservedState: state, lastConnect };
+  const readySince = state === 'READY' && connectedAt ? timestamp(connectedAt) : '';
+  // RFC 3339 UTC timestamps of one format order as strings; lastConnect never moves back.
+  const since = unchanged ? before.lastConnect! : timestamp(now);
+  return { ...(address ? { address } : {}), lastObservedState: state, lastConnect: readySince > since ? readySince : since };
 }
 
 async function writeStatus(context: CatalogControllerContext, source: AnyObject, status: CatalogSourceStatusView): Promise<void> {
