@@ -227,6 +227,10 @@ describe('catalog source types', () => {
     const connection = await createGrpcSourceType({ client: { maxReconnectBackoffMs: 200 } }).open(request({ sourceType: 'grpc', address: own.address }));
     const states: string[] = [];
     const unwatch = connection.watchState!((state) => states.push(state));
+    // a listener that throws harms neither the channel nor the other listeners
+    connection.watchState!(() => {
+      throw new Error('a broken listener');
+    });
     let restarted: RegistryServer | undefined;
     try {
       const first = await connection.contentDigest!({ timeoutMs: 5_000 });

@@ -148,8 +148,12 @@ export function createRegistryClient(address: string, options: RegistryClientOpt
           channel.watchConnectivityState(current, Infinity, () => {
             if (!watching) return;
             const next = channel.getConnectivityState(false);
-            listener(connectivityNames[next] ?? 'IDLE');
             if (next !== grpc.connectivityState.SHUTDOWN) watchFrom(next);
+            try {
+              listener(connectivityNames[next] ?? 'IDLE');
+            } catch {
+              // A listener's failure must not reach grpc-js, which calls this while it changes state.
+            }
           });
         } catch {
           // The channel is shut down: nothing more will change.
