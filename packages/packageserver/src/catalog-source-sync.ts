@@ -63,6 +63,8 @@ function fingerprint(source: CatalogSource): string {
     source.spec,
     registryAddress(source),
     source.status?.connectionState?.lastObservedState === 'READY',
+    // A new connection to the same address: the registry behind it restarted, maybe with new content.
+    source.status?.connectionState?.lastConnect,
     // The catalog operator polled the catalog image (and may have a new registry pod behind the same address).
     source.status?.latestImageRegistryPoll,
     // The catalog operator saw the ConfigMap of a ConfigMap catalog change.

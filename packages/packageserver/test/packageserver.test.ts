@@ -300,4 +300,24 @@ describe('packageserver behind the local API server', () => {
       return list.items.length === 3 ? true : undefined;
     }, 20_000, 'the packages to come back');
   });
+  it('re-reads a catalog whose registry restarted with new content, seen as a new connection in its status', async () => {
+    const port = globalRegistry.port;
+    const changed = mkdtempSync(join(tmpdir(), 'olm-restarted-catalog-'));
+    try {
+      cpSync(exampleCatalogDir, changed, { recursive: true });
+      rmSync(join(changed, 'acme-monitoring'), { recursive: true });
+      await globalRegistry.stop();
+      globalRegistry = await startRegistryServer({ catalog: await loadCatalog(changed), port });
+      // What the catalog operator writes when it reconnects: the same address, a newer lastConnect.
+      const source = await cluster.client.get<Json>({ apiVersion: 'operators.coreos.com/v1alpha1', kind: 'CatalogSource', namespace: 'olm', name: 'acme-examples' });
+      const lastConnect = new Date(Date.now() + 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+      await cluster.client.replaceStatus({ ...source, status: { ...source.status, connectionState: { address: globalRegistry.address, lastObservedState: 'READY', lastConnect } } });
+      await eventually(async () => {
+        const list = (await customObjects.listNamespacedCustomObject({ group, version, namespace: 'other-ns', plural })) as Json;
+        return list.items.length === 2 ? true : undefined;
+      }, 15_000, 'the removed package to go');
+    } finally {
+      rmSync(changed, { recursive: true, force: true });
+    }
+  });
 });
