@@ -306,12 +306,19 @@ describe('packageserver behind the local API server', () => {
     try {
       cpSync(exampleCatalogDir, changed, { recursive: true });
       rmSync(join(changed, 'acme-monitoring'), { recursive: true });
+      const reference = { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'CatalogSource', namespace: 'olm', name: 'acme-examples' };
+      const connected = async (lastConnect: string) => {
+        const source = await cluster.client.get<Json>(reference);
+        await cluster.client.replaceStatus({ ...source, status: { ...source.status, connectionState: { address: globalRegistry.address, lastObservedState: 'READY', lastConnect } } });
+      };
+      // Connected, as the catalog operator records it, and read with that status.
+      await connected('2026-01-01T00:00:00Z');
+      // Let the re-read this status change causes finish against the old registry.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
       await globalRegistry.stop();
       globalRegistry = await startRegistryServer({ catalog: await loadCatalog(changed), port });
-      // What the catalog operator writes when it reconnects: the same address, a newer lastConnect.
-      const source = await cluster.client.get<Json>({ apiVersion: 'operators.coreos.com/v1alpha1', kind: 'CatalogSource', namespace: 'olm', name: 'acme-examples' });
-      const lastConnect = new Date(Date.now() + 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-      await cluster.client.replaceStatus({ ...source, status: { ...source.status, connectionState: { address: globalRegistry.address, lastObservedState: 'READY', lastConnect } } });
+      // What the catalog operator writes when it reconnects: the same address and state, a newer lastConnect.
+      await connected('2026-01-01T00:05:00Z');
       await eventually(async () => {
         const list = (await customObjects.listNamespacedCustomObject({ group, version, namespace: 'other-ns', plural })) as Json;
         return list.items.length === 2 ? true : undefined;
