@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { usageError } from './cli-errors.js';
 
 // Parsers throw commander's InvalidArgumentError so that the message names the flag that was given
 // (`option '--timeout <ms>' argument 'soon' is invalid. ...`) and the exit code is the usage one.
@@ -21,4 +22,22 @@ export function parseList(value: string): string[] {
 /** Collects a repeatable option (`--catalog a --catalog b`) into a list. */
 export function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
+}
+
+/**
+ * A Go duration flag (`90s`, `1m30m`, `2h`), as upstream's flags take them, in milliseconds;
+ * undefined when not given. Parsed when the command runs: the parser lives in `@olm/api`, which
+ * `--help` and `--version` do not load.
+ */
+export async function parseDurationFlag(flag: string, value: string | undefined): Promise<number | undefined> {
+  if (value === undefined) return undefined;
+  const { parseGoDuration } = await import('@olm/api');
+  let milliseconds: number;
+  try {
+    milliseconds = parseGoDuration(value);
+  } catch (error) {
+    throw usageError(`${flag} ${JSON.stringify(value)}: ${(error as Error).message}; give a duration such as 90s, 5m or 1h30m`);
+  }
+  if (!(milliseconds > 0)) throw usageError(`${flag} ${JSON.stringify(value)}: give a duration above zero, such as 90s, 5m or 1h30m`);
+  return milliseconds;
 }

@@ -31,6 +31,8 @@ export interface DistributionOptions {
   readonly insecureRegistries?: readonly string[];
   /** Namespaces that keep copied CSVs when the OLMConfig disables copies (upstream's `--protectedCopiedCSVNamespaces`). */
   readonly protectedCopiedCsvNamespaces?: readonly string[];
+  /** How long an InstallPlan whose steps fail is retried before it fails (upstream's `--install-plan-retry-timeout`, default 1 minute). */
+  readonly installPlanRetryTimeoutMs?: number;
 }
 
 /** The Lease the controllers elect a leader on when every controller runs in one process. */
@@ -59,6 +61,7 @@ export function controllerPlugins(options: DistributionOptions): LazyPlugin[] {
       (await import('@olm/controller-catalog')).createControllerCatalogPlugin({
         globalCatalogNamespace: options.namespace,
         ...(options.insecureRegistries?.length ? { insecureRegistries: options.insecureRegistries } : {}),
+        ...(options.installPlanRetryTimeoutMs !== undefined ? { installPlanRetryTimeoutMs: options.installPlanRetryTimeoutMs } : {}),
       }),
     ),
   ];

@@ -9,6 +9,8 @@ export function createProgram(distribution: Distribution = olmDistribution): Com
     .description(distribution.description ?? olmDistribution.description ?? '')
     .version(distribution.version, '--version', 'print the version')
     .showHelpAfterError('(run with --help for usage)')
+    // Program options only before the command name, so that `olm install P --version 1.2.0` is install's.
+    .enablePositionalOptions()
     .exitOverride();
   // Subcommands inherit exitOverride from the program, so usage errors reach runCli as exceptions.
   for (const register of commandRegistrars) register(program, distribution);

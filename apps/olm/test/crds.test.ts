@@ -28,6 +28,16 @@ describe('olm crds', () => {
     }
   });
 
+  it('prints them as a v1 List with -o json, and the same YAML with -o yaml', async () => {
+    const json = await runCliCaptured(['crds', '-o', 'json']);
+    expect(json.code).toBe(0);
+    const list = JSON.parse(json.stdout) as { apiVersion: string; kind: string; items: Array<{ metadata: { name: string } }> };
+    expect(list).toMatchObject({ apiVersion: 'v1', kind: 'List' });
+    const yaml = await runCliCaptured(['crds', '-o', 'yaml']);
+    expect(parseAllDocuments(yaml.stdout).map((document) => (document.toJS() as { metadata: { name: string } }).metadata.name)).toEqual(list.items.map((crd) => crd.metadata.name));
+    expect(yaml.stdout).toBe((await runCliCaptured(['crds'])).stdout);
+  });
+
   it('validates the example manifests shipped with the project', async () => {
     const { readFile } = await import('node:fs/promises');
     for (const file of ['catalogsource.yaml', 'operatorgroup.yaml', 'subscription-automatic.yaml', 'subscription-manual.yaml']) {

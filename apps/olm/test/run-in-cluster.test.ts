@@ -15,7 +15,7 @@ import { runCliCaptured } from './run-cli.js';
 // temporary root here), found through KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT.
 describe('olm run in a pod (service-account credentials)', () => {
   const token = 'service-account-token-for-tests';
-  const environment = ['KUBECONFIG', 'KUBERNETES_SERVICE_HOST', 'KUBERNETES_SERVICE_PORT'] as const;
+  const environment = ['KUBECONFIG', 'KUBERNETES_SERVICE_HOST', 'KUBERNETES_SERVICE_PORT', 'HOME'] as const;
   const saved = new Map<string, string | undefined>();
   let server: ApiServer;
   let client: KubeClient;
@@ -41,6 +41,8 @@ describe('olm run in a pod (service-account credentials)', () => {
   beforeEach(() => {
     for (const name of environment) saved.set(name, process.env[name]);
     delete process.env.KUBECONFIG;
+    // No ~/.kube/config either: the service account is the last resort, as in kubectl.
+    process.env.HOME = join(root, 'home');
     process.env.KUBERNETES_SERVICE_HOST = '127.0.0.1';
     process.env.KUBERNETES_SERVICE_PORT = String(server.port);
   });

@@ -93,9 +93,11 @@ describe('olm run', () => {
 
   it('explains a missing or unreadable kubeconfig and exits 2', async () => {
     // Nothing names a cluster, even when the tests themselves run in a pod.
-    const names = ['KUBECONFIG', 'KUBERNETES_SERVICE_HOST', 'KUBERNETES_SERVICE_PORT'] as const;
+    const names = ['KUBECONFIG', 'KUBERNETES_SERVICE_HOST', 'KUBERNETES_SERVICE_PORT', 'HOME'] as const;
     const previous = names.map((name) => process.env[name]);
     for (const name of names) delete process.env[name];
+    // And no ~/.kube/config.
+    process.env.HOME = join(tmpdir(), 'olm-run-test-no-home');
     try {
       const none = await runCliCaptured(['run', '--exit-after-start']);
       expect(none.code).toBe(2);
@@ -106,6 +108,7 @@ describe('olm run', () => {
     } finally {
       names.forEach((name, index) => {
         if (previous[index] !== undefined) process.env[name] = previous[index];
+        else delete process.env[name];
       });
     }
   });

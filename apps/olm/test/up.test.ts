@@ -57,6 +57,8 @@ describe('olm up', () => {
       expect(output.text).toContain(`export KUBECONFIG=${kubeconfigPath}`);
       const config = new KubeConfig();
       config.loadFromFile(kubeconfigPath);
+      // The context's namespace is where olm install and kubectl work by default: the global OperatorGroup's.
+      expect(config.getContextObject(config.getCurrentContext())?.namespace).toBe('operators');
       const namespaces = await config.makeApiClient(CoreV1Api).listNamespace();
       expect(namespaces.items.map((namespace) => namespace.metadata?.name)).toEqual(expect.arrayContaining(['kube-system', 'olm', 'operators']));
       const custom = config.makeApiClient(CustomObjectsApi);
@@ -92,6 +94,7 @@ describe('olm up', () => {
     expect(text).toContain('kubectl describe packagemanifest acme-database -n operators');
     expect(text).toContain('kubectl get subscriptions,installplans,csv -n operators');
     expect(text).toContain('pnpm -s olm status');
+    expect(text).toContain('pnpm -s olm uninstall acme-backup');
     expect(text).toContain('received SIGINT, stopping');
     expect(text.trimEnd().endsWith('stopped')).toBe(true);
     expect(existsSync(join(dataDir, 'store.jsonl'))).toBe(true);

@@ -5,6 +5,7 @@ import { createConfigMapSourceType } from '@olm/registry';
 import type { Resolver } from '@olm/resolver';
 import type { Registry } from 'prom-client';
 import { BundleUnpacker } from './bundle-unpacker.js';
+import { createCatalogEvents } from './catalog-events.js';
 import { createCatalogMetrics, type CatalogMetrics } from './catalog-metrics.js';
 import { CatalogSourceConnections } from './catalog-source-connections.js';
 import { createCatalogSourceReconciler } from './catalog-source-reconciler.js';
@@ -108,6 +109,7 @@ export function createCatalogController(options: CatalogControllerOptions): Cata
   // ConfigMap catalogs read their ConfigMap from the cluster when the booted source type cannot.
   const fetchConfigMap = async ({ namespace, name }: { namespace: string; name: string }) =>
     ((await client().get({ ...Kinds.configMap, namespace, name })) as { data?: Record<string, string> }).data ?? {};
+  const catalogEvents = createCatalogEvents(logger);
   const connections = new CatalogSourceConnections({
     sourceTypes,
     fallbackSourceTypes: new Map(
@@ -117,6 +119,8 @@ export function createCatalogController(options: CatalogControllerOptions): Cata
     now: () => now().getTime(),
     logger,
     onSnapshot: (key) => getMetrics()?.catalogSourceSnapshots.inc({ namespace: key.namespace, name: key.name }),
+    onStateChange: (key) => catalogEvents.connectionChanged.emit(key),
+    onContentChanged: (key) => catalogEvents.contentChanged.emit(key),
   });
   const bundleUnpackPollMs = options.bundleUnpackPollMs ?? 5_000;
   const bundleUnpacker = new BundleUnpacker({
@@ -139,6 +143,7 @@ export function createCatalogController(options: CatalogControllerOptions): Cata
     sourceTypes,
     events: () => (events ??= new EventRecorder({ client: client(), component: 'catalog-operator', logger })),
     connections,
+    catalogEvents,
     bundleUnpacker,
     bundleUnpackPollMs,
     get metrics() {
@@ -163,6 +168,8 @@ export function createCatalogController(options: CatalogControllerOptions): Cata
     },
     async close() {
       await bundleUnpacker.close();
+      catalogEvents.connectionChanged.clear();
+      catalogEvents.contentChanged.clear();
       await connections.close();
       ownClient?.close();
     },

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { CatalogBundle, CatalogBundleKey, CatalogSourceType } from '@olm/core';
+import type { CatalogBundle, CatalogBundleKey, CatalogSourceType, ConnectionState } from '@olm/core';
 import { silentLogger } from '@olm/controller-runtime';
 import { createCatalogSourceTypes, loadCatalog, startRegistryServer, type RegistryServer } from '@olm/registry';
 import { writeCatalog, type PackageSpec } from '../test/fbc-catalog.js';
@@ -241,5 +241,125 @@ describe('health probes', () => {
     rmSync(directory, { recursive: true, force: true });
     await connections.connect(key, 'fbc-directory', { sourceType: 'fbc-directory', address: join(directory, 'gone') });
     expect(await connections.probe(key)).toBe('TRANSIENT_FAILURE');
+  });
+});
+
+describe('noticing a registry that may serve other content', () => {
+  /** A source type whose connection's state, digest and health the test sets, as a registry's would change. */
+  function changingSource() {
+    const source = {
+      listener: undefined as ((state: ConnectionState) => void) | undefined,
+      health: 'READY' as ConnectionState,
+      digest: 'sha256:1' as string | Error,
+      loads: 0,
+      held: undefined as Promise<void> | undefined,
+    };
+    const type: CatalogSourceType = {
+      sourceType: 'changing',
+      async open() {
+        return {
+          load: async () => {
+            source.loads += 1;
+            await source.held;
+            return loadCatalog(directory);
+          },
+          probe: async () => source.health,
+          watchState: (listener) => {
+            source.listener = listener;
+            return () => (source.listener = undefined);
+          },
+          contentDigest: async () => {
+            if (source.digest instanceof Error) throw source.digest;
+            return source.digest;
+          },
+          state: () => source.health,
+          close: async () => undefined,
+        };
+      },
+    };
+    return Object.assign(source, { type });
+  }
+  let source: ReturnType<typeof changingSource>;
+  let own: CatalogSourceConnections;
+  let changed: string[];
+  let states: ConnectionState[];
+
+  beforeEach(async () => {
+    source = changingSource();
+    changed = [];
+    states = [];
+    own = new CatalogSourceConnections({
+      sourceTypes: () => new Map([[source.type.sourceType, source.type]]),
+      ttlMs: 60_000,
+      now: () => clock,
+      logger: silentLogger,
+      onStateChange: (_key, state) => states.push(state),
+      onContentChanged: (changedKey) => changed.push(changedKey.name),
+    });
+    await own.connect(key, 'changing', { sourceType: 'changing' });
+  });
+  afterEach(async () => {
+    await own.close();
+  });
+
+  it('takes a connection that is READY again (a new registry process) as new content, even from a load already running', async () => {
+    const emit = (...sequence: ConnectionState[]) => sequence.forEach((state) => source.listener!(state));
+    clock = 1_000;
+    emit('CONNECTING', 'READY');
+    expect(own.connectedAt(key)).toBe(1_000);
+    await own.content(key);
+    await own.content(key);
+    expect([source.loads, changed]).toEqual([1, []]);
+
+    clock = 2_000;
+    emit('IDLE', 'CONNECTING', 'READY');
+    expect(states).toEqual(['CONNECTING', 'READY', 'IDLE', 'CONNECTING', 'READY']);
+    expect(changed).toEqual(['local']);
+    expect(own.connectedAt(key)).toBe(2_000);
+    await own.content(key);
+    expect(source.loads).toBe(2);
+
+    // restarted again while a load runs: that load's content only stands in until the next one
+    emit('IDLE');
+    let release!: () => void;
+    source.held = new Promise((resolve) => (release = resolve));
+    emit('READY');
+    const running = own.content(key);
+    emit('IDLE', 'READY');
+    release();
+    await running;
+    source.held = undefined;
+    await own.content(key);
+    expect(source.loads).toBe(4);
+    expect(changed).toEqual(['local', 'local', 'local']);
+
+    await own.remove(key);
+    expect(source.listener).toBeUndefined();
+  });
+
+  it('takes a new content digest at a healthy probe, or health regained, as new content; the same digest or a failing one changes nothing', async () => {
+    expect(await own.probe(key)).toBe('READY');
+    expect(await own.probe(key)).toBe('READY');
+    expect([source.loads, changed]).toEqual([1, []]);
+
+    source.digest = 'sha256:2';
+    expect(await own.probe(key)).toBe('READY');
+    expect(changed).toEqual(['local']);
+    await own.content(key);
+    expect(source.loads).toBe(2);
+
+    source.digest = new Error('ListPackages: unavailable');
+    expect(await own.probe(key)).toBe('READY');
+    source.digest = 'sha256:2';
+    expect(await own.probe(key)).toBe('READY');
+    expect(changed).toEqual(['local']);
+
+    source.health = 'TRANSIENT_FAILURE';
+    expect(await own.probe(key)).toBe('TRANSIENT_FAILURE');
+    source.health = 'READY';
+    expect(await own.probe(key)).toBe('READY');
+    expect(changed).toEqual(['local', 'local']);
+    await own.content(key);
+    expect(source.loads).toBe(3);
   });
 });

@@ -20,11 +20,22 @@ interface SourceEntry {
   /** What the connection was opened with; a change reopens it and drops the cached content. */
   fingerprint?: string;
   content?: CatalogContent;
+  /** When `content` was loaded; unset once it is stale (it is then only a fallback). */
   loadedAt?: number;
-  loading?: Promise<CatalogContent>;
+  /** Bumped each time the content goes stale, so a load that started before cannot pass for fresh. */
+  epoch: number;
+  loading?: { readonly epoch: number; readonly promise: Promise<CatalogContent> };
+  /** The state the last probe found. */
   lastState?: ConnectionState;
   /** The CatalogSource's metadata revision the cached content belongs to. */
   revision?: string;
+  /** From the connection's `watchState`: the state now, whether it was ever READY, and when it last became READY. */
+  watched?: ConnectionState;
+  everReady?: boolean;
+  connectedAt?: number;
+  unwatch?: () => void;
+  /** The source's `contentDigest` when last asked (unset after the content went stale for another reason). */
+  digest?: string;
 }
 
 /**
@@ -51,6 +62,13 @@ export interface CatalogSourceConnectionsOptions {
   readonly logger: Logger;
   /** Called after each successful content load (the `catalog_source_snapshots_total` counter). */
   readonly onSnapshot?: (key: CatalogSourceKey) => void;
+  /** A watched connection changed state (its CatalogSource should be probed and its status written). */
+  readonly onStateChange?: (key: CatalogSourceKey, state: ConnectionState) => void;
+  /**
+   * The cached content went stale because the source may serve other content now: its connection
+   * became READY again (upstream invalidates its snapshot then) or its content digest changed.
+   */
+  readonly onContentChanged?: (key: CatalogSourceKey) => void;
 }
 
 const keyOf = (key: CatalogSourceKey) => `${key.namespace}/${key.name}`;
@@ -94,6 +112,13 @@ interface ManifestsToFetch {
  * Open catalogs by CatalogSource: one connection each, reopened when the spec changes; content
  * cached for a TTL (concurrent loads shared); health probed through the registry's health service
  * for gRPC sources, or by the connection's own state otherwise.
+ *
+ * A registry can restart behind the same address with other content, which no CatalogSource change
+ * announces. So the content also goes stale when a watched connection becomes READY again after
+ * having been READY (a new server process, as upstream's `syncSourceState` invalidates on READY),
+ * when a probe finds the source healthy again, and when the source's content digest (asked at each
+ * healthy probe) differs from the last one: a server whose content changed while the connection
+ * never dropped. Each is told through `onContentChanged`.
  */
 export class CatalogSourceConnections {
   private readonly entries = new Map<string, SourceEntry>();
@@ -124,7 +149,40 @@ export class CatalogSourceConnections {
       connection = await fallback.open(request);
     }
     entry.connection = connection;
+    if (connection.watchState) {
+      try {
+        entry.unwatch = connection.watchState((state) => this.observe(key, entry, connection, state));
+      } catch (error) {
+        this.options.logger.warn('cannot watch the catalog connection; its state is probed only', { catalogSource: keyOf(key), error: describeError(error) });
+      }
+    }
     return connection;
+  }
+
+  /** When the current connection last became READY, when its state is watched (undefined otherwise). */
+  connectedAt(key: CatalogSourceKey): number | undefined {
+    return this.entries.get(keyOf(key))?.connectedAt;
+  }
+
+  private observe(key: CatalogSourceKey, entry: SourceEntry, connection: CatalogConnection, state: ConnectionState): void {
+    if (entry.connection !== connection || this.entries.get(keyOf(key)) !== entry) return;
+    const previous = entry.watched;
+    entry.watched = state;
+    if (state === 'READY' && previous !== 'READY') {
+      entry.connectedAt = this.options.now();
+      if (entry.everReady) this.markStale(key, entry, 'the registry connection is READY again');
+      entry.everReady = true;
+    }
+    this.options.onStateChange?.(key, state);
+  }
+
+  /** Drops the content's freshness (it stays as a fallback) and tells `onContentChanged`. */
+  private markStale(key: CatalogSourceKey, entry: SourceEntry, why: string): void {
+    entry.epoch += 1;
+    entry.loadedAt = undefined;
+    entry.digest = undefined;
+    this.options.logger.info('catalog content may have changed; loading it again', { catalogSource: keyOf(key), why });
+    this.options.onContentChanged?.(key);
   }
 
   isConnected(key: CatalogSourceKey): boolean {
@@ -143,7 +201,9 @@ export class CatalogSourceConnections {
   /** Forgets the cached content, so the next read loads it again. */
   invalidate(key: CatalogSourceKey): void {
     const entry = this.entries.get(keyOf(key));
-    if (entry) entry.loadedAt = undefined;
+    if (!entry) return;
+    entry.epoch += 1;
+    entry.loadedAt = undefined;
   }
 
   /**
@@ -156,35 +216,40 @@ export class CatalogSourceConnections {
     const connection = entry?.connection;
     if (!entry || !connection) throw new Error(`no registry client established for catalogsource ${key.namespace}/${key.name}`);
     if (revision !== undefined && entry.revision !== revision) {
-      if (entry.revision !== undefined) entry.loadedAt = undefined;
+      if (entry.revision !== undefined) this.invalidate(key);
       entry.revision = revision;
     }
     if (entry.content && entry.loadedAt !== undefined && this.options.now() - entry.loadedAt < this.options.ttlMs) return entry.content;
-    entry.loading ??= (async () => {
-      try {
-        // Resolution reads no manifests: a connection that can leave them out (of any source type) does,
-        // and installs fetch the few they need (`bundleWithManifests`).
-        const lazy = offersManifestsOnDemand(connection);
-        const content = forResolution(await (lazy ? connection.loadWithoutManifests() : connection.load()));
-        if (lazy) this.manifestsToFetch.set(content, { connection, bundles: new Map() });
-        if (entry.connection === connection) {
-          entry.content = content;
-          entry.loadedAt = this.options.now();
-        }
-        this.options.onSnapshot?.(key);
-        return content;
-      } finally {
-        entry.loading = undefined;
-      }
-    })();
+    // A load that started before the content went stale may carry the old content: start another.
+    if (entry.loading?.epoch !== entry.epoch) entry.loading = { epoch: entry.epoch, promise: this.load(key, entry, connection) };
     try {
-      return await entry.loading;
+      return await entry.loading.promise;
     } catch (error) {
       if (entry.content) {
         this.options.logger.warn('catalog reload failed; using the content loaded before', { catalogSource: keyOf(key), error: describeError(error) });
         return entry.content;
       }
       throw error;
+    }
+  }
+
+  private async load(key: CatalogSourceKey, entry: SourceEntry, connection: CatalogConnection): Promise<CatalogContent> {
+    const epoch = entry.epoch;
+    try {
+      // Resolution reads no manifests: a connection that can leave them out (of any source type) does,
+      // and installs fetch the few they need (`bundleWithManifests`).
+      const lazy = offersManifestsOnDemand(connection);
+      const content = forResolution(await (lazy ? connection.loadWithoutManifests() : connection.load()));
+      if (lazy) this.manifestsToFetch.set(content, { connection, bundles: new Map() });
+      if (entry.connection === connection) {
+        entry.content = content;
+        // Content that went stale while it loaded is kept as a fallback only.
+        if (entry.epoch === epoch) entry.loadedAt = this.options.now();
+      }
+      this.options.onSnapshot?.(key);
+      return content;
+    } finally {
+      if (entry.loading?.epoch === epoch) entry.loading = undefined;
     }
   }
 
@@ -212,8 +277,9 @@ export class CatalogSourceConnections {
 
   /**
    * The connection's health: sources that can be asked (`probe`, a registry's gRPC health service)
-   * are; other sources report the state of their last load (loading once if never).
-   * Recovering from an unhealthy state drops the cached content, since the registry may have changed.
+   * are; other sources report the state of their last load (loading once if never). A healthy source
+   * with a `contentDigest` is asked for it too. Recovering from an unhealthy state, or a new digest,
+   * makes the cached content stale, since the registry may have changed.
    */
   async probe(key: CatalogSourceKey): Promise<ConnectionState> {
     const entry = this.entries.get(keyOf(key));
@@ -222,6 +288,8 @@ export class CatalogSourceConnections {
     let state: ConnectionState;
     if (connection.probe) {
       state = await connection.probe({ timeoutMs: this.options.probeTimeoutMs ?? 5_000 });
+      // The digest before the first load: content changing in between is then seen as a change, not missed.
+      if (state === 'READY') await this.checkDigest(key, entry, connection);
       if (state === 'READY' && !entry.content) {
         // Load the first snapshot now, so a catalog that cannot be read shows up in its status.
         try {
@@ -234,9 +302,27 @@ export class CatalogSourceConnections {
       if (!entry.content) await this.content(key).catch(() => undefined);
       state = connection.state();
     }
-    if (state === 'READY' && entry.lastState !== undefined && entry.lastState !== 'READY') this.invalidate(key);
+    // Back from an unhealthy state; content that already went stale (the watch saw the reconnect) needs nothing more.
+    if (state === 'READY' && entry.lastState !== undefined && entry.lastState !== 'READY' && entry.loadedAt !== undefined) {
+      this.markStale(key, entry, `the catalog is healthy again after ${entry.lastState}`);
+    }
     entry.lastState = state;
     return state;
+  }
+
+  private async checkDigest(key: CatalogSourceKey, entry: SourceEntry, connection: CatalogConnection): Promise<void> {
+    if (!connection.contentDigest) return;
+    let digest: string;
+    try {
+      digest = await connection.contentDigest({ timeoutMs: this.options.probeTimeoutMs ?? 5_000 });
+    } catch (error) {
+      // Health said READY: the next probe asks again; content and health stay as they are.
+      this.options.logger.debug('cannot take the catalog content digest', { catalogSource: keyOf(key), error: describeError(error) });
+      return;
+    }
+    if (entry.connection !== connection) return;
+    if (entry.digest !== undefined && entry.digest !== digest) this.markStale(key, entry, 'the content digest changed');
+    entry.digest = digest;
   }
 
   async remove(key: CatalogSourceKey): Promise<void> {
@@ -255,7 +341,7 @@ export class CatalogSourceConnections {
   private entry(key: CatalogSourceKey): SourceEntry {
     let entry = this.entries.get(keyOf(key));
     if (!entry) {
-      entry = {};
+      entry = { epoch: 0 };
       this.entries.set(keyOf(key), entry);
     }
     return entry;
@@ -263,11 +349,20 @@ export class CatalogSourceConnections {
 
   private async drop(entry: SourceEntry): Promise<void> {
     const connection = entry.connection;
-    entry.connection = undefined;
-    entry.fingerprint = undefined;
-    entry.content = undefined;
-    entry.loadedAt = undefined;
-    entry.lastState = undefined;
+    entry.unwatch?.();
+    Object.assign(entry, {
+      connection: undefined,
+      fingerprint: undefined,
+      content: undefined,
+      loadedAt: undefined,
+      epoch: entry.epoch + 1,
+      lastState: undefined,
+      watched: undefined,
+      everReady: undefined,
+      connectedAt: undefined,
+      unwatch: undefined,
+      digest: undefined,
+    } satisfies Partial<SourceEntry>);
     await connection?.close().catch(() => undefined);
   }
 }

@@ -27,6 +27,8 @@ export function createCatalogSourceReconciler(context: CatalogControllerContext)
   return {
     name: 'catalogsource',
     for: Kinds.catalogSource,
+    // A registry connection that changes state is probed and its status written at once (upstream's syncSourceState).
+    eventSources: [context.catalogEvents.connectionChanged.eventSource((key) => [key])],
     async reconcile({ namespace = '', name }, { cache }) {
       const key = { namespace, name };
       const source = cache.get(Kinds.catalogSource, name, namespace) as AnyObject | undefined;
@@ -135,7 +137,8 @@ export function createCatalogSourceReconciler(context: CatalogControllerContext)
         next.message = describeError(error);
         state = 'TRANSIENT_FAILURE';
       }
-      next.connectionState = connectionState(previous, state, address, now);
+      const connectedAt = context.connections.connectedAt(key);
+      next.connectionState = connectionState(previous, state, address, now, connectedAt === undefined ? undefined : new Date(connectedAt));
       await writeStatus(context, source, next);
       context.metrics?.catalogSourceReady.set({ namespace, name }, state === 'READY' ? 1 : 0);
 
@@ -146,14 +149,18 @@ export function createCatalogSourceReconciler(context: CatalogControllerContext)
   };
 }
 
-function connectionState(previous: CatalogSourceStatusView, state: ConnectionState, address: string | undefined, now: Date) {
+/**
+ * `status.connectionState`: `lastConnect` is when the state last changed, as upstream records each
+ * change it sees. A connection whose state is watched gives the time it became READY, so a registry
+ * that restarted between two probes (READY both times, over a new connection) moves it too.
+ */
+function connectionState(previous: CatalogSourceStatusView, state: ConnectionState, address: string | undefined, now: Date, connectedAt?: Date) {
   const before = previous.connectionState;
-  const unchanged = before?.lastObservedState === state && before.address === address;
-  return {
-    ...(address ? { address } : {}),
-    lastObservedState: state,
-    lastConnect: unchanged && before?.lastConnect ? before.lastConnect : timestamp(now),
-  };
+  const unchanged = before?.lastObservedState === state && before.address === address && before.lastConnect !== undefined;
+  const readySince = state === 'READY' && connectedAt ? timestamp(connectedAt) : '';
+  // RFC 3339 UTC timestamps of one format order as strings; lastConnect never moves back.
+  const since = unchanged ? before.lastConnect! : timestamp(now);
+  return { ...(address ? { address } : {}), lastObservedState: state, lastConnect: readySince > since ? readySince : since };
 }
 
 async function writeStatus(context: CatalogControllerContext, source: AnyObject, status: CatalogSourceStatusView): Promise<void> {

@@ -2,6 +2,7 @@ import type { CatalogSourceType, Logger, RbacGenerator } from '@olm/core';
 import type { EventRecorder, KubeClient } from '@olm/controller-runtime';
 import type { Resolver } from '@olm/resolver';
 import type { BundleUnpacker } from './bundle-unpacker.js';
+import type { CatalogEvents } from './catalog-events.js';
 import type { CatalogMetrics } from './catalog-metrics.js';
 import type { CatalogSourceConnections } from './catalog-source-connections.js';
 
@@ -24,6 +25,8 @@ export interface CatalogControllerContext {
   readonly sourceTypes: () => ReadonlyMap<string, CatalogSourceType>;
   readonly events: () => EventRecorder;
   readonly connections: CatalogSourceConnections;
+  /** What the connections notice on their own (state changes, content gone stale), for the reconcilers' event sources. */
+  readonly catalogEvents: CatalogEvents;
   /** Contents of image-only bundles: the unpacked ConfigMap, else a pull in the background. */
   readonly bundleUnpacker: BundleUnpacker;
   /** How soon a namespace waiting on a bundle unpack is resolved again. */

@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '@olm/controller-runtime';
 import type { CachedObject, ObjectReader } from '@olm/core';
+import { createCatalogEvents } from './catalog-events.js';
 import type { CatalogControllerContext } from './controller-context.js';
 import { Kinds } from './kinds.js';
 import { createNamespaceResolutionReconciler, installedOperators, isUnsafeFailForward } from './namespace-resolution.js';
 
-describe('namespaces resolved again when a global catalog changes', () => {
+describe('namespaces resolved again when a catalog changes', () => {
   it('are those holding Subscriptions: learnt from their events, forgotten once they have none', async () => {
-    const context = { globalCatalogNamespace: 'olm', subscriptionNamespaces: new Set<string>(), logger: silentLogger } as unknown as CatalogControllerContext;
+    const catalogEvents = createCatalogEvents(silentLogger);
+    const context = { globalCatalogNamespace: 'olm', subscriptionNamespaces: new Set<string>(), logger: silentLogger, catalogEvents } as unknown as CatalogControllerContext;
     const reconciler = createNamespaceResolutionReconciler(context);
     const watch = (kind: string) => reconciler.watches!.find((candidate) => candidate.kind === kind)!;
     const subscription = (namespace: string): CachedObject => ({ ...Kinds.subscription, metadata: { name: 'sub', namespace } });
@@ -15,6 +17,14 @@ describe('namespaces resolved again when a global catalog changes', () => {
     watch('Subscription').map!(subscription('team-b'));
     const globalCatalog: CachedObject = { ...Kinds.catalogSource, metadata: { name: 'catalog', namespace: 'olm' } };
     expect(watch('CatalogSource').map!(globalCatalog)).toEqual([{ name: 'team-a' }, { name: 'team-b' }]);
+    // the same namespaces when a catalog's registry may serve other content (restarted behind its address)
+    const requested: unknown[] = [];
+    const unsubscribe = reconciler.eventSources![0]!.subscribe((request) => requested.push(request));
+    catalogEvents.contentChanged.emit({ namespace: 'olm', name: 'catalog' });
+    catalogEvents.contentChanged.emit({ namespace: 'team-c', name: 'own-catalog' });
+    unsubscribe();
+    catalogEvents.contentChanged.emit({ namespace: 'team-d', name: 'own-catalog' });
+    expect(requested).toEqual([{ name: 'team-a' }, { name: 'team-b' }, { name: 'team-c' }]);
     // team-a's namespace was deleted with its Subscription: its next pass forgets it.
     const emptyCache: ObjectReader = { get: () => undefined, list: () => [] };
     await reconciler.reconcile({ name: 'team-a' }, { cache: emptyCache, signal: new AbortController().signal, logger: silentLogger, retries: 0 });

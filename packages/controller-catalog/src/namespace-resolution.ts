@@ -50,6 +50,9 @@ interface Working {
  */
 export function createNamespaceResolutionReconciler(context: CatalogControllerContext): Reconciler {
   const toNamespace = (object: CachedObject) => (object.metadata?.namespace ? [{ name: object.metadata.namespace }] : []);
+  // A global catalog serves every namespace with Subscriptions; another one its own namespace.
+  const servedBy = (catalogNamespace: string) =>
+    catalogNamespace === context.globalCatalogNamespace ? [...context.subscriptionNamespaces].map((name) => ({ name })) : [{ name: catalogNamespace }];
   return {
     name: 'namespace-resolution',
     for: Kinds.namespace,
@@ -63,17 +66,14 @@ export function createNamespaceResolutionReconciler(context: CatalogControllerCo
           return toNamespace(object);
         },
       },
-      {
-        ...Kinds.catalogSource,
-        map: (object) =>
-          object.metadata?.namespace === context.globalCatalogNamespace
-            ? [...context.subscriptionNamespaces].map((name) => ({ name }))
-            : toNamespace(object),
-      },
+      { ...Kinds.catalogSource, map: (object) => (object.metadata?.namespace ? servedBy(object.metadata.namespace) : []) },
       { ...Kinds.operatorGroup, map: toNamespace },
       { ...Kinds.clusterServiceVersion, map: toNamespace },
       { ...Kinds.installPlan, map: toNamespace },
     ],
+    // A catalog whose registry may serve other content now (restarted, republished): resolve again, as upstream
+    // requeues the namespaces subscribed to a catalog whose connection becomes READY.
+    eventSources: [context.catalogEvents.contentChanged.eventSource((key) => servedBy(key.namespace))],
     async reconcile({ name: namespace }, { cache }) {
       context.metrics?.subscriptionCount.set(cache.list(Kinds.subscription).length);
       context.metrics?.installPlanCount.set(cache.list(Kinds.installPlan).length);

@@ -40,7 +40,13 @@ function clusterServiceVersion(bundle: BundleSpec): object {
     apiVersion: 'operators.coreos.com/v1alpha1',
     kind: 'ClusterServiceVersion',
     metadata: { name: bundle.name },
-    spec: { version: bundle.version, displayName: bundle.name, install: { strategy: 'deployment', spec: { deployments: [] } } },
+    spec: {
+      version: bundle.version,
+      displayName: bundle.name,
+      // What the OLM operator needs to install it in an OwnNamespace or AllNamespaces group.
+      installModes: ['OwnNamespace', 'SingleNamespace', 'MultiNamespace', 'AllNamespaces'].map((type) => ({ type, supported: true })),
+      install: { strategy: 'deployment', spec: { deployments: [] } },
+    },
   };
 }
 

@@ -201,6 +201,32 @@ describe('Controller', () => {
     expect(calls).toEqual(['a', 'b']);
   });
 
+  it('reconciles what its event sources ask for while running, and unsubscribes on dispose', async () => {
+    const calls: string[] = [];
+    let emit: ((request: ReconcileRequest) => void) | undefined;
+    let unsubscribed = 0;
+    const { controller } = setup(async (request) => void calls.push(`${request.namespace}/${request.name}`), {
+      eventSources: [
+        {
+          subscribe(enqueue) {
+            emit = enqueue;
+            return () => void (unsubscribed += 1);
+          },
+        },
+      ],
+    });
+    emit!({ namespace: 'ns', name: 'before-start' });
+    await controller.start();
+    emit!({ namespace: 'ns', name: 'a' });
+    emit!({ name: 'b' });
+    await until(() => calls.length === 2);
+    await controller.stop();
+    emit!({ namespace: 'ns', name: 'while-stopped' });
+    controller.dispose();
+    expect(calls.sort()).toEqual(['ns/a', 'undefined/b']);
+    expect(unsubscribed).toBe(1);
+  });
+
   it('reads the cache only for kinds an informer watches', () => {
     const { cache } = setup(async () => {});
     expect(cache.list(kind)).toEqual([]);

@@ -136,6 +136,14 @@ export class Controller {
       const map = watch.map;
       wirings.push({ kind: watch, map: map ? (object) => map.call(watch, object) : toOwner });
     }
+    for (const source of reconciler.eventSources ?? []) {
+      this.removers.push(
+        source.subscribe((request) => {
+          // Stopped: dropped, the initial sweep on start covers it.
+          this.queue?.add(requestKey(request));
+        }),
+      );
+    }
     for (const { kind, map } of wirings) {
       const informer = this.cache.informerFor(kind);
       const enqueue = (object: CachedObject) => {

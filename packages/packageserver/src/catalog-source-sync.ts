@@ -16,7 +16,7 @@ export interface CatalogSourceSyncOptions {
   readonly client: KubeClient;
   readonly store: PackageManifestStore;
   readonly logger?: Logger;
-  /** Re-reads every registry this often even when its CatalogSource did not change. Default 5 minutes. */
+  /** Re-reads every registry this often even when its CatalogSource did not change. Default 5 minutes; `setRefreshInterval` changes it. */
   readonly refreshIntervalMs?: number;
   /** Retries an unreachable registry after 1 s, doubling up to this. Default 60 s. */
   readonly maxRetryIntervalMs?: number;
@@ -63,6 +63,8 @@ function fingerprint(source: CatalogSource): string {
     source.spec,
     registryAddress(source),
     source.status?.connectionState?.lastObservedState === 'READY',
+    // A new connection to the same address: the registry behind it restarted, maybe with new content.
+    source.status?.connectionState?.lastConnect,
     // The catalog operator polled the catalog image (and may have a new registry pod behind the same address).
     source.status?.latestImageRegistryPoll,
     // The catalog operator saw the ConfigMap of a ConfigMap catalog change.
@@ -81,6 +83,8 @@ interface Tracked {
   readonly backoff: Backoff;
   /** Set once the first read finished, well or not. */
   attempted: boolean;
+  /** When the registry was last read well; the next refresh is due a refresh interval later. */
+  readAt?: number;
 }
 
 /**
@@ -94,11 +98,13 @@ export class CatalogSourceSync {
   private readonly tracked = new Map<string, Tracked>();
   private readonly logger: Logger;
   private readonly connect: (address: string) => RegistryConnection;
+  private refreshIntervalMs: number;
   private stopped = false;
 
   constructor(private readonly options: CatalogSourceSyncOptions) {
     this.logger = options.logger ?? silentLogger;
     this.informer = new Informer({ client: options.client, kind: catalogSourceKind, logger: this.logger });
+    this.refreshIntervalMs = options.refreshIntervalMs ?? 5 * 60_000;
     const deadlineMs = options.registryDeadlineMs ?? 30_000;
     this.connect = options.connect ?? ((address) => createRegistryClient(address, { deadlineMs }));
     this.informer.addEventHandler({
@@ -124,6 +130,21 @@ export class CatalogSourceSync {
     while (!this.isSynced) {
       if (Date.now() > deadline) throw new Error(`the registries of the CatalogSources were not all read within ${timeoutMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  /** How often every registry is re-read; a change reschedules the pending refreshes (counted from each one's last read). */
+  get refreshInterval(): number {
+    return this.refreshIntervalMs;
+  }
+
+  setRefreshInterval(milliseconds: number): void {
+    if (milliseconds === this.refreshIntervalMs) return;
+    this.refreshIntervalMs = milliseconds;
+    for (const entry of this.tracked.values()) {
+      // Only entries waiting for a refresh: one being read or retrying after an error keeps its schedule.
+      if (entry.readAt === undefined || entry.running) continue;
+      this.schedule(entry, Math.max(0, entry.readAt + milliseconds - Date.now()));
     }
   }
 
@@ -222,10 +243,12 @@ export class CatalogSourceSync {
       if (problems.length > 0) this.logger.warn('some packages or channels of the catalog were left out', { catalogSource: id, from, problems: problems.slice(0, 20), count: problems.length });
       this.logger.info('catalog read', { catalogSource: id, from, packages: manifests.length, changes: changes.length });
       entry.backoff.reset();
-      this.schedule(entry, this.options.refreshIntervalMs ?? 5 * 60_000);
+      entry.readAt = Date.now();
+      this.schedule(entry, this.refreshIntervalMs);
     } catch (error) {
       if (this.tracked.get(id) !== entry || this.stopped) return;
       this.options.store.removeCatalog(entry.key);
+      delete entry.readAt;
       // A fresh connection next time: gRPC's own reconnect backoff grows to minutes.
       entry.registry?.close();
       delete entry.registry;

@@ -15,6 +15,7 @@ export {
   waitForApiService,
   type ApiServiceRegistration,
 } from './api-service.js';
+export { followOlmConfigSyncInterval, syncIntervalOf, type OlmConfigSyncIntervalOptions } from './olm-config-sync-interval.js';
 export { indexQueries, isConfigMapCatalog, readConfigMapCatalog } from './configmap-catalog.js';
 export { selfSignedCertificate, type SelfSignedCertificateOptions, type ServingCertificate } from './self-signed-certificate.js';
 export { startPackageServer, type PackageServer, type PackageServerOptions } from './package-server.js';

@@ -6,6 +6,7 @@ import { silentLogger, type KubeClient } from '@olm/controller-runtime';
 import { createApiHandler } from './api-handler.js';
 import { defaultPackageServerServiceName, registerApiService, unregisterApiService, type ApiServiceRegistration } from './api-service.js';
 import { CatalogSourceSync, type RegistryConnection } from './catalog-source-sync.js';
+import { followOlmConfigSyncInterval } from './olm-config-sync-interval.js';
 import { PackageManifestStore } from './package-manifest-store.js';
 import { selfSignedCertificate, type ServingCertificate } from './self-signed-certificate.js';
 
@@ -44,8 +45,13 @@ export interface PackageServerOptions {
     readonly servicePort?: number;
     readonly unregisterOnStop?: boolean;
   };
-  /** Re-reads every registry this often; default 5 minutes. */
+  /**
+   * Re-reads every registry this often; default 5 minutes (upstream's `--interval`). The OLMConfig
+   * `cluster`'s `spec.features.packageServerSyncInterval` overrides it while set.
+   */
   readonly refreshIntervalMs?: number;
+  /** Follow the OLMConfig `cluster` for the re-read interval (default true). */
+  readonly followOlmConfig?: boolean;
   readonly logger?: Logger;
   /** Opens registry connections; default gRPC (`@olm/registry`). */
   readonly connect?: (address: string) => RegistryConnection;
@@ -123,7 +129,9 @@ export async function startPackageServer(options: PackageServerOptions): Promise
   const url = `${certificate ? 'https' : 'http'}://${urlHost}:${port}`;
 
   let registered: ApiServiceRegistration | undefined;
+  let olmConfig: { stop(): Promise<void> } | undefined;
   const stop = async (): Promise<void> => {
+    await olmConfig?.stop();
     await sync.stop();
     for (const close of [...watches]) close();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -136,6 +144,14 @@ export async function startPackageServer(options: PackageServerOptions): Promise
     }
   };
   try {
+    if (options.followOlmConfig !== false) {
+      olmConfig = await followOlmConfigSyncInterval({
+        client: options.client,
+        defaultMs: sync.refreshInterval,
+        onChange: (milliseconds) => sync.setRefreshInterval(milliseconds),
+        logger,
+      });
+    }
     sync.start();
     if (options.register) {
       const externalHost = options.register.externalHost === undefined ? (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host) : options.register.externalHost;

@@ -300,4 +300,31 @@ describe('packageserver behind the local API server', () => {
       return list.items.length === 3 ? true : undefined;
     }, 20_000, 'the packages to come back');
   });
+  it('re-reads a catalog whose registry restarted with new content, seen as a new connection in its status', async () => {
+    const port = globalRegistry.port;
+    const changed = mkdtempSync(join(tmpdir(), 'olm-restarted-catalog-'));
+    try {
+      cpSync(exampleCatalogDir, changed, { recursive: true });
+      rmSync(join(changed, 'acme-monitoring'), { recursive: true });
+      const reference = { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'CatalogSource', namespace: 'olm', name: 'acme-examples' };
+      const connected = async (lastConnect: string) => {
+        const source = await cluster.client.get<Json>(reference);
+        await cluster.client.replaceStatus({ ...source, status: { ...source.status, connectionState: { address: globalRegistry.address, lastObservedState: 'READY', lastConnect } } });
+      };
+      // Connected, as the catalog operator records it, and read with that status.
+      await connected('2026-01-01T00:00:00Z');
+      // Let the re-read this status change causes finish against the old registry.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await globalRegistry.stop();
+      globalRegistry = await startRegistryServer({ catalog: await loadCatalog(changed), port });
+      // What the catalog operator writes when it reconnects: the same address and state, a newer lastConnect.
+      await connected('2026-01-01T00:05:00Z');
+      await eventually(async () => {
+        const list = (await customObjects.listNamespacedCustomObject({ group, version, namespace: 'other-ns', plural })) as Json;
+        return list.items.length === 2 ? true : undefined;
+      }, 15_000, 'the removed package to go');
+    } finally {
+      rmSync(changed, { recursive: true, force: true });
+    }
+  });
 });

@@ -80,6 +80,14 @@ const decodeObjects = (content: CatalogContent, pkg: string, name: string): unkn
     .filter((property) => property.type === 'olm.bundle.object')
     .map((property) => JSON.parse(Buffer.from((property.value as { data: string }).data, 'base64').toString('utf8')));
 
+async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 describe('configmap catalog model', () => {
   it('walks channels from currentCSV along replaces and derives bundle properties from each CSV', () => {
     const content = catalogFromConfigMapData(configMapData);
@@ -211,6 +219,45 @@ describe('catalog source types', () => {
     } finally {
       await connection.close();
       await own.stop().catch(() => undefined);
+    }
+  });
+
+  it('grpc connections report each state change as it happens, and digest the packages and channel heads served', async () => {
+    const own = await startRegistryServer({ catalog: catalogFromConfigMapData(configMapData) });
+    const connection = await createGrpcSourceType({ client: { maxReconnectBackoffMs: 200 } }).open(request({ sourceType: 'grpc', address: own.address }));
+    const states: string[] = [];
+    const unwatch = connection.watchState!((state) => states.push(state));
+    // a listener that throws harms neither the channel nor the other listeners
+    connection.watchState!(() => {
+      throw new Error('a broken listener');
+    });
+    let restarted: RegistryServer | undefined;
+    try {
+      const first = await connection.contentDigest!({ timeoutMs: 5_000 });
+      expect(first).toMatch(/^sha256:[0-9a-f]{64}$/);
+      expect(states).toEqual(['CONNECTING', 'READY']);
+      // the same content again: the same digest; a channel with another head: another digest
+      await own.reload(catalogFromConfigMapData(configMapData));
+      expect(await connection.contentDigest!({ timeoutMs: 5_000 })).toBe(first);
+      const olderHead = [{ ...packages[0]!, channels: [{ name: 'alpha', currentCSV: 'etcdoperator.v0.9.0' }, packages[0]!.channels[1]!] }];
+      await own.reload(catalogFromConfigMapData({ ...configMapData, packages: stringify(olderHead) }));
+      expect(await connection.contentDigest!({ timeoutMs: 5_000 })).not.toBe(first);
+
+      // a restart on the same port: the channel leaves READY at once, and is READY again once asked
+      await own.stop();
+      await until(() => states.at(-1) === 'IDLE');
+      restarted = await startRegistryServer({ catalog: catalogFromConfigMapData(configMapData), port: own.port });
+      expect(await connection.probe!({ timeoutMs: 5_000 })).toBe('READY');
+      expect(states).toEqual(['CONNECTING', 'READY', 'IDLE', 'CONNECTING', 'READY']);
+      expect(await connection.contentDigest!({ timeoutMs: 5_000 })).toBe(first);
+
+      unwatch();
+      await restarted.stop();
+      await expect(connection.contentDigest!({ timeoutMs: 500 })).rejects.toMatchObject({ code: 'OLM_REGISTRY_RPC_FAILED' });
+      expect(states).toHaveLength(5);
+    } finally {
+      await connection.close();
+      await restarted?.stop();
     }
   });
 

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { Distribution } from '../distribution.js';
+import { registerApproveCommand } from './approve.js';
 import { registerCatalogServeCommand } from './catalog-serve.js';
 import { registerCrdsCommand } from './crds.js';
 import { registerCatalogGraphCommand } from './catalog-graph.js';
@@ -10,7 +11,9 @@ import { registerPackageServerCommand } from './packageserver.js';
 import { registerResolveCommand } from './resolve.js';
 import { registerRunCommand } from './run.js';
 import { registerStatusCommand } from './status.js';
+import { registerUninstallCommand } from './uninstall.js';
 import { registerUpCommand } from './up.js';
+import { registerUpgradeCommand } from './upgrade.js';
 import { registerVersionCommand } from './version.js';
 
 /**
@@ -31,5 +34,8 @@ export const commandRegistrars: ReadonlyArray<(program: Command, distribution: D
   registerRunCommand,
   registerPackageServerCommand,
   registerInstallCommand,
+  registerUpgradeCommand,
+  registerApproveCommand,
+  registerUninstallCommand,
   registerStatusCommand,
 ];

@@ -1,27 +1,22 @@
-import type { CachedObject } from '@olm/core';
 import type { KubeClient } from '@olm/controller-runtime';
 import { Command, Option } from 'commander';
 import { ExitCode, usageError } from '../cli-errors.js';
-import { readKubeconfig } from '../kubeconfig.js';
+import { withClusterSession, type NamespacedCommandOptions } from '../cluster-session.js';
 import { parseMilliseconds } from '../option-parsers.js';
+import { printDocument } from '../output.js';
 import { createProgress, type Progress } from '../progress.js';
+import { exitCodeOf, followSubscription, type FollowOutcome } from './follow-subscription.js';
+import { createdForAnnotation, subscriptionKind, type Json } from './install-plans.js';
+import { choosePackage, type CatalogRef } from './package-lookup.js';
+import { addClusterOptions, addNamespaceOption, addOutputOption, type OutputFormat } from './shared-options.js';
 
-const operators = 'operators.coreos.com';
-const kinds = {
-  subscription: { apiVersion: `${operators}/v1alpha1`, kind: 'Subscription' },
-  operatorGroup: { apiVersion: `${operators}/v1`, kind: 'OperatorGroup' },
-  catalogSource: { apiVersion: `${operators}/v1alpha1`, kind: 'CatalogSource' },
-  installPlan: { apiVersion: `${operators}/v1alpha1`, kind: 'InstallPlan' },
-  csv: { apiVersion: `${operators}/v1alpha1`, kind: 'ClusterServiceVersion' },
-  namespace: { apiVersion: 'v1', kind: 'Namespace' },
-} as const;
+const operatorGroupKind = { apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup' } as const;
+const namespaceKind = { apiVersion: 'v1', kind: 'Namespace' } as const;
 
-type Json = CachedObject & Record<string, any>;
-
-export interface InstallOptions {
-  readonly kubeconfig?: string;
-  readonly namespace: string;
+export interface InstallOptions extends NamespacedCommandOptions {
   readonly channel?: string;
+  /** A version of the channel (`1.1.0`): installs its CSV first, as `--starting-csv` does. */
+  readonly version?: string;
   readonly source?: string;
   readonly catalogNamespace: string;
   readonly startingCsv?: string;
@@ -30,165 +25,140 @@ export interface InstallOptions {
   readonly wait: boolean;
   readonly timeout: number;
   readonly pollInterval?: number;
+  readonly output?: OutputFormat;
+}
+
+/** What `olm install -o json|yaml` prints. */
+export interface InstallDocument {
+  readonly namespace: string;
+  readonly package: string;
+  readonly subscription: string;
+  readonly catalogSource: CatalogRef;
+  readonly channel?: string;
+  readonly startingCSV?: string;
+  readonly approval: 'Automatic' | 'Manual';
+  /** Whether the package, channel and version were checked against the catalogs' PackageManifests. */
+  readonly checked: boolean;
+  /** What this command created, in order. */
+  readonly created: ReadonlyArray<{ readonly kind: string; readonly name: string; readonly namespace?: string }>;
+  /** `Created` with `--no-wait`, else how following the Subscription ended. */
+  readonly result: 'Created' | FollowOutcome['result'];
+  readonly csv?: string;
+  readonly message?: string;
 }
 
 /**
- * `olm install PACKAGE`: the namespace, an OperatorGroup when there is none, and a Subscription;
- * then follows resolution, the InstallPlan and the CSV until it succeeds or fails, and says why.
+ * `olm install PACKAGE`: checks the package, channel and version against the catalogs, then
+ * creates the namespace, an OperatorGroup when there is none, and a Subscription; then follows
+ * resolution, the InstallPlan and the CSV until it succeeds or fails, and says why.
  */
 export async function installPackage(
   packageName: string,
   options: InstallOptions,
   progress: Progress = createProgress(),
   out: (text: string) => void = (text) => process.stdout.write(text),
+  err: (text: string) => void = (text) => process.stderr.write(text),
 ): Promise<number> {
-  const kubeconfig = await readKubeconfig(options);
-  const { KubeClient } = await import('@olm/controller-runtime');
-  const client = new KubeClient({ kubeconfig });
-  try {
-    const { namespace } = options;
+  return withClusterSession(options, 'operators', async ({ client, namespace }) => {
+    // Human-readable lines go to stderr when stdout carries the -o document.
+    const say = options.output ? err : out;
     // Every check before the first write, so that a refused install leaves nothing behind.
-    const source = await pickCatalogSource(client, namespace, options.catalogNamespace, options.source);
-    const existing = await client.find({ ...kinds.subscription, name: packageName, namespace });
-    if (existing) {
+    const choice = await choosePackage(
+      client,
+      {
+        packageName,
+        namespace,
+        catalogNamespace: options.catalogNamespace,
+        ...(options.source !== undefined ? { source: options.source } : {}),
+        ...(options.channel !== undefined ? { channel: options.channel } : {}),
+        ...(options.version !== undefined ? { version: options.version } : {}),
+        ...(options.startingCsv !== undefined ? { startingCsv: options.startingCsv } : {}),
+      },
+      err,
+    );
+    if (await client.find({ ...subscriptionKind, name: packageName, namespace })) {
       throw usageError(`subscription ${namespace}/${packageName} already exists; see its progress with: olm status -n ${namespace}`);
     }
-    const groups = (await client.list(kinds.operatorGroup, { namespace })).items;
+    const groups = (await client.list(operatorGroupKind, { namespace })).items;
     if (groups.length > 1) {
       throw usageError(`namespace ${namespace} has ${groups.length} OperatorGroups; OLM needs exactly one: delete all but one`);
     }
-    await ensureNamespace(client, namespace);
-    if (groups.length === 0) await createOperatorGroup(client, namespace, options.allNamespaces === true, out);
+    const created: Array<{ kind: string; name: string; namespace?: string }> = [];
+    if (!(await client.find({ ...namespaceKind, name: namespace }))) {
+      await client.create({ ...namespaceKind, metadata: { name: namespace } } as Json);
+      created.push({ kind: 'Namespace', name: namespace });
+    }
+    if (groups.length === 0) {
+      await createOperatorGroup(client, namespace, packageName, options.allNamespaces === true, say);
+      created.push({ kind: 'OperatorGroup', name: namespace, namespace });
+    }
     await client.create({
-      ...kinds.subscription,
+      ...subscriptionKind,
       metadata: { name: packageName, namespace },
       spec: {
         name: packageName,
-        source: source.name,
-        sourceNamespace: source.namespace,
+        source: choice.catalog.name,
+        sourceNamespace: choice.catalog.namespace,
         installPlanApproval: options.approval,
-        ...(options.channel !== undefined ? { channel: options.channel } : {}),
-        ...(options.startingCsv !== undefined ? { startingCSV: options.startingCsv } : {}),
+        ...(choice.channel !== undefined ? { channel: choice.channel } : {}),
+        ...(choice.startingCsv !== undefined ? { startingCSV: choice.startingCsv } : {}),
       },
     } as Json);
-    out(`subscription ${namespace}/${packageName} created (catalog ${source.namespace}/${source.name}${options.channel ? `, channel ${options.channel}` : ''})\n`);
-    if (!options.wait) return ExitCode.ok;
-    return await follow(client, namespace, packageName, options, progress);
-  } finally {
-    client.close();
-  }
+    created.push({ kind: 'Subscription', name: packageName, namespace });
+    say(
+      `subscription ${namespace}/${packageName} created (catalog ${choice.catalog.namespace}/${choice.catalog.name}` +
+        `${choice.channel ? `, channel ${choice.channel}` : ''}${choice.startingCsv ? `, starting at ${choice.startingCsv}` : ''})\n`,
+    );
+    const outcome = options.wait ? await followSubscription(client, namespace, packageName, options, progress) : undefined;
+    if (options.output) {
+      const document: InstallDocument = {
+        namespace,
+        package: packageName,
+        subscription: packageName,
+        catalogSource: choice.catalog,
+        ...(choice.channel !== undefined ? { channel: choice.channel } : {}),
+        ...(choice.startingCsv !== undefined ? { startingCSV: choice.startingCsv } : {}),
+        approval: options.approval,
+        checked: choice.checked,
+        created,
+        result: outcome?.result ?? 'Created',
+        ...(outcome?.csv !== undefined ? { csv: outcome.csv } : {}),
+        ...(outcome ? { message: outcome.message } : {}),
+      };
+      await printDocument(document, options.output, out);
+    }
+    return outcome ? exitCodeOf(outcome) : ExitCode.ok;
+  });
 }
 
-async function ensureNamespace(client: KubeClient, namespace: string): Promise<void> {
-  if (await client.find({ ...kinds.namespace, name: namespace })) return;
-  await client.create({ ...kinds.namespace, metadata: { name: namespace } } as Json);
-}
-
-async function createOperatorGroup(client: KubeClient, namespace: string, allNamespaces: boolean, out: (text: string) => void): Promise<void> {
+async function createOperatorGroup(client: KubeClient, namespace: string, packageName: string, allNamespaces: boolean, say: (text: string) => void): Promise<void> {
   await client.create({
-    ...kinds.operatorGroup,
-    metadata: { name: namespace, namespace },
+    ...operatorGroupKind,
+    metadata: { name: namespace, namespace, annotations: { [createdForAnnotation]: packageName } },
     spec: allNamespaces ? {} : { targetNamespaces: [namespace] },
   } as Json);
-  out(`operatorgroup ${namespace}/${namespace} created (watching ${allNamespaces ? 'all namespaces' : `namespace ${namespace}`})\n`);
-}
-
-/** The CatalogSource to subscribe to: the one named (own namespace first), else the only one visible. */
-async function pickCatalogSource(
-  client: KubeClient,
-  namespace: string,
-  catalogNamespace: string,
-  name?: string,
-): Promise<{ name: string; namespace: string }> {
-  const visible = [
-    ...(await client.list(kinds.catalogSource, { namespace })).items,
-    ...(namespace === catalogNamespace ? [] : (await client.list(kinds.catalogSource, { namespace: catalogNamespace })).items),
-  ].map((catalog) => ({ name: catalog.metadata!.name!, namespace: catalog.metadata!.namespace! }));
-  const found = name === undefined ? visible : visible.filter((catalog) => catalog.name === name);
-  if (name !== undefined && found.length === 0) {
-    throw usageError(`CatalogSource ${name} not found in ${namespace} or ${catalogNamespace}; visible: ${visible.map((c) => `${c.namespace}/${c.name}`).join(', ') || 'none'}`);
-  }
-  if (found.length === 1 || name !== undefined) return found[0]!;
-  if (found.length === 0) {
-    throw usageError(`no CatalogSource in ${namespace} or ${catalogNamespace}: create one (see examples/catalogsource.yaml) or pass --source`);
-  }
-  throw usageError(`several CatalogSources could provide it (${found.map((c) => `${c.namespace}/${c.name}`).join(', ')}): pass --source NAME`);
-}
-
-const condition = (object: Json | undefined, type: string) =>
-  (object?.status?.conditions as Array<{ type: string; status: string; reason?: string; message?: string }> | undefined)?.find(
-    (entry) => entry.type === type && entry.status === 'True',
-  );
-
-async function follow(client: KubeClient, namespace: string, name: string, options: InstallOptions, progress: Progress): Promise<number> {
-  const deadline = Date.now() + options.timeout;
-  const poll = options.pollInterval ?? 500;
-  for (;;) {
-    const subscription = await client.find<Json>({ ...kinds.subscription, name, namespace });
-    if (!subscription) {
-      progress.done(`subscription ${namespace}/${name} was deleted`);
-      return ExitCode.failed;
-    }
-    const failed = condition(subscription, 'ResolutionFailed');
-    if (failed) {
-      progress.done(`resolution failed (${failed.reason}): ${failed.message}`);
-      return ExitCode.failed;
-    }
-    const unhealthy = condition(subscription, 'CatalogSourcesUnhealthy');
-    const planName = subscription.status?.installPlanRef?.name as string | undefined;
-    const plan = planName ? await client.find<Json>({ ...kinds.installPlan, name: planName, namespace }) : undefined;
-    const csvName = subscription.status?.currentCSV as string | undefined;
-    const csv = csvName ? await client.find<Json>({ ...kinds.csv, name: csvName, namespace }) : undefined;
-
-    if (csv?.status?.phase === 'Succeeded') {
-      progress.done(`${csvName} installed in ${namespace}: Succeeded`);
-      return ExitCode.ok;
-    }
-    if (csv?.status?.phase === 'Failed') {
-      progress.done(`${csvName} failed (${csv.status.reason}): ${csv.status.message}`);
-      return ExitCode.failed;
-    }
-    if (plan?.status?.phase === 'Failed') {
-      const installed = (plan.status.conditions as Array<{ type: string; message?: string }> | undefined)?.find((c) => c.type === 'Installed');
-      progress.done(`install plan ${planName} failed: ${installed?.message ?? plan.status.message ?? 'no reason given'}`);
-      return ExitCode.failed;
-    }
-    if (Date.now() > deadline) {
-      progress.done(`timed out after ${options.timeout} ms; see: olm status -n ${namespace}`);
-      return ExitCode.failed;
-    }
-    progress.update(
-      csv
-        ? `${csvName}: ${csv.status?.phase || 'created'}${csv.status?.message ? ` (${csv.status.message})` : ''}`
-        : plan?.status?.phase === 'RequiresApproval'
-          ? `install plan ${planName} waits for approval: kubectl patch installplan ${planName} -n ${namespace} --type merge -p '{"spec":{"approved":true}}'`
-          : plan
-            ? `install plan ${planName}: ${plan.status?.phase ?? 'created'}`
-            : unhealthy
-              ? `waiting for catalogs: ${unhealthy.message}`
-              : 'resolving dependencies',
-    );
-    await new Promise((resolve) => setTimeout(resolve, poll));
-  }
+  say(`operatorgroup ${namespace}/${namespace} created (watching ${allNamespaces ? 'all namespaces' : `namespace ${namespace}`})\n`);
 }
 
 export function registerInstallCommand(program: Command): void {
-  program
+  const command = program
     .command('install')
     .argument('<package>', 'the package to install, as named in the catalog')
-    .description('subscribe to an operator and follow it until its CSV succeeds or fails (creates the namespace and an OperatorGroup if needed)')
-    .option('--kubeconfig <file>', 'kubeconfig of the cluster (default: $KUBECONFIG)')
-    .option('-n, --namespace <namespace>', 'namespace to install into', 'operators')
+    .description('subscribe to an operator and follow it until its CSV succeeds or fails (creates the namespace and an OperatorGroup if needed)');
+  addClusterOptions(command);
+  addNamespaceOption(command, 'namespace to install into', 'operators');
+  command
     .option('-c, --channel <channel>', 'channel to follow (default: the package default channel)')
-    .option('--source <catalogsource>', 'CatalogSource to install from (default: the only one visible)')
+    .option('--version <version>', "install this version of the channel first (its CSV becomes the Subscription's startingCSV)")
+    .option('--source <catalogsource>', 'CatalogSource to install from (default: the only one offering the package)')
     .option('--catalog-namespace <namespace>', 'the global catalog namespace', 'olm')
     .option('--starting-csv <name>', 'install this version first (with --approval Manual it stays there)')
     .addOption(new Option('--approval <mode>', 'InstallPlan approval').choices(['Automatic', 'Manual']).default('Automatic'))
     .option('--all-namespaces', 'when creating the OperatorGroup, watch all namespaces')
     .option('--no-wait', 'return once the Subscription is created')
-    .option('--timeout <ms>', 'how long to wait for the CSV', parseMilliseconds, 300_000)
-    .action(async (packageName: string, options: InstallOptions) => {
-      process.exitCode = await installPackage(packageName, options);
-    });
+    .option('--timeout <ms>', 'how long to wait for the CSV', parseMilliseconds, 300_000);
+  addOutputOption(command, 'print what was created and how it ended as json or yaml (progress stays on stderr)');
+  command.action(async (packageName: string, options: InstallOptions) => {
+    process.exitCode = await installPackage(packageName, options);
+  });
 }
-

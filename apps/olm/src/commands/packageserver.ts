@@ -1,14 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { inputError, usageError } from '../cli-errors.js';
-import { readKubeconfig, type ClusterFlags } from '../kubeconfig.js';
-import { parsePort } from '../option-parsers.js';
+import { loadKubeconfig, type ClusterFlags } from '../kubeconfig.js';
+import { parseDurationFlag, parsePort } from '../option-parsers.js';
 import type { LogLevel } from '../runtime/log-levels.js';
 import { untilStopped, type StopConditions } from '../runtime/until-stopped.js';
 import { addClusterOptions, addOperationsOptions, addStopOptions } from './shared-options.js';
 
 export interface PackageServerCommandOptions extends ClusterFlags, StopConditions {
-  readonly context?: string;
   /** The global catalog namespace, and where the Service the APIService points at lives. */
   readonly namespace: string;
   readonly host: string;
@@ -20,6 +19,8 @@ export interface PackageServerCommandOptions extends ClusterFlags, StopCondition
   readonly servicePort: number;
   /** Write the APIService `v1.packages.operators.coreos.com` (default true; `--no-register`). */
   readonly register: boolean;
+  /** `--interval`: how often every catalog is re-read while the OLMConfig sets no packageServerSyncInterval (a Go duration). */
+  readonly interval?: string;
   readonly metricsPort: number;
   readonly metricsHost: string;
   readonly logLevel: LogLevel;
@@ -49,12 +50,12 @@ export async function runPackageServer(options: PackageServerCommandOptions, out
       ? { cert: await readPem('--tls-cert-file', options.tlsCertFile), key: await readPem('--tls-key-file', options.tlsKeyFile) }
       : true;
   const clientCa = options.clientCaFile !== undefined ? await readPem('--client-ca-file', options.clientCaFile) : undefined;
-  const kubeconfig = await readKubeconfig(options);
+  const refreshIntervalMs = await parseDurationFlag('--interval', options.interval);
+  const { kubeconfig } = await loadKubeconfig(options);
   const [{ createPackageServerPlugin }, { startControllers }] = await Promise.all([import('@olm/packageserver'), import('../runtime/controllers.js')]);
   let url = '';
   const running = await startControllers({
     kubeconfig,
-    ...(options.context !== undefined ? { context: options.context } : {}),
     plugins: [
       createPackageServerPlugin({
         globalNamespace: options.namespace,
@@ -64,6 +65,7 @@ export async function runPackageServer(options: PackageServerCommandOptions, out
         // A self-signed certificate names the Service, for the aggregator to verify, even when another tool writes the APIService.
         certificateHosts: [`${options.serviceName}.${options.namespace}.svc`, `${options.serviceName}.${options.namespace}.svc.cluster.local`],
         ...(clientCa !== undefined ? { clientCa } : {}),
+        ...(refreshIntervalMs !== undefined ? { refreshIntervalMs } : {}),
         // In a cluster a Service selects the pods: write the APIService only.
         ...(options.register ? { register: { namespace: options.namespace, serviceName: options.serviceName, servicePort: options.servicePort, externalHost: false } } : {}),
         onServing: (server) => (url = server.url),
@@ -89,7 +91,7 @@ export function registerPackageServerCommand(program: Command): void {
   const command = program
     .command('packageserver')
     .description('serve the packages.operators.coreos.com/v1 API (PackageManifests of every CatalogSource) behind the cluster\'s aggregator');
-  addClusterOptions(command)
+  addClusterOptions(command, { inCluster: true })
     .option('-n, --namespace <namespace>', 'the global catalog namespace, and the namespace of the Service the APIService points at', 'olm')
     .option('--host <host>', 'interface to serve the API on', '0.0.0.0')
     .option('--port <port>', 'HTTPS port of the API (0 picks a free one)', parsePort, 5443)
@@ -98,7 +100,8 @@ export function registerPackageServerCommand(program: Command): void {
     .option('--client-ca-file <file>', "require client certificates signed by this PEM CA (the aggregator's front-proxy CA)")
     .option('--service-name <name>', 'the Service in front of this server, named by the APIService', 'packageserver-service')
     .option('--service-port <port>', 'the port of that Service', parsePort, 443)
-    .option('--no-register', 'do not write the APIService (it is managed elsewhere)');
+    .option('--no-register', 'do not write the APIService (it is managed elsewhere)')
+    .option('--interval <duration>', "how often every catalog is re-read (upstream's flag; default 5m); the OLMConfig cluster's spec.features.packageServerSyncInterval overrides it");
   addOperationsOptions(command);
   addStopOptions(command).action(async (options: PackageServerCommandOptions) => {
     await runPackageServer(options);

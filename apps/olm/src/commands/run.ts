@@ -1,9 +1,9 @@
 import { Command, Option } from 'commander';
 import { availableControllers, leaseNameFor, selectControllers } from '../controller-selection.js';
 import { olmDistribution, type Distribution } from '../distribution.js';
-import { readKubeconfig } from '../kubeconfig.js';
+import { loadKubeconfig } from '../kubeconfig.js';
 import type { LazyPlugin } from '../lazy-plugin.js';
-import { collect, parseList } from '../option-parsers.js';
+import { collect, parseDurationFlag, parseList } from '../option-parsers.js';
 import { defaultLeaseName, watchedNamespaces, type DistributionOptions } from '../plugins.js';
 import type { LogLevel } from '../runtime/log-levels.js';
 import { untilStopped } from '../runtime/until-stopped.js';
@@ -23,6 +23,8 @@ export interface RunOptions {
   readonly insecureRegistries?: readonly string[];
   /** Namespaces that keep their copied CSVs when the OLMConfig disables copies. */
   readonly protectedCopiedCsvNamespaces?: readonly string[];
+  /** How long a failing InstallPlan is retried (upstream's `--install-plan-retry-timeout`). */
+  readonly installPlanRetryTimeoutMs?: number;
   readonly metricsPort: number;
   readonly metricsHost: string;
   readonly logLevel: LogLevel;
@@ -35,7 +37,10 @@ export interface RunOptions {
  * The plugins `run` boots: the distribution's list with only the selected controllers, electing
  * a leader on a Lease of their own when not all of them run.
  */
-export function runPlugins(distribution: Distribution, options: Pick<RunOptions, 'namespace' | 'watchNamespaces' | 'leaderElection' | 'controllers' | 'insecureRegistries' | 'protectedCopiedCsvNamespaces'>): LazyPlugin[] {
+export function runPlugins(
+  distribution: Distribution,
+  options: Pick<RunOptions, 'namespace' | 'watchNamespaces' | 'leaderElection' | 'controllers' | 'insecureRegistries' | 'protectedCopiedCsvNamespaces' | 'installPlanRetryTimeoutMs'>,
+): LazyPlugin[] {
   const selected = options.controllers ?? [];
   const base: DistributionOptions = {
     namespace: options.namespace,
@@ -43,6 +48,7 @@ export function runPlugins(distribution: Distribution, options: Pick<RunOptions,
     leaderElection: options.leaderElection,
     ...(options.insecureRegistries?.length ? { insecureRegistries: options.insecureRegistries } : {}),
     ...(options.protectedCopiedCsvNamespaces?.length ? { protectedCopiedCsvNamespaces: options.protectedCopiedCsvNamespaces } : {}),
+    ...(options.installPlanRetryTimeoutMs !== undefined ? { installPlanRetryTimeoutMs: options.installPlanRetryTimeoutMs } : {}),
   };
   const available = availableControllers(distribution.distributionPlugins(base));
   const plugins = distribution.distributionPlugins({ ...base, leaseName: leaseNameFor(defaultLeaseName, available, selected) });
@@ -62,8 +68,7 @@ export async function runControllers(
   const plugins = runPlugins(distribution, options);
   const { startControllers } = await import('../runtime/controllers.js');
   const controllers = await startControllers({
-    kubeconfig: await readKubeconfig(options),
-    ...(options.context !== undefined ? { context: options.context } : {}),
+    kubeconfig: (await loadKubeconfig(options)).kubeconfig,
     plugins,
     metricsPort: options.metricsPort,
     metricsHost: options.metricsHost,
@@ -87,7 +92,7 @@ export async function runControllers(
 export function registerRunCommand(program: Command, distribution: Distribution = olmDistribution): void {
   const controllers = availableControllers(distribution.distributionPlugins({ namespace: 'olm', leaderElection: false }));
   const command = program.command('run').description('run the OLM controllers against a cluster (a real one in production)');
-  addClusterOptions(command)
+  addClusterOptions(command, { inCluster: true })
     .option('-n, --namespace <namespace>', 'where OLM runs: its leader-election Lease and the global catalog namespace', 'olm')
     .addOption(new Option('--watch-namespaces <list>', 'reconcile only these namespaces (comma separated)').argParser(parseList).default([], 'all'))
     .addOption(new Option('--controllers <list>', `run only these controllers (comma separated: ${controllers.join(', ')})`).argParser(parseList).default([], 'all'));
@@ -98,8 +103,20 @@ export function registerRunCommand(program: Command, distribution: Distribution 
         .argParser(parseList)
         .default([], 'none'),
     )
+    .option('--install-plan-retry-timeout <duration>', 'how long an InstallPlan whose steps fail is retried before it fails (upstream\'s flag; default 1m)')
     .option('--no-leader-election', 'reconcile without electing a leader (only for a single replica)');
-  addStopOptions(command).action(async ({ insecureRegistry, ...options }: Omit<RunOptions, 'leaderElection' | 'insecureRegistries'> & { leaderElection: boolean; insecureRegistry: string[] }) => {
-    await runControllers({ ...options, insecureRegistries: insecureRegistry }, undefined, distribution);
-  });
+  addStopOptions(command).action(
+    async ({
+      insecureRegistry,
+      installPlanRetryTimeout,
+      ...options
+    }: Omit<RunOptions, 'leaderElection' | 'insecureRegistries'> & { leaderElection: boolean; insecureRegistry: string[]; installPlanRetryTimeout?: string }) => {
+      const retryTimeoutMs = await parseDurationFlag('--install-plan-retry-timeout', installPlanRetryTimeout);
+      await runControllers(
+        { ...options, insecureRegistries: insecureRegistry, ...(retryTimeoutMs !== undefined ? { installPlanRetryTimeoutMs: retryTimeoutMs } : {}) },
+        undefined,
+        distribution,
+      );
+    },
+  );
 }

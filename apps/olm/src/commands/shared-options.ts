@@ -2,12 +2,30 @@ import { Option, type Command } from 'commander';
 import { parseMilliseconds, parsePort } from '../option-parsers.js';
 import { logLevels, type LogLevel } from '../runtime/log-levels.js';
 
-/** `--kubeconfig`, `--context`, `--in-cluster`: how a long-running command reaches its cluster (see `readKubeconfig`). */
-export function addClusterOptions(command: Command): Command {
-  return command
-    .option('--kubeconfig <file>', "kubeconfig of the cluster (default: $KUBECONFIG, else the pod's service account when in a pod)")
-    .option('--context <name>', 'kubeconfig context to use instead of the current one')
-    .option('--in-cluster', "use the pod's service account (when running inside the cluster)");
+/**
+ * `--kubeconfig`, `--context` (and `--in-cluster` for the long-running commands): how a command
+ * reaches its cluster, with kubectl's precedence (see `loadKubeconfig`).
+ */
+export function addClusterOptions(command: Command, options: { readonly inCluster?: boolean } = {}): Command {
+  command
+    .option('--kubeconfig <file>', 'kubeconfig of the cluster (default: the $KUBECONFIG files, else ~/.kube/config, else the pod\'s service account in a pod)')
+    .option('--context <name>', 'kubeconfig context to use instead of the current one');
+  if (options.inCluster) command.option('--in-cluster', "use the pod's service account (when running inside the cluster)");
+  return command;
+}
+
+/** `-n, --namespace`, defaulting as kubectl does to the context's namespace, then to `fallback`. */
+export function addNamespaceOption(command: Command, what: string, fallback: string): Command {
+  return command.option('-n, --namespace <namespace>', `${what} (default: the kubeconfig context's namespace, else ${fallback})`);
+}
+
+/** The formats of `-o`: structured data instead of the human-readable text. */
+export const outputFormats = ['json', 'yaml'] as const;
+export type OutputFormat = (typeof outputFormats)[number];
+
+/** `-o, --output json|yaml`; a value outside the choices is a usage error listing them. */
+export function addOutputOption(command: Command, what = 'print structured data instead of text'): Command {
+  return command.addOption(new Option('-o, --output <format>', what).choices([...outputFormats]));
 }
 
 /** `--metrics-port`, `--metrics-host`, `--log-level`: where `/metrics`, `/healthz` and `/readyz` answer, and how much is logged. */

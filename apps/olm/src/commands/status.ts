@@ -1,6 +1,9 @@
 import type { CachedObject } from '@olm/core';
 import type { Command } from 'commander';
-import { readKubeconfig } from '../kubeconfig.js';
+import { withClusterSession, type NamespacedCommandOptions } from '../cluster-session.js';
+import { printDocument } from '../output.js';
+import { approveHint, kubectlApproveHint } from './install-plans.js';
+import { addClusterOptions, addNamespaceOption, addOutputOption, type OutputFormat } from './shared-options.js';
 
 type Json = CachedObject & Record<string, any>;
 
@@ -11,63 +14,104 @@ export function formatTable(header: readonly string[], rows: readonly (readonly 
   return [line(header), ...rows.map(line)].join('\n') + '\n';
 }
 
+/** One row of `olm status`: a Subscription, its current CSV and why it is where it is. */
+export interface SubscriptionStatus {
+  readonly namespace: string;
+  readonly subscription: string;
+  readonly package: string;
+  readonly channel: string;
+  readonly state: string;
+  readonly csv: string;
+  readonly phase: string;
+  readonly reason: string;
+}
+
+/** An InstallPlan waiting for `spec.approved: true`. */
+export interface PendingInstallPlan {
+  readonly namespace: string;
+  readonly name: string;
+  readonly clusterServiceVersionNames: readonly string[];
+  readonly approve: string;
+}
+
+/** What `olm status -o json|yaml` prints: the table's rows as objects, and the plans waiting for approval. */
+export interface StatusDocument {
+  readonly subscriptions: readonly SubscriptionStatus[];
+  readonly installPlansWaitingForApproval: readonly PendingInstallPlan[];
+}
+
+export interface StatusOptions extends NamespacedCommandOptions {
+  readonly allNamespaces?: boolean;
+  readonly output?: OutputFormat;
+}
+
+const v1alpha1 = 'operators.coreos.com/v1alpha1';
+
 /** `olm status`: every Subscription with its state and CSV phase, and the plans waiting for approval. */
-export async function showStatus(
-  options: { readonly kubeconfig?: string; readonly namespace?: string; readonly allNamespaces?: boolean },
-  out: (text: string) => void = (text) => process.stdout.write(text),
-): Promise<void> {
-  const kubeconfig = await readKubeconfig(options);
-  const { KubeClient } = await import('@olm/controller-runtime');
-  const client = new KubeClient({ kubeconfig });
-  try {
-    const scope = options.allNamespaces ? {} : { namespace: options.namespace ?? 'operators' };
-    const subscriptions = (await client.list<Json>({ apiVersion: 'operators.coreos.com/v1alpha1', kind: 'Subscription' }, scope)).items;
-    const csvs = (await client.list<Json>({ apiVersion: 'operators.coreos.com/v1alpha1', kind: 'ClusterServiceVersion' }, scope)).items;
-    const plans = (await client.list<Json>({ apiVersion: 'operators.coreos.com/v1alpha1', kind: 'InstallPlan' }, scope)).items;
-    if (subscriptions.length === 0) {
-      out(`no subscriptions ${options.allNamespaces ? 'in any namespace' : `in namespace ${scope.namespace}`}; install one with: olm install PACKAGE\n`);
+export async function showStatus(options: StatusOptions, out: (text: string) => void = (text) => process.stdout.write(text)): Promise<void> {
+  await withClusterSession(options, 'operators', async ({ client, namespace }) => {
+    const scope = options.allNamespaces ? {} : { namespace };
+    const [subscriptions, csvs, plans] = await Promise.all(
+      (['Subscription', 'ClusterServiceVersion', 'InstallPlan'] as const).map(async (kind) => (await client.list<Json>({ apiVersion: v1alpha1, kind }, scope)).items),
+    );
+    const document: StatusDocument = {
+      subscriptions: subscriptions!.map((subscription) => {
+        const subscriptionNamespace = subscription.metadata!.namespace!;
+        const current = subscription.status?.currentCSV ?? '';
+        const csv = csvs!.find((item) => item.metadata?.namespace === subscriptionNamespace && item.metadata?.name === current);
+        const problem = (subscription.status?.conditions as Array<{ type: string; status: string; reason?: string }> | undefined)?.find(
+          (condition) => condition.status === 'True' && condition.type !== 'CatalogSourcesUnhealthy',
+        );
+        return {
+          namespace: subscriptionNamespace,
+          subscription: subscription.metadata!.name!,
+          package: subscription.spec?.name ?? '',
+          channel: subscription.spec?.channel ?? '',
+          state: subscription.status?.state ?? '',
+          csv: current,
+          phase: csv?.status?.phase ?? '',
+          reason: csv?.status?.reason ?? problem?.reason ?? '',
+        };
+      }),
+      installPlansWaitingForApproval: plans!
+        .filter((plan) => plan.status?.phase === 'RequiresApproval' && plan.spec?.approved !== true)
+        .map((plan) => ({
+          namespace: plan.metadata!.namespace!,
+          name: plan.metadata!.name!,
+          clusterServiceVersionNames: (plan.spec?.clusterServiceVersionNames as string[] | undefined) ?? [],
+          approve: approveHint(plan.metadata!.namespace!, plan.metadata!.name!),
+        })),
+    };
+    if (options.output) {
+      await printDocument(document, options.output, out);
       return;
     }
-    const rows = subscriptions.map((subscription) => {
-      const namespace = subscription.metadata!.namespace!;
-      const current = subscription.status?.currentCSV ?? '';
-      const csv = csvs.find((item) => item.metadata?.namespace === namespace && item.metadata?.name === current);
-      const problem = (subscription.status?.conditions as Array<{ type: string; status: string; reason?: string }> | undefined)?.find(
-        (condition) => condition.status === 'True' && condition.type !== 'CatalogSourcesUnhealthy',
-      );
-      return [
-        namespace,
-        subscription.metadata!.name!,
-        subscription.spec?.name ?? '',
-        subscription.spec?.channel ?? '',
-        subscription.status?.state ?? '',
-        current,
-        csv?.status?.phase ?? '',
-        csv?.status?.reason ?? problem?.reason ?? '',
-      ];
-    });
-    out(formatTable(['NAMESPACE', 'SUBSCRIPTION', 'PACKAGE', 'CHANNEL', 'STATE', 'CSV', 'PHASE', 'REASON'], rows));
-    const waiting = plans.filter((plan) => plan.status?.phase === 'RequiresApproval');
-    for (const plan of waiting) {
-      const name = plan.metadata!.name!;
+    if (document.subscriptions.length === 0) {
+      out(`no subscriptions ${options.allNamespaces ? 'in any namespace' : `in namespace ${namespace}`}; install one with: olm install PACKAGE${options.allNamespaces ? '' : ` -n ${namespace}`}\n`);
+      return;
+    }
+    out(
+      formatTable(
+        ['NAMESPACE', 'SUBSCRIPTION', 'PACKAGE', 'CHANNEL', 'STATE', 'CSV', 'PHASE', 'REASON'],
+        document.subscriptions.map((row) => [row.namespace, row.subscription, row.package, row.channel, row.state, row.csv, row.phase, row.reason]),
+      ),
+    );
+    for (const plan of document.installPlansWaitingForApproval) {
       out(
-        `\ninstall plan ${plan.metadata!.namespace}/${name} waits for approval (${(plan.spec?.clusterServiceVersionNames ?? []).join(', ')}):\n` +
-          `  kubectl patch installplan ${name} -n ${plan.metadata!.namespace} --type merge -p '{"spec":{"approved":true}}'\n`,
+        `\ninstall plan ${plan.namespace}/${plan.name} waits for approval (${plan.clusterServiceVersionNames.join(', ')}):\n` +
+          `  ${plan.approve}\n  ${kubectlApproveHint(plan.namespace, plan.name)}\n`,
       );
     }
-  } finally {
-    client.close();
-  }
+  });
 }
 
 export function registerStatusCommand(program: Command): void {
-  program
-    .command('status')
-    .description('show subscriptions, their CSVs and install plans waiting for approval')
-    .option('--kubeconfig <file>', 'kubeconfig of the cluster (default: $KUBECONFIG)')
-    .option('-n, --namespace <namespace>', 'namespace to show', 'operators')
-    .option('-A, --all-namespaces', 'show every namespace')
-    .action(async (options: { kubeconfig?: string; namespace?: string; allNamespaces?: boolean }) => {
-      await showStatus(options);
-    });
+  const command = program.command('status').description('show subscriptions, their CSVs and install plans waiting for approval');
+  addClusterOptions(command);
+  addNamespaceOption(command, 'namespace to show', 'operators');
+  command.option('-A, --all-namespaces', 'show every namespace');
+  addOutputOption(command, 'print the rows and the plans waiting for approval as json or yaml');
+  command.action(async (options: StatusOptions) => {
+    await showStatus(options);
+  });
 }

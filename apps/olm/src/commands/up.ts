@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { ApiServer } from '@olm/local-apiserver';
 import type { PackageServer } from '@olm/packageserver';
@@ -6,7 +6,7 @@ import { Command, Option } from 'commander';
 import { inputError, usageError } from '../cli-errors.js';
 import { olmDistribution, type Distribution } from '../distribution.js';
 import type { ServedCatalog } from '../local-olm.js';
-import { collect, parseMilliseconds, parsePort } from '../option-parsers.js';
+import { collect, parseDurationFlag, parseMilliseconds, parsePort } from '../option-parsers.js';
 import { exampleCatalogDirectory } from '../paths.js';
 import { logLevels, type LogLevel } from '../runtime/log-levels.js';
 import { untilStopped } from '../runtime/until-stopped.js';
@@ -24,6 +24,8 @@ export interface UpOptions {
   readonly catalogs?: readonly string[];
   /** Registries to pull bundle images from over plain http. */
   readonly insecureRegistries?: readonly string[];
+  /** How long a failing InstallPlan is retried (upstream's `--install-plan-retry-timeout`). */
+  readonly installPlanRetryTimeoutMs?: number;
   /** Stop as soon as everything started (tests, smoke checks). */
   readonly exitAfterStart?: boolean;
   /** Stop after this many milliseconds (tests). */
@@ -36,6 +38,8 @@ export interface UpOptions {
 
 /** The global catalog namespace `olm up` uses, as upstream's install does. */
 const olmNamespace = 'olm';
+/** The namespace of the global OperatorGroup: the kubeconfig's context namespace, so kubectl and `olm install` work there by default. */
+const operatorsNamespace = 'operators';
 
 /**
  * `olm up`: OLM on a local Kubernetes API server, end to end. Starts the server (in memory, or
@@ -88,6 +92,7 @@ export async function runUp(
     }
     throw error;
   });
+  await writeContextNamespace(server.kubeconfigPath, operatorsNamespace);
   const client = new KubeClient({ kubeconfig: server.kubeconfig });
   let catalogs: ServedCatalog[] = [];
   let watcher: { stop(): void } | undefined;
@@ -128,6 +133,7 @@ export async function runUp(
         namespace: olmNamespace,
         leaderElection: false,
         ...(options.insecureRegistries?.length ? { insecureRegistries: options.insecureRegistries } : {}),
+        ...(options.installPlanRetryTimeoutMs !== undefined ? { installPlanRetryTimeoutMs: options.installPlanRetryTimeoutMs } : {}),
       }),
       metricsPort: options.metricsPort ?? 0,
       metricsHost: options.host,
@@ -144,6 +150,7 @@ export async function runUp(
       out('  pnpm -s olm install acme-backup                              # subscribe; its dependency acme-database comes along\n');
       out('  kubectl get subscriptions,installplans,csv -n operators\n');
       out('  pnpm -s olm status                                           # subscriptions, their CSVs, and plans waiting for approval\n');
+      out('  pnpm -s olm uninstall acme-backup                            # remove it again (see --delete-crds, --delete-operand)\n');
       if (!options.exitAfterStart) out('running; press Ctrl-C to stop\n');
       const reason = await untilStopped(options);
       if (reason === 'SIGINT' || reason === 'SIGTERM') out(`received ${reason}, stopping\n`);
@@ -158,6 +165,15 @@ export async function runUp(
     await server.stop();
   }
   out('stopped\n');
+}
+
+/** Sets the namespace of the kubeconfig's contexts, as `kubectl config set-context --current --namespace` does. */
+async function writeContextNamespace(path: string, namespace: string): Promise<void> {
+  const { parseDocument } = await import('yaml');
+  const document = parseDocument(await readFile(path, 'utf8'));
+  const contexts = document.get('contexts') as { items?: Array<{ setIn(path: string[], value: string): void }> } | undefined;
+  for (const context of contexts?.items ?? []) context.setIn(['context', 'namespace'], namespace);
+  await writeFile(path, document.toString(), { mode: 0o600 });
 }
 
 async function checkCatalogDirectory(directory: string): Promise<void> {
@@ -182,9 +198,11 @@ export function registerUpCommand(program: Command, distribution: Distribution =
     .addOption(new Option('--log-level <level>', 'least severe log level of the controllers and the packageserver, written to stderr').choices([...logLevels]).default('warn'))
     .option('--insecure-registry <host[:port]>', 'pull bundle images from this registry over plain http (repeatable)', collect, [])
     .option('--catalog <dir>', 'also serve this file-based catalog directory (repeatable)', collect, [])
+    .option('--install-plan-retry-timeout <duration>', 'how long an InstallPlan whose steps fail is retried before it fails (default 1m)')
     .option('--kubernetes-version <version>', 'the Kubernetes version the local API server reports, e.g. v1.28.3 (default v1.32.4)')
     .addOption(new Option('--rollout-delay <ms>', 'how long simulated Deployments take to become available').argParser(parseMilliseconds).hideHelp());
-  addStopOptions(command).action(async (options: { port: number; host: string; dataDir?: string; kubeconfig?: string; catalog: string[]; insecureRegistry: string[]; metricsPort: number; logLevel: LogLevel; exitAfterStart?: boolean; runFor?: number; rolloutDelay?: number; kubernetesVersion?: string }) => {
+  addStopOptions(command).action(async (options: { port: number; host: string; dataDir?: string; kubeconfig?: string; catalog: string[]; insecureRegistry: string[]; installPlanRetryTimeout?: string; metricsPort: number; logLevel: LogLevel; exitAfterStart?: boolean; runFor?: number; rolloutDelay?: number; kubernetesVersion?: string }) => {
+    const retryTimeoutMs = await parseDurationFlag('--install-plan-retry-timeout', options.installPlanRetryTimeout);
     await runUp({
       port: options.port,
       host: options.host,
@@ -192,6 +210,7 @@ export function registerUpCommand(program: Command, distribution: Distribution =
       logLevel: options.logLevel,
       catalogs: options.catalog,
       insecureRegistries: options.insecureRegistry,
+      ...(retryTimeoutMs !== undefined ? { installPlanRetryTimeoutMs: retryTimeoutMs } : {}),
       ...(options.dataDir !== undefined ? { dataDir: options.dataDir } : {}),
       ...(options.kubeconfig !== undefined ? { kubeconfig: options.kubeconfig } : {}),
       ...(options.exitAfterStart ? { exitAfterStart: true } : {}),

@@ -329,19 +329,20 @@ describe.skipIf(unavailable !== undefined)('end to end: kubectl against olm up',
   });
 
   it('olm install and olm status, as a user runs them against olm up', async () => {
-    // Two catalogs are served here: install asks which one.
-    const ambiguous = await up.olm(['install', 'acme-backup', '-n', 'cli']);
+    // Two catalogs offer acme-database here: install asks which one.
+    const ambiguous = await up.olm(['install', 'acme-database', '-n', 'cli']);
     expect(ambiguous.code).toBe(2);
     expect(ambiguous.stderr).toMatch(/^error: several CatalogSources could provide it \(olm\/\S+, olm\/\S+\): pass --source NAME$/m);
     const installed = await up.olm(['install', 'acme-backup', '-n', 'cli', '--source', 'acme-examples']);
     expect(installed.code).toBe(0);
     expect(installed.stdout).toContain('operatorgroup cli/cli created (watching namespace cli)');
-    expect(installed.stdout).toContain('subscription cli/acme-backup created (catalog olm/acme-examples)');
+    // The package's default channel, read from its PackageManifest, is written into the Subscription.
+    expect(installed.stdout).toContain('subscription cli/acme-backup created (catalog olm/acme-examples, channel stable)');
     expect(installed.stderr).toContain('resolving dependencies');
     expect(installed.stderr.trimEnd().split('\n').at(-1)).toBe('acme-backup.v0.2.0 installed in cli: Succeeded');
     const status = await up.olm(['status', '-n', 'cli']);
     expect(status.code).toBe(0);
-    expect(status.stdout).toMatch(/^cli\s+acme-backup\s+acme-backup\s+AtLatestKnown\s+acme-backup\.v0\.2\.0\s+Succeeded\s+InstallSucceeded$/m);
+    expect(status.stdout).toMatch(/^cli\s+acme-backup\s+acme-backup\s+stable\s+AtLatestKnown\s+acme-backup\.v0\.2\.0\s+Succeeded\s+InstallSucceeded$/m);
     expect(status.stdout).toMatch(/^cli\s+acme-database-stable-acme-examples-olm\s+acme-database\s+stable\s+AtLatestKnown\s+acme-database\.v1\.2\.0\s+Succeeded\s+InstallSucceeded$/m);
 
     // Manual approval: install says how to approve; status repeats it; the printed command works.

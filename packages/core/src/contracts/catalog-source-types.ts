@@ -46,6 +46,18 @@ export interface CatalogConnection {
    * resolves `TRANSIENT_FAILURE` rather than rejecting. Without it, health is `state()` after a load.
    */
   probe?(options: { readonly timeoutMs: number }): Promise<ConnectionState>;
+  /**
+   * Tells `listener` each state the connection moves to (a gRPC channel's connectivity) as it
+   * happens, until the returned function is called or the connection closes. A reader learns of a
+   * registry that went away, or came back (maybe restarted with other content), without asking.
+   */
+  watchState?(listener: (state: ConnectionState) => void): () => void;
+  /**
+   * A short fingerprint of what the source serves now, much cheaper than `load()` (a registry's
+   * packages, default channels and channel heads): a different value means the content changed,
+   * even when the connection never dropped. Rejects when the source cannot be read within `timeoutMs`.
+   */
+  contentDigest?(options: { readonly timeoutMs: number }): Promise<string>;
   /** The address clients use, when there is one (`host:port`). */
   readonly address?: string;
   close(): Promise<void>;

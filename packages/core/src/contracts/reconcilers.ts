@@ -45,6 +45,16 @@ export interface ReconcilerWatch extends ObjectKind {
   map?(object: CachedObject): readonly ReconcileRequest[];
 }
 
+/**
+ * Events from outside the API server that should reconcile objects (a registry's connection
+ * changing state, content found changed). The runtime subscribes once, when the reconciler is
+ * added, and calls the returned function when it is removed. Requests arriving while the
+ * reconciler is stopped are dropped: its start reconciles every object anyway.
+ */
+export interface ReconcilerEventSource {
+  subscribe(enqueue: (request: ReconcileRequest) => void): () => void;
+}
+
 /** Read access to the shared informer cache, for kinds some reconciler watches. Never mutate what it returns. */
 export interface ObjectReader {
   get(kind: ObjectKind, name: string, namespace?: string): CachedObject | undefined;
@@ -75,6 +85,8 @@ export interface Reconciler {
   readonly owns?: readonly ObjectKind[];
   /** Further kinds to watch, each with a mapper from a changed object to the requests to reconcile. */
   readonly watches?: readonly ReconcilerWatch[];
+  /** Further triggers from outside the cluster. */
+  readonly eventSources?: readonly ReconcilerEventSource[];
   /** How many keys may be reconciled at once (never one key twice at once). Default 1. */
   readonly maxConcurrentReconciles?: number;
   reconcile(request: ReconcileRequest, context: ReconcileContext): Promise<ReconcileResult | void>;

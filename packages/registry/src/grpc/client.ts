@@ -8,6 +8,11 @@ import { loadProtos } from './proto.js';
 export interface RegistryClientOptions {
   /** Deadline of each call in milliseconds (streams: the whole stream). Default 30 s. */
   readonly deadlineMs?: number;
+  /**
+   * Longest wait between two connection attempts to a registry that does not answer. gRPC's own
+   * default (120 s) would leave a restarted registry unseen for minutes. Default 10 s.
+   */
+  readonly maxReconnectBackoffMs?: number;
 }
 
 export interface RegistryCallOptions {
@@ -35,6 +40,11 @@ export interface RegistryClient {
   checkHealth(service?: string, options?: RegistryCallOptions): Promise<RegistryHealthStatus>;
   /** The channel's connectivity state, as CatalogSource status reports it. */
   state(): ConnectionState;
+  /**
+   * Calls `listener` with each connectivity state the channel moves to, as it happens, until the
+   * returned function is called or the client closes (`SHUTDOWN` is the last call).
+   */
+  watchState(listener: (state: ConnectionState) => void): () => void;
   /** Connects (if idle) and resolves once READY; rejects with `OLM_REGISTRY_RPC_FAILED` after the deadline. */
   waitForReady(options?: RegistryCallOptions): Promise<void>;
   close(): void;
@@ -54,7 +64,11 @@ type StreamMethod = (request: object, metadata: grpc.Metadata, options: grpc.Cal
 /** Opens a plaintext channel to `address` (`host:port`); nothing is sent until the first call. */
 export function createRegistryClient(address: string, options: RegistryClientOptions = {}): RegistryClient {
   const protos = loadProtos();
-  const registry = new protos.RegistryClient(address, grpc.credentials.createInsecure()) as unknown as grpc.Client &
+  const channelOptions: grpc.ChannelOptions = {
+    'grpc.initial_reconnect_backoff_ms': Math.min(1_000, options.maxReconnectBackoffMs ?? 1_000),
+    'grpc.max_reconnect_backoff_ms': options.maxReconnectBackoffMs ?? 10_000,
+  };
+  const registry = new protos.RegistryClient(address, grpc.credentials.createInsecure(), channelOptions) as unknown as grpc.Client &
     Record<string, UnaryMethod & StreamMethod>;
   const health = new protos.HealthClient(address, grpc.credentials.createInsecure(), {
     channelOverride: registry.getChannel(),
@@ -126,6 +140,31 @@ export function createRegistryClient(address: string, options: RegistryClientOpt
       return (typeof response.status === 'string' ? response.status : 'UNKNOWN') as RegistryHealthStatus;
     },
     state: () => connectivityNames[registry.getChannel().getConnectivityState(false)] ?? 'IDLE',
+    watchState(listener) {
+      const channel = registry.getChannel();
+      let watching = true;
+      const watchFrom = (current: grpc.connectivityState) => {
+        try {
+          channel.watchConnectivityState(current, Infinity, () => {
+            if (!watching) return;
+            const next = channel.getConnectivityState(false);
+            if (next !== grpc.connectivityState.SHUTDOWN) watchFrom(next);
+            try {
+              listener(connectivityNames[next] ?? 'IDLE');
+            } catch {
+              // A listener's failure must not reach grpc-js, which calls this while it changes state.
+            }
+          });
+        } catch {
+          // The channel is shut down: nothing more will change.
+          watching = false;
+        }
+      };
+      watchFrom(channel.getConnectivityState(false));
+      return () => {
+        watching = false;
+      };
+    },
     waitForReady: (callOptions) =>
       new Promise<void>((resolve, reject) => {
         registry.waitForReady(deadline(callOptions).deadline as number, (error) => {

@@ -4,5 +4,6 @@ export { apiBundleToCatalogBundle, loadCatalogFromRegistry, type LoadFromRegistr
 export { RegistryGrpcErrorCodes } from './errors.js';
 export { catalogBundleToApiBundle, synthesiseCsvFromMetadata } from './model-to-api.js';
 export { protoDirectory, protoLoaderOptions, registryProtoPaths } from './proto.js';
+export { registryContentDigest, type RegistryDigestOptions } from './registry-digest.js';
 export { createRegistryIndex, type RegistryIndex } from './registry-index.js';
 export { startRegistryServer, type RegistryServer, type RegistryServerOptions } from './server.js';

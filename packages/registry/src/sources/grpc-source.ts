@@ -2,6 +2,7 @@ import type { CatalogConnection, CatalogSourceType } from '@olm/core';
 import { createRegistryClient } from '../grpc/client.js';
 import type { RegistryClientOptions } from '../grpc/client.js';
 import { apiBundleToCatalogBundle, loadCatalogFromRegistry } from '../grpc/catalog-from-registry.js';
+import { registryContentDigest } from '../grpc/registry-digest.js';
 import type { LoadFromRegistryOptions } from '../grpc/catalog-from-registry.js';
 import { specInvalid } from './errors.js';
 
@@ -15,7 +16,8 @@ export interface GrpcSourceTypeOptions {
  * `opm serve`. Catalog images (`spec.image` without `address`) need a pod to run them, which this
  * source type does not create: such a spec is rejected as invalid. Its connections offer the
  * contract's manifests on demand: `loadWithoutManifests` lists bundles without the `GetBundle` per
- * bundle with an image, and `loadBundle` is one `GetBundle`; `probe` asks the gRPC health service.
+ * bundle with an image, and `loadBundle` is one `GetBundle`; `probe` asks the gRPC health service,
+ * `watchState` follows the channel's connectivity and `contentDigest` is `registryContentDigest`.
  */
 export function createGrpcSourceType(options: GrpcSourceTypeOptions = {}): CatalogSourceType {
   return {
@@ -36,6 +38,8 @@ export function createGrpcSourceType(options: GrpcSourceTypeOptions = {}): Catal
         loadWithoutManifests: () => loadCatalogFromRegistry(client, { ...options.load, manifests: false }),
         loadBundle: async ({ packageName, channelName, name }) => apiBundleToCatalogBundle(await client.getBundle(packageName, channelName, name)).bundle,
         state: () => client.state(),
+        watchState: (listener) => client.watchState(listener),
+        contentDigest: ({ timeoutMs }) => registryContentDigest(client, { deadlineMs: timeoutMs }),
         async probe({ timeoutMs }) {
           try {
             return (await client.checkHealth('', { deadlineMs: timeoutMs })) === 'SERVING' ? 'READY' : 'TRANSIENT_FAILURE';
