@@ -1,5 +1,5 @@
 import { describeError, OlmError, type ObjectReader } from '@olm/core';
-import { apiStatusCode, isAlreadyExists, isNotFound, setOwnerLabels, setOwnerReference, type KubeClient, type OwnerObject } from '@olm/controller-runtime';
+import { apiStatusCode, isAlreadyExists, isNotFound, isSemanticallyEqual, setOwnerLabels, setOwnerReference, type KubeClient, type OwnerObject } from '@olm/controller-runtime';
 import type { Step } from './bundle-steps.js';
 import type { CatalogControllerContext } from './controller-context.js';
 import { checkCrdUpgrade, type CrdView, type CustomResource } from './crd-upgrade-safety.js';
@@ -189,7 +189,7 @@ async function applyStep(
   if (object.kind === 'ServiceAccount') {
     for (const field of ['secrets', 'imagePullSecrets']) if (object[field] === undefined && existing[field] !== undefined) merged[field] = existing[field];
   }
-  if (JSON.stringify(merged) !== JSON.stringify(existing)) await client.replace(merged, { fieldManager: context.fieldManager });
+  if (!isSemanticallyEqual(merged, existing)) await client.replace(merged, { fieldManager: context.fieldManager });
   return 'Present';
 }
 

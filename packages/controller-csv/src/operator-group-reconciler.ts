@@ -2,7 +2,7 @@ import type { ClusterServiceVersionStatus, Condition, ObjectReference } from '@o
 import { Annotations, CSVMessages, CSVPhases, CSVReasons, Labels, OperatorGroupConditionTypes, OperatorGroupMessages, OperatorGroupReasons } from '@olm/api';
 import type { CachedObject, ReconcileContext, ReconcileRequest, Reconciler } from '@olm/core';
 import { describeError } from '@olm/core';
-import { isNotFound, updateObject, updateStatus } from '@olm/controller-runtime';
+import { isNotFound, isSemanticallyEqual, updateObject, updateStatus } from '@olm/controller-runtime';
 import { conditionTime, withCondition, withoutCondition } from './conditions.js';
 import { setCsvPhase, type CsvStatus } from './csv-status.js';
 import { Kinds } from './kinds.js';
@@ -113,8 +113,8 @@ async function syncServiceAccount(shared: Shared, og: Og, context: ReconcileCont
 
 function sameReference(a: ObjectReference | undefined, b: ObjectReference | undefined): boolean {
   const fields = (reference: ObjectReference | undefined) =>
-    reference && JSON.stringify([reference.kind, reference.namespace, reference.name, reference.uid, reference.apiVersion, reference.resourceVersion]);
-  return fields(a) === fields(b);
+    reference && [reference.kind, reference.namespace, reference.name, reference.uid, reference.apiVersion, reference.resourceVersion];
+  return isSemanticallyEqual(fields(a), fields(b));
 }
 
 /** Writes `status.serviceAccountRef` (removed when undefined), the changed conditions and `lastUpdated`. */
@@ -286,7 +286,7 @@ async function pruneProvidedApis(shared: Shared, og: Og, context: ReconcileConte
     const value = formatProvidedApis([...current].filter((api) => provided.has(api)));
     if (value === '') delete annotations[Annotations.providedAPIs];
     else annotations[Annotations.providedAPIs] = value;
-    if (JSON.stringify(annotations) === JSON.stringify(live.metadata.annotations ?? {})) return false;
+    if (isSemanticallyEqual(annotations, live.metadata.annotations)) return false;
     live.metadata.annotations = annotations;
   });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, isSemanticallyEqual, isUnset } from './semantic-equality.js';
+import { canonicalJson, isSemanticallyEqual, isUnset, withoutManagedFields } from './semantic-equality.js';
 
 describe('isSemanticallyEqual', () => {
   it('ignores map key order at every depth', () => {
@@ -51,5 +51,13 @@ describe('isSemanticallyEqual', () => {
     expect(isSemanticallyEqual(hostile, { a: 1 })).toBe(false);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
     expect(isSemanticallyEqual({ constructor: null, toString: [] }, {})).toBe(true);
+  });
+
+  it('compares an object rebuilt without managedFields with the live one', () => {
+    const live = { metadata: { name: 'a', managedFields: [{ manager: 'kubectl' }] }, spec: { x: 1 } };
+    const rebuilt = { spec: { x: 1 }, metadata: { name: 'a' } };
+    expect(isSemanticallyEqual(rebuilt, live)).toBe(false);
+    expect(isSemanticallyEqual(rebuilt, withoutManagedFields(live))).toBe(true);
+    expect(live.metadata.managedFields).toHaveLength(1);
   });
 });

@@ -43,6 +43,16 @@ export function canonicalJson(value: unknown): string {
 // Only own fields: `constructor` or `__proto__` of a plain object are not fields of it.
 const ownField = (fields: Record<string, unknown>, key: string): unknown => (Object.hasOwn(fields, key) ? fields[key] : undefined);
 
+/**
+ * A shallow copy without `metadata.managedFields`, the server's record of who set which field: an object
+ * built from a live one without them (to write it back) is compared with the live one through this.
+ */
+export function withoutManagedFields<T extends { metadata?: object }>(object: T): T {
+  if (!object.metadata || !('managedFields' in object.metadata)) return object;
+  const { managedFields: _dropped, ...metadata } = object.metadata as { managedFields?: unknown };
+  return { ...object, metadata };
+}
+
 /** Whether the value counts as unset: absent, null, or an empty list or map (recursively). */
 export function isUnset(value: unknown): boolean {
   if (value === undefined || value === null) return true;
