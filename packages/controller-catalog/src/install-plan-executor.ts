@@ -189,6 +189,8 @@ async function applyStep(
   if (object.kind === 'ServiceAccount') {
     for (const field of ['secrets', 'imagePullSecrets']) if (object[field] === undefined && existing[field] !== undefined) merged[field] = existing[field];
   }
+  // The bundle's top-level fields replace the live ones whole, so a field the server defaulted inside them reads
+  // as a difference: such an object is written once per execution of its step, never in a loop.
   if (!isSemanticallyEqual(merged, existing)) await client.replace(merged, { fieldManager: context.fieldManager });
   return 'Present';
 }
