@@ -1,3 +1,4 @@
+import { isSemanticallyEqual } from '@olm/controller-runtime';
 import { Counter, Gauge, Registry, Summary } from 'prom-client';
 
 /** The catalog operator's Prometheus series, with upstream's names and labels. */
@@ -31,7 +32,7 @@ export interface SubscriptionSyncRecorder {
 export function createSubscriptionSyncRecorder(counter: Counter<keyof SubscriptionSyncLabels>): SubscriptionSyncRecorder {
   const current = new Map<string, SubscriptionSyncLabels>();
   const keyOf = (namespace: string, name: string) => `${namespace}/${name}`;
-  const same = (a: SubscriptionSyncLabels, b: SubscriptionSyncLabels) => JSON.stringify(a) === JSON.stringify(b);
+  const same = (a: SubscriptionSyncLabels, b: SubscriptionSyncLabels) => isSemanticallyEqual(a, b);
   const drop = (key: string) => {
     const labels = current.get(key);
     current.delete(key);

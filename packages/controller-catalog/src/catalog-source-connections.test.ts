@@ -67,6 +67,13 @@ describe('catalog content cache', () => {
     expect(snapshots).toBe(3);
   });
 
+  it('sees the same revision whatever order the server returns labels and annotations in', () => {
+    const sent = { metadata: { generation: 2, labels: { a: '1', b: '2' }, annotations: { x: 'y', z: 'w' } } };
+    const returned = { metadata: { annotations: { z: 'w', x: 'y' }, labels: { b: '2', a: '1' }, generation: 2 } };
+    expect(catalogSourceRevision(returned)).toBe(catalogSourceRevision(sent));
+    expect(catalogSourceRevision({ metadata: { ...sent.metadata, labels: { a: '1' } } })).not.toBe(catalogSourceRevision(sent));
+  });
+
   it('keeps serving the last snapshot when a reload fails, and fails without one', async () => {
     await connections.content(key);
     rmSync(directory, { recursive: true, force: true });

@@ -9,6 +9,7 @@ import {
   type ConnectionState,
   type Logger,
 } from '@olm/core';
+import { canonicalJson } from '@olm/controller-runtime';
 
 export interface CatalogSourceKey {
   readonly namespace: string;
@@ -43,7 +44,7 @@ interface SourceEntry {
  * A change may mean new content at the same address (a republished catalog), so cached content is dropped.
  */
 export function catalogSourceRevision(source: { metadata?: { generation?: number; labels?: unknown; annotations?: unknown } }): string {
-  return JSON.stringify([source.metadata?.generation ?? null, source.metadata?.labels ?? null, source.metadata?.annotations ?? null]);
+  return canonicalJson([source.metadata?.generation, source.metadata?.labels, source.metadata?.annotations]);
 }
 
 export interface CatalogSourceConnectionsOptions {
@@ -130,7 +131,7 @@ export class CatalogSourceConnections {
   /** Opens (or reuses) the connection for a source. Throws what the source type throws. */
   async connect(key: CatalogSourceKey, sourceType: string, spec: Readonly<Record<string, unknown>>): Promise<CatalogConnection> {
     const entry = this.entry(key);
-    const fingerprint = JSON.stringify([sourceType, spec]);
+    const fingerprint = canonicalJson([sourceType, spec]);
     if (entry.connection && entry.fingerprint === fingerprint) return entry.connection;
     await this.drop(entry);
     entry.fingerprint = fingerprint;

@@ -1,5 +1,5 @@
 import { describeError, type ConnectionState, type Reconciler } from '@olm/core';
-import { isNotFound, updateStatus } from '@olm/controller-runtime';
+import { isNotFound, isSemanticallyEqual, updateStatus } from '@olm/controller-runtime';
 import { registryPoll, registryServiceName, specInvalidReason } from './catalog-source-spec.js';
 import type { CatalogControllerContext } from './controller-context.js';
 import { ensureRegistryServer, removeRegistryServer } from './registry-server.js';
@@ -166,7 +166,7 @@ function connectionState(previous: CatalogSourceStatusView, state: ConnectionSta
 async function writeStatus(context: CatalogControllerContext, source: AnyObject, status: CatalogSourceStatusView): Promise<void> {
   // Resolution waits for catalogs this process has not looked at yet; from now on it knows this one's state.
   context.reconciledCatalogSources.add(`${source.metadata?.namespace ?? ''}/${source.metadata?.name ?? ''}`);
-  if (JSON.stringify(source.status ?? {}) === JSON.stringify(status)) return;
+  if (isSemanticallyEqual(source.status, status)) return;
   await updateStatus<AnyObject>(
     context.client(),
     { ...Kinds.catalogSource, namespace: source.metadata?.namespace ?? '', name: source.metadata?.name ?? '' },

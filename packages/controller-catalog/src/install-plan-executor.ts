@@ -1,5 +1,5 @@
 import { describeError, OlmError, type ObjectReader } from '@olm/core';
-import { apiStatusCode, isAlreadyExists, isNotFound, setOwnerLabels, setOwnerReference, type KubeClient, type OwnerObject } from '@olm/controller-runtime';
+import { apiStatusCode, isAlreadyExists, isNotFound, isSemanticallyEqual, setOwnerLabels, setOwnerReference, type KubeClient, type OwnerObject } from '@olm/controller-runtime';
 import type { Step } from './bundle-steps.js';
 import type { CatalogControllerContext } from './controller-context.js';
 import { checkCrdUpgrade, type CrdUpgradeVerdict, type CrdView, type CustomResource } from './crd-upgrade-safety.js';
@@ -196,7 +196,9 @@ async function applyStep(
   if (object.kind === 'ServiceAccount') {
     for (const field of ['secrets', 'imagePullSecrets']) if (object[field] === undefined && existing[field] !== undefined) merged[field] = existing[field];
   }
-  if (JSON.stringify(merged) !== JSON.stringify(existing)) await client.replace(merged, { fieldManager: context.fieldManager });
+  // The bundle's top-level fields replace the live ones whole, so a field the server defaulted inside them reads
+  // as a difference: such an object is written once per execution of its step, never in a loop.
+  if (!isSemanticallyEqual(merged, existing)) await client.replace(merged, { fieldManager: context.fieldManager });
   return 'Present';
 }
 

@@ -1,5 +1,5 @@
 import type { Reconciler } from '@olm/core';
-import { updateStatus } from '@olm/controller-runtime';
+import { isSemanticallyEqual, updateStatus } from '@olm/controller-runtime';
 import type { Step } from './bundle-steps.js';
 import type { CatalogControllerContext } from './controller-context.js';
 import { executePlan } from './install-plan-executor.js';
@@ -65,7 +65,7 @@ export function createInstallPlanReconciler(context: CatalogControllerContext): 
       if (state.conditions) next.conditions = [...state.conditions];
       if (state.message) next.message = state.message;
       else delete next.message;
-      if (JSON.stringify(next) !== JSON.stringify(status)) {
+      if (!isSemanticallyEqual(next, status)) {
         await updateStatus<AnyObject>(
           client,
           { ...Kinds.installPlan, namespace, name },

@@ -1,5 +1,5 @@
 import { describeError, hasErrorCode, type CachedObject, type ObjectReader, type Property, type Reconciler } from '@olm/core';
-import { updateStatus } from '@olm/controller-runtime';
+import { isSemanticallyEqual, updateStatus } from '@olm/controller-runtime';
 import type { InstalledOperator, Resolution, ResolverCatalog, ResolverSubscription } from '@olm/resolver';
 import { propertiesAnnotation, stepsFromBundle, subscriptionStep, type Step } from './bundle-steps.js';
 import type { UnpackResult } from './bundle-unpacker.js';
@@ -470,12 +470,12 @@ async function reportUnpacking(context: CatalogControllerContext, working: Worki
       sub.status = setCondition(sub.status, { type: 'BundleUnpackFailed', status: 'True', reason, message: failed.map((entry) => entry.message).join('; ') }, now).status;
     }
   }
-  const before = working.map((sub) => JSON.stringify(sub.object.status?.conditions ?? []));
+  const before = working.map((sub) => sub.object.status?.conditions);
   await writeSubscriptions(context, working);
   if (failed.length > 0) {
     working.forEach((sub, index) => {
       // one event per new failure, not one per retry pass
-      if (before[index] !== JSON.stringify(sub.status.conditions ?? [])) void context.events().warning(sub.object, 'BundleUnpackFailed', failed.map((entry) => entry.message).join('; '));
+      if (!isSemanticallyEqual(before[index], sub.status.conditions)) void context.events().warning(sub.object, 'BundleUnpackFailed', failed.map((entry) => entry.message).join('; '));
     });
   }
   const retryInMs = failed.map((entry) => entry.retryInMs);
@@ -503,7 +503,7 @@ async function ensureInstallPlan(
   let plan = plans.find(
     (candidate) =>
       planGeneration(candidate) === reusableGeneration &&
-      JSON.stringify((candidate.spec as { clusterServiceVersionNames?: string[] } | undefined)?.clusterServiceVersionNames ?? []) === JSON.stringify(csvNames),
+      isSemanticallyEqual((candidate.spec as { clusterServiceVersionNames?: string[] } | undefined)?.clusterServiceVersionNames, csvNames),
   );
   if (!plan) {
     const generation = nextInstallPlanGeneration(subscriptionGenerations, plans.map(planGeneration));
@@ -561,7 +561,7 @@ async function failResolution(context: CatalogControllerContext, working: Workin
 async function writeSubscriptions(context: CatalogControllerContext, working: Working[]): Promise<void> {
   const client = context.client();
   for (const sub of working) {
-    if (JSON.stringify(sub.object.status ?? {}) === JSON.stringify(sub.status)) continue;
+    if (isSemanticallyEqual(sub.object.status, sub.status)) continue;
     const stored = await updateStatus<SubscriptionObject>(
       client,
       { ...Kinds.subscription, namespace: sub.object.metadata?.namespace ?? '', name: nameOf(sub.object) },

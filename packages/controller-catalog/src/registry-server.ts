@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isAlreadyExists, isNotFound, type KubeClient } from '@olm/controller-runtime';
+import { canonicalJson, isAlreadyExists, isNotFound, type KubeClient } from '@olm/controller-runtime';
 import { registryServiceName } from './catalog-source-spec.js';
 import { asString, Kinds, type AnyObject } from './kinds.js';
 
@@ -19,7 +19,7 @@ interface GrpcPodConfig {
 }
 
 function hashOf(value: unknown): string {
-  return createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 16);
+  return createHash('sha256').update(canonicalJson(value)).digest('hex').slice(0, 16);
 }
 
 function ownerReference(source: AnyObject) {

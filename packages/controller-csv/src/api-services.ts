@@ -1,7 +1,7 @@
 import type { APIServiceDescription, ClusterServiceVersion } from '@olm/api';
 import type { CachedObject, ObjectReader } from '@olm/core';
 import { hasErrorCode, OlmError } from '@olm/core';
-import { apiStatusCode, RuntimeErrorCodes, type KubeClient } from '@olm/controller-runtime';
+import { apiStatusCode, isSemanticallyEqual, RuntimeErrorCodes, withoutManagedFields, type KubeClient } from '@olm/controller-runtime';
 import { isApiServiceAdoptableBy } from './api-service-ownership.js';
 import {
   authDelegatorBindingName,
@@ -93,7 +93,7 @@ export async function installApiServices(client: KubeClient, csv: CsvInput, caBu
     }
     const desired = desiredApiService(csv, description, caPem, existing);
     if (!existing) await client.create(desired, { fieldManager });
-    else if (JSON.stringify(desired) !== JSON.stringify(existing)) await client.replace(desired, { fieldManager });
+    else if (!isSemanticallyEqual(desired, withoutManagedFields(existing))) await client.replace(desired, { fieldManager });
   }
 }
 

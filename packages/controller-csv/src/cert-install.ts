@@ -1,6 +1,6 @@
 import type { ClusterServiceVersion } from '@olm/api';
 import type { CachedObject } from '@olm/core';
-import { isAlreadyExists, isNotFound, type KubeClient } from '@olm/controller-runtime';
+import { isAlreadyExists, isNotFound, isSemanticallyEqual, withoutManagedFields, type KubeClient } from '@olm/controller-runtime';
 import {
   authDelegatorBinding,
   authReaderBinding,
@@ -180,8 +180,8 @@ export async function applyObject(client: KubeClient, desired: CachedObject, mer
   };
   delete (metadata as { managedFields?: unknown }).managedFields;
   const next: CachedObject = { ...live, ...fields, metadata };
-  if (JSON.stringify(next) === JSON.stringify(live)) return;
-  if (desired.roleRef !== undefined && JSON.stringify(live.roleRef) !== JSON.stringify(desired.roleRef)) {
+  if (isSemanticallyEqual(next, withoutManagedFields(live))) return;
+  if (desired.roleRef !== undefined && !isSemanticallyEqual(live.roleRef, desired.roleRef)) {
     await client.delete(reference).catch((error: unknown) => {
       if (!isNotFound(error)) throw error;
     });

@@ -6,6 +6,7 @@ import { createCsvReconciler } from './csv-reconciler.js';
 import { createDeploymentInstallStrategy, type StrategyContext } from './deployment-install.js';
 import { createCsvMetrics, type CsvMetrics } from './metrics.js';
 import { createOlmConfigReconciler } from './olm-config-reconciler.js';
+import { GroupClusterRoleNames } from './group-cluster-role-names.js';
 import { createOperatorGroupReconciler } from './operator-group-reconciler.js';
 import type { Shared } from './shared.js';
 
@@ -115,6 +116,7 @@ export function createCsvController(options: CsvControllerOptions): CsvControlle
     copyingDisabledEvents: new Map(),
     webhookCleanups: new Map(),
     generatedRbac: new Map(),
+    groupRoleNames: new GroupClusterRoleNames(() => resolve(options.rbacGenerator)),
   };
   const csvReconciler = createCsvReconciler(shared);
   const operatorGroupReconciler = createOperatorGroupReconciler(shared);

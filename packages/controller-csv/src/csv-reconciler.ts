@@ -14,7 +14,7 @@ import {
 } from '@olm/api';
 import type { CachedObject, InstallStatus, InstallStrategy, ObjectReader, ReconcileContext, ReconcileRequest, ReconcileResult, Reconciler } from '@olm/core';
 import { describeError, hasErrorCode } from '@olm/core';
-import { isNotFound, RuntimeErrorCodes, updateObject, updateStatus } from '@olm/controller-runtime';
+import { isNotFound, isSemanticallyEqual, RuntimeErrorCodes, updateObject, updateStatus } from '@olm/controller-runtime';
 import { reconcileApiIntersection, type GroupApiView } from './api-intersection.js';
 import { isApiServiceAdoptableBy } from './api-service-ownership.js';
 import { apiServiceResourceProblem, apiServicesAvailability, deleteOwnedApiServices, findApiService, type ServingAvailability } from './api-services.js';
@@ -316,8 +316,7 @@ async function setPhase(
   rotateAt?: Date,
 ): Promise<boolean> {
   const status = (csv.status ?? {}) as CsvStatus;
-  const requirementsChanged =
-    requirementStatus !== undefined && JSON.stringify(requirementStatus) !== JSON.stringify(csv.status?.requirementStatus ?? []);
+  const requirementsChanged = requirementStatus !== undefined && !isSemanticallyEqual(requirementStatus, csv.status?.requirementStatus);
   if (isSamePhase(status, phase, reason, message) && !requirementsChanged) return false;
   const fromPhase = status.phase ?? '';
   let written = false;
@@ -470,7 +469,7 @@ async function providedApiCheck(shared: Shared, csv: Csv, og: Og, context: Recon
     const annotations = { ...(live.metadata.annotations ?? {}) };
     if (value === '') delete annotations[Annotations.providedAPIs];
     else annotations[Annotations.providedAPIs] = value;
-    if (JSON.stringify(annotations) === JSON.stringify(live.metadata.annotations ?? {})) return false;
+    if (isSemanticallyEqual(annotations, live.metadata.annotations)) return false;
     live.metadata.annotations = annotations;
     written = true;
   });
@@ -563,7 +562,7 @@ async function pending(shared: Shared, csv: Csv, context: ReconcileContext): Pro
   const previous = replacedCsv(csv, context);
   if (previous && previous.status?.phase !== CSVPhases.Replacing) {
     // Wait for the replaced CSV to be marked Replacing; its change requeues this one.
-    if (JSON.stringify(csv.status?.requirementStatus ?? []) !== JSON.stringify(statuses)) {
+    if (!isSemanticallyEqual(csv.status?.requirementStatus, statuses)) {
       const status = csv.status ?? {};
       await setPhase(shared, csv, status.phase ?? CSVPhases.Pending, status.reason ?? '', status.message ?? '', statuses);
     }
@@ -1071,16 +1070,14 @@ async function syncCopies(shared: Shared, csv: Csv, context: ReconcileContext): 
         if (context.signal.aborted) return copies;
         throw error;
       }
-    } else if (
-      JSON.stringify([live.spec, live.metadata.annotations ?? {}, live.metadata.labels ?? {}]) !== JSON.stringify([desired.spec, annotations, labels])
-    ) {
+    } else if (!isSemanticallyEqual([live.spec, live.metadata.annotations, live.metadata.labels], [desired.spec, annotations, labels])) {
       stored = await client.replace({ ...desired, metadata: { ...desired.metadata, resourceVersion: live.metadata.resourceVersion } } as Csv);
     }
     const comparable = (value: unknown) => {
       const { lastUpdateTime: _ignored, ...rest } = (value ?? {}) as Record<string, unknown>;
-      return JSON.stringify(rest);
+      return rest;
     };
-    if (stored && comparable(stored.status) !== comparable(status)) {
+    if (stored && !isSemanticallyEqual(comparable(stored.status), comparable(status))) {
       stored = await client.replaceStatus({ ...stored, status } as Csv);
     }
     if (stored) copies.push(stored);

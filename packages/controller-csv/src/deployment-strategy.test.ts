@@ -83,6 +83,17 @@ describe('building the deployment', () => {
     expect(c.metadata.labels[deploymentSpecHashLabel]).not.toBe(a.metadata.labels[deploymentSpecHashLabel]);
   });
 
+  it('hashes and merges whatever order the keys of the CSV or the Subscription come in', () => {
+    const reordered = (value: unknown): unknown =>
+      Array.isArray(value) ? value.map(reordered) : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).reverse().map(([key, field]) => [key, reordered(field)])) : value;
+    const a = buildDeployment(csv, entry()) as Obj;
+    const b = buildDeployment(csv, reordered(entry()) as StrategyDeployment) as Obj;
+    expect(b.metadata.labels[deploymentSpecHashLabel]).toBe(a.metadata.labels[deploymentSpecHashLabel]);
+    // The bundle's toleration, written by the Subscription with its keys the other way round, is not added twice.
+    const pod = (buildDeployment(csv, entry(), { tolerations: [{ operator: 'Exists', key: 'a' }] }) as Obj).spec.template.spec;
+    expect(pod.tolerations).toEqual([{ key: 'a', operator: 'Exists' }]);
+  });
+
   it('applies Subscription config overrides as upstream merges them', () => {
     const deployment = buildDeployment(csv, entry(), {
       env: [{ name: 'LOG', value: 'debug' }, { name: 'PROXY', value: 'http://proxy' }],

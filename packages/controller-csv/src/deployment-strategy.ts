@@ -1,4 +1,5 @@
 import type { InstallStatus } from '@olm/core';
+import { isSemanticallyEqual } from '@olm/controller-runtime';
 import { hashOf } from './spec-hash.js';
 
 type JsonObject = Record<string, unknown>;
@@ -137,15 +138,10 @@ function mergeByName(existing: JsonObject[] | undefined, additions: readonly ({ 
   return structuredClone(merged);
 }
 
+/** Additions not already there (compared semantically: a Subscription may write a bundle's item in another key order). */
 function appendMissing(existing: JsonObject[] | undefined, additions: readonly JsonObject[]): JsonObject[] {
   const merged = [...(existing ?? [])];
-  const seen = new Set(merged.map((item) => JSON.stringify(item)));
-  for (const addition of additions) {
-    const key = JSON.stringify(addition);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    merged.push(addition);
-  }
+  for (const addition of additions) if (!merged.some((item) => isSemanticallyEqual(item, addition))) merged.push(addition);
   return structuredClone(merged);
 }
 

@@ -2,10 +2,11 @@ import type { ClusterServiceVersionStatus, Condition, ObjectReference } from '@o
 import { Annotations, CSVMessages, CSVPhases, CSVReasons, Labels, OperatorGroupConditionTypes, OperatorGroupMessages, OperatorGroupReasons } from '@olm/api';
 import type { CachedObject, ReconcileContext, ReconcileRequest, Reconciler } from '@olm/core';
 import { describeError } from '@olm/core';
-import { isNotFound, updateObject, updateStatus } from '@olm/controller-runtime';
+import { isNotFound, isSemanticallyEqual, updateObject, updateStatus } from '@olm/controller-runtime';
 import { conditionTime, withCondition, withoutCondition } from './conditions.js';
 import { setCsvPhase, type CsvStatus } from './csv-status.js';
 import { Kinds } from './kinds.js';
+import type { GroupKey } from './group-cluster-role-names.js';
 import { formatProvidedApis, parseProvidedApis } from './provided-apis.js';
 import { csvProvidedApis, csvReference, isCopied, ogReference, upsert, type Csv, type Og, type Shared } from './shared.js';
 import { formatTargetNamespaces, resolveTargetNamespaces, sameNamespaceSet } from './target-namespaces.js';
@@ -22,6 +23,8 @@ export function createOperatorGroupReconciler(shared: Shared): Reconciler {
       { ...Kinds.namespace, map: () => allGroups(shared) },
       { ...Kinds.csv, map: (csv) => groupsInNamespace(shared, csv.metadata?.namespace ?? '') },
       { ...Kinds.serviceAccount, map: (account) => groupsUsingServiceAccount(shared, account) },
+      // Roles that lost their owner labels (recreated by kube's aggregation controller) are known by name.
+      { ...Kinds.clusterRole, map: (role) => groupNamingRole(shared, role) },
     ],
     async reconcile(request, context) {
       shared.cache = context.cache;
@@ -48,6 +51,16 @@ function allGroups(shared: Shared): ReconcileRequest[] {
 function groupsInNamespace(shared: Shared, namespace: string): ReconcileRequest[] {
   if (!shared.cache) return [];
   return shared.cache.list(Kinds.operatorGroup, { namespace }).map((og) => ({ namespace, name: og.metadata?.name ?? '' }));
+}
+
+function groupNamingRole(shared: Shared, role: CachedObject): ReconcileRequest[] {
+  if (!shared.cache) return [];
+  const group = shared.groupRoleNames.groupOf(role.metadata?.name ?? '', groupKeys(shared.cache.list(Kinds.operatorGroup)));
+  return group ? [group] : [];
+}
+
+function* groupKeys(groups: readonly CachedObject[]): Iterable<GroupKey> {
+  for (const og of groups) yield { namespace: og.metadata?.namespace ?? '', name: og.metadata?.name ?? '' };
 }
 
 function groupsUsingServiceAccount(shared: Shared, account: CachedObject): ReconcileRequest[] {
@@ -100,8 +113,8 @@ async function syncServiceAccount(shared: Shared, og: Og, context: ReconcileCont
 
 function sameReference(a: ObjectReference | undefined, b: ObjectReference | undefined): boolean {
   const fields = (reference: ObjectReference | undefined) =>
-    reference && JSON.stringify([reference.kind, reference.namespace, reference.name, reference.uid, reference.apiVersion, reference.resourceVersion]);
-  return fields(a) === fields(b);
+    reference && [reference.kind, reference.namespace, reference.name, reference.uid, reference.apiVersion, reference.resourceVersion];
+  return isSemanticallyEqual(fields(a), fields(b));
 }
 
 /** Writes `status.serviceAccountRef` (removed when undefined), the changed conditions and `lastUpdated`. */
@@ -248,6 +261,8 @@ async function ensureClusterRoles(shared: Shared, og: Og, context: ReconcileCont
   const apis = parseProvidedApis(og.metadata.annotations?.[Annotations.providedAPIs]);
   for (const csv of memberCsvs(og, context)) for (const api of csvProvidedApis(csv)) apis.add(api);
   const roles = shared.rbac().operatorGroupClusterRoles({ operatorGroup: og as never, providedApis: [...apis].sort() });
+  shared.groupRoleNames.remember(og.metadata);
+  // OLM's labels and aggregationRule; the rules are the aggregation controller's.
   for (const role of roles) await upsert(shared.client(), context.cache, role as unknown as CachedObject, ['metadata.labels', 'aggregationRule']);
 }
 
@@ -271,17 +286,23 @@ async function pruneProvidedApis(shared: Shared, og: Og, context: ReconcileConte
     const value = formatProvidedApis([...current].filter((api) => provided.has(api)));
     if (value === '') delete annotations[Annotations.providedAPIs];
     else annotations[Annotations.providedAPIs] = value;
-    if (JSON.stringify(annotations) === JSON.stringify(live.metadata.annotations ?? {})) return false;
+    if (isSemanticallyEqual(annotations, live.metadata.annotations)) return false;
     live.metadata.annotations = annotations;
   });
 }
 
-/** A deleted group: its ClusterRoles go, and its namespace labels (removed at the next group sync). */
+/**
+ * A deleted group: its ClusterRoles go, found by owner labels and by the names the RBAC generator gives
+ * them (a role recreated by kube's aggregation controller has no labels), and its namespace labels
+ * (removed at the next group sync).
+ */
 async function cleanUpDeletedGroup(shared: Shared, request: ReconcileRequest, context: ReconcileContext): Promise<void> {
   const client = shared.client();
   const selector = `olm.owner=${request.name},olm.owner.namespace=${request.namespace ?? ''},olm.owner.kind=OperatorGroup`;
-  for (const role of context.cache.list(Kinds.clusterRole, { labelSelector: selector })) {
-    await client.delete({ ...Kinds.clusterRole, name: role.metadata?.name ?? '' }).catch((error: unknown) => {
+  const labelled = context.cache.list(Kinds.clusterRole, { labelSelector: selector }).map((role) => role.metadata?.name ?? '');
+  const named = shared.groupRoleNames.remember({ namespace: request.namespace ?? '', name: request.name }).filter((name) => context.cache.get(Kinds.clusterRole, name));
+  for (const name of new Set([...labelled, ...named])) {
+    await client.delete({ ...Kinds.clusterRole, name }).catch((error: unknown) => {
       if (!isNotFound(error)) throw error;
     });
   }

@@ -1,8 +1,9 @@
 import type { ClusterServiceVersion, OLMConfig, OperatorGroup } from '@olm/api';
 import { Annotations, CSVReasons, Labels, OLMConfigName } from '@olm/api';
 import type { CachedObject, InstallStrategy, Logger, ObjectReader, RbacGenerator } from '@olm/core';
-import { isAlreadyExists, isConflict, referenceOf, type EventRecorder, type KubeClient } from '@olm/controller-runtime';
+import { isAlreadyExists, isNotFound, isSemanticallyEqual, referenceOf, updateObject, type EventRecorder, type KubeClient } from '@olm/controller-runtime';
 import { fieldManager, Kinds } from './kinds.js';
+import type { GroupClusterRoleNames } from './group-cluster-role-names.js';
 import type { CsvMetrics } from './metrics.js';
 import { apiKey, type ApiKey } from './provided-apis.js';
 import type { GeneratedRbac } from './target-rbac.js';
@@ -41,6 +42,8 @@ export interface Shared {
   readonly webhookCleanups: Map<string, string>;
   /** Per CSV (`namespace/name`): the RBAC generated for its target namespaces, and from which object versions. */
   readonly generatedRbac: Map<string, GeneratedRbac>;
+  /** The OperatorGroup each generated group ClusterRole name belongs to, for roles that lost their owner labels. */
+  readonly groupRoleNames: GroupClusterRoleNames;
 }
 
 /** The OLMConfig `cluster`, from the cache. */
@@ -89,35 +92,54 @@ export function ogReference(og: { metadata: { name: string; namespace: string } 
 }
 
 /**
- * Creates the object, or replaces it when the fields OLM sets (`compare`) differ, judged against the
- * informer cache: an object already as wanted costs no request. The cache may be behind: a create that
- * meets an existing object, or a replace that meets a newer one, compares with the live object instead.
- * A cached copy that looks right while the live one does not is caught by the watch event of that change.
+ * Creates the object, or writes the fields OLM owns of it (`owned`) when the live ones differ, judged
+ * semantically against the informer cache: an object already as wanted costs no request. `metadata.labels`
+ * stands for OLM's label keys (labels others add stay); any other entry is a top-level field OLM owns
+ * whole (removed when the desired object lacks it). What OLM does not own is kept as it is live, such as
+ * the `rules` kube's aggregation controller writes into an aggregated ClusterRole: a write never empties
+ * them. The cache may be behind: a create that meets an existing object updates the live one instead.
  */
-export async function upsert(client: KubeClient, cache: ObjectReader, object: CachedObject, compare: readonly string[]): Promise<void> {
+export async function upsert(client: KubeClient, cache: ObjectReader, object: CachedObject, owned: readonly string[]): Promise<void> {
   const kind = { apiVersion: object.apiVersion!, kind: object.kind! };
-  const namespace = object.metadata?.namespace || undefined;
-  const cached = cache.get(kind, object.metadata!.name!, namespace);
+  const cached = cache.get(kind, object.metadata!.name!, object.metadata?.namespace || undefined);
+  if (cached && hasOwnedFields(cached, object, owned)) return;
+  if (!cached) {
+    try {
+      await client.create(object, { fieldManager });
+      return;
+    } catch (error) {
+      if (!isAlreadyExists(error)) throw error;
+    }
+  }
   try {
-    if (!cached) await client.create(object, { fieldManager });
-    else if (!sameFields(cached, object, compare)) await replaceAt(client, object, cached);
+    await updateObject(
+      client,
+      referenceOf(object),
+      (live) => {
+        if (hasOwnedFields(live, object, owned)) return false;
+        setOwnedFields(live, object, owned);
+      },
+      { fieldManager },
+    );
   } catch (error) {
-    if (!isAlreadyExists(error) && !isConflict(error)) throw error;
-    await upsertLive(client, object, compare);
+    // Deleted since the cache saw it.
+    if (!isNotFound(error)) throw error;
+    await client.create(object, { fieldManager });
   }
 }
 
-async function upsertLive(client: KubeClient, object: CachedObject, compare: readonly string[]): Promise<void> {
-  const live = await client.find(referenceOf(object));
-  if (!live) await client.create(object, { fieldManager });
-  else if (!sameFields(live, object, compare)) await replaceAt(client, object, live);
+function hasOwnedFields(live: CachedObject, desired: CachedObject, owned: readonly string[]): boolean {
+  return owned.every((field) =>
+    field === 'metadata.labels'
+      ? Object.entries(desired.metadata?.labels ?? {}).every(([key, value]) => live.metadata?.labels?.[key] === value)
+      : isSemanticallyEqual(live[field], desired[field]),
+  );
 }
 
-function sameFields(current: CachedObject, desired: CachedObject, compare: readonly string[]): boolean {
-  const pick = (source: CachedObject) =>
-    JSON.stringify(compare.map((field) => (field.startsWith('metadata.') ? source.metadata?.[field.slice(9)] : source[field])));
-  return pick(current) === pick(desired);
+function setOwnedFields(live: CachedObject, desired: CachedObject, owned: readonly string[]): void {
+  for (const field of owned) {
+    if (field === 'metadata.labels') live.metadata = { ...live.metadata, labels: { ...(live.metadata?.labels ?? {}), ...(desired.metadata?.labels ?? {}) } };
+    else if (desired[field] === undefined) delete live[field];
+    else live[field] = structuredClone(desired[field]);
+  }
 }
-
-const replaceAt = (client: KubeClient, object: CachedObject, current: CachedObject) =>
-  client.replace({ ...object, metadata: { ...object.metadata, resourceVersion: current.metadata?.resourceVersion } }, { fieldManager });

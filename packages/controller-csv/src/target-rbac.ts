@@ -1,7 +1,7 @@
 import { CSVPhases, CSVUncopiableReasons, Labels } from '@olm/api';
 import type { CachedObject, KubeObject, Logger, ObjectKind, ObjectReader, RbacGenerator, ReconcileContext } from '@olm/core';
 import { describeError } from '@olm/core';
-import { isAlreadyExists, isNotFound, type KubeClient } from '@olm/controller-runtime';
+import { isAlreadyExists, isNotFound, isSemanticallyEqual, type KubeClient } from '@olm/controller-runtime';
 import { fieldManager } from './deployment-install.js';
 import { Kinds } from './kinds.js';
 import type { Csv, Og, Shared } from './shared.js';
@@ -148,22 +148,6 @@ export function planTargetRbac(input: TargetRbacInput): TargetRbacPlan {
 
 // ---- converging ----------------------------------------------------------------------------
 
-/** JSON with keys sorted and empty lists/undefined dropped, so server defaults do not read as drift. */
-function canonical(value: unknown): string {
-  const normalize = (item: unknown): unknown => {
-    if (Array.isArray(item)) return item.map(normalize);
-    if (item && typeof item === 'object') {
-      const entries = Object.entries(item as Record<string, unknown>)
-        .filter(([, field]) => field !== undefined && field !== null && !(Array.isArray(field) && field.length === 0))
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([key, field]) => [key, normalize(field)]);
-      return Object.fromEntries(entries);
-    }
-    return item;
-  };
-  return JSON.stringify(normalize(value ?? null));
-}
-
 const ownerReferencesOf = (object: CachedObject) =>
   (object.metadata?.ownerReferences ?? []).map(({ apiVersion, kind, name, uid }) => ({ apiVersion, kind, name, uid }));
 
@@ -171,8 +155,8 @@ const ownerReferencesOf = (object: CachedObject) =>
 export function rbacDiffers(liveObject: RbacObject, desired: RbacObject): boolean {
   const liveLabels = liveObject.metadata?.labels ?? {};
   if (Object.entries(desired.metadata?.labels ?? {}).some(([key, value]) => liveLabels[key] !== value)) return true;
-  if (canonical(ownerReferencesOf(liveObject)) !== canonical(ownerReferencesOf(desired))) return true;
-  return (['rules', 'roleRef', 'subjects'] as const).some((field) => canonical(liveObject[field]) !== canonical(desired[field]));
+  if (!isSemanticallyEqual(ownerReferencesOf(liveObject), ownerReferencesOf(desired))) return true;
+  return (['rules', 'roleRef', 'subjects'] as const).some((field) => !isSemanticallyEqual(liveObject[field], desired[field]));
 }
 
 const identityLabels = [Labels.owner, Labels.ownerNamespace, Labels.ownerKind, Labels.copiedFrom];
@@ -201,7 +185,7 @@ export async function applyRbacObject(client: KubeClient, cache: ObjectReader, d
   }
   if (isForeign(existing, desired)) return false;
   if (!rbacDiffers(existing, desired)) return true;
-  if (desired.roleRef && canonical(existing.roleRef) !== canonical(desired.roleRef)) {
+  if (desired.roleRef && !isSemanticallyEqual(existing.roleRef, desired.roleRef)) {
     await deleteRbacObject(client, existing);
     await client.create(desired, { fieldManager });
     return true;

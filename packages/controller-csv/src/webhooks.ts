@@ -2,7 +2,7 @@ import type { ClusterServiceVersion, WebhookDescription } from '@olm/api';
 import { Labels, WebhookAdmissionTypes } from '@olm/api';
 import type { CachedObject, ObjectKind, ObjectReader } from '@olm/core';
 import { OlmError } from '@olm/core';
-import { apiStatusCode, isNotFound, updateObject, type KubeClient } from '@olm/controller-runtime';
+import { apiStatusCode, isNotFound, isSemanticallyEqual, updateObject, withoutManagedFields, type KubeClient } from '@olm/controller-runtime';
 import type { ServingAvailability } from './api-services.js';
 import { secretMaterial, webhookPort } from './cert-resources.js';
 import { ownerLabels, type CsvForDeployment } from './deployment-strategy.js';
@@ -138,7 +138,7 @@ export async function installWebhooks(client: KubeClient, csv: CsvInput, caBundl
     for (const configuration of existing.items) {
       const next = { ...configuration, ...kind, metadata: { ...configuration.metadata, labels: { ...(configuration.metadata?.labels ?? {}), ...labels } }, webhooks: desired };
       delete (next.metadata as { managedFields?: unknown }).managedFields;
-      if (JSON.stringify(next) !== JSON.stringify(configuration)) await client.replace(next, { fieldManager });
+      if (!isSemanticallyEqual(next, withoutManagedFields(configuration))) await client.replace(next, { fieldManager });
     }
   }
 }

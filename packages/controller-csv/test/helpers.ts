@@ -61,10 +61,10 @@ export async function startEnvironment(options: { rolloutDelayMs?: number; apiSe
 
 export type Environment = Awaited<ReturnType<typeof startEnvironment>>;
 
-/** The controller on a manager of its own, against the environment's server. */
-export async function startController(env: Environment, options: Partial<CsvControllerOptions> = {}) {
+/** The controller on a manager of its own, against the environment's server (or what `kubeconfig` points at). */
+export async function startController(env: Environment, options: Partial<CsvControllerOptions> = {}, kubeconfig = env.server.kubeconfig) {
   const registry = new Registry();
-  const client = new KubeClient({ kubeconfig: env.server.kubeconfig, requestTimeoutMs: 5_000 });
+  const client = new KubeClient({ kubeconfig, requestTimeoutMs: 5_000 });
   const controller: CsvController = createCsvController({
     client,
     rbacGenerator: createRbacGenerator(),

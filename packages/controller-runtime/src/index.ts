@@ -17,6 +17,7 @@ export * from './object-key.js';
 export * from './owner-mapper.js';
 export * from './plugin.js';
 export * from './rate-limiter.js';
+export * from './semantic-equality.js';
 export * from './status-update.js';
 export * from './work-queue.js';
 // The reconciler contract lives in @olm/core; re-exported so library users need one import.

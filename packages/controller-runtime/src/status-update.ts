@@ -2,6 +2,7 @@ import type { CachedObject } from '@olm/core';
 import { OlmError } from '@olm/core';
 import { isConflict, RuntimeErrorCodes } from './errors.js';
 import type { KubeClient, ObjectReference } from './kube-client.js';
+import { isSemanticallyEqual } from './semantic-equality.js';
 
 export interface UpdateWithRetryOptions {
   /** Attempts before giving up with `OLM_RUNTIME_CONFLICT_RETRIES_EXHAUSTED`. Default 5. */
@@ -50,7 +51,7 @@ async function writeWithRetry<T extends CachedObject>(
     const changed = structuredClone(current);
     if (mutate(changed) === false) return current;
     // Writing an unchanged object would bump nothing but still cost a round trip and a watch event.
-    if (JSON.stringify(changed) === JSON.stringify(current)) return current;
+    if (isSemanticallyEqual(changed, current)) return current;
     try {
       return await write(changed);
     } catch (error) {

@@ -8,6 +8,7 @@ import { builtinResourceTypes, seededNamespaces } from './builtin-types.js';
 import { withAggregation } from './aggregation.js';
 import { Cluster } from './cluster.js';
 import { ApiServiceAvailability } from './controllers/api-service-availability.js';
+import { ClusterRoleAggregation } from './controllers/cluster-role-aggregation.js';
 import { CrdController } from './controllers/crd-controller.js';
 import { DeploymentSimulator } from './controllers/deployment-simulator.js';
 import { EventExpiry } from './controllers/event-expiry.js';
@@ -113,6 +114,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     podSimulator,
     eventExpiry,
     apiServiceAvailability,
+    new ClusterRoleAggregation(cluster),
     ...(options.simulateWorkloadPods ? [new ReplicaSetSimulator(cluster)] : []),
     ...(options.defaultServiceAccounts === false ? [] : [new ServiceAccountController(cluster)]),
   ];

@@ -1,7 +1,7 @@
 import type { CatalogSource } from '@olm/api';
 import type { CachedObject, Logger } from '@olm/core';
 import { describeError } from '@olm/core';
-import { Backoff, Informer, silentLogger, type KubeClient } from '@olm/controller-runtime';
+import { Backoff, canonicalJson, Informer, silentLogger, type KubeClient } from '@olm/controller-runtime';
 import { createRegistryClient } from '@olm/registry';
 import { buildPackageManifest, type CatalogSourceSummary } from './build-package-manifest.js';
 import { isConfigMapCatalog, readConfigMapCatalog } from './configmap-catalog.js';
@@ -57,7 +57,7 @@ export function catalogSourceSummary(source: CatalogSource): CatalogSourceSummar
 
 /** What of a CatalogSource shows in its PackageManifests or where they come from: a change means re-read. */
 function fingerprint(source: CatalogSource): string {
-  return JSON.stringify([
+  return canonicalJson([
     catalogSourceSummary(source),
     source.metadata?.annotations ?? {},
     source.spec,

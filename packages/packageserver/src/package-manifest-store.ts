@@ -1,4 +1,4 @@
-import type { LabelSelector } from '@olm/controller-runtime';
+import { isSemanticallyEqual, type LabelSelector } from '@olm/controller-runtime';
 import { catalogKeyString, type CatalogKey, type PackageManifest } from './package-manifest.js';
 
 export type ManifestEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -33,9 +33,9 @@ interface StoredCatalog {
   readonly manifests: Map<string, PackageManifest>;
 }
 
-function withoutResourceVersion(manifest: PackageManifest): string {
+function withoutResourceVersion(manifest: PackageManifest): unknown {
   const { resourceVersion: _ignored, ...metadata } = manifest.metadata;
-  return JSON.stringify({ ...manifest, metadata });
+  return { ...manifest, metadata };
 }
 
 function compareText(left: string, right: string): number {
@@ -86,7 +86,7 @@ export class PackageManifestStore {
       const name = manifest.metadata.name;
       seen.add(name);
       const previous = stored.manifests.get(name);
-      if (previous && withoutResourceVersion(previous) === withoutResourceVersion(manifest)) continue;
+      if (previous && isSemanticallyEqual(withoutResourceVersion(previous), withoutResourceVersion(manifest))) continue;
       const revision = ++this.currentRevision;
       const next = { ...manifest, metadata: { ...manifest.metadata, resourceVersion: String(revision) } };
       stored.manifests.set(name, next);

@@ -49,4 +49,9 @@ describe('generateOperatorGroupClusterRoles', () => {
       [fnv64aHex('Bar.v1alpha1.example.com'), fnv64aHex('Foo.v1.example.com')].map((hash) => `olm.opgroup.permissions/aggregate-to-${hash}-admin`).sort(),
     );
   });
+  it('names the roles by the group alone (namespace and name), whatever APIs it provides, as the contract promises', () => {
+    const names = (providedApis: string[]) => generateOperatorGroupClusterRoles({ operatorGroup: makeOperatorGroup({}), providedApis }).map((role) => role.metadata.name);
+    expect(names([])).toEqual(['admin', 'edit', 'view'].map(name));
+    expect(names(['EtcdCluster.v1beta2.etcd.database.coreos.com'])).toEqual(names([]));
+  });
 });

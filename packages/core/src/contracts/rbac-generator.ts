@@ -69,6 +69,9 @@ export interface RbacGenerator {
   /**
    * The three OperatorGroup ClusterRoles (`admin`, `edit`, `view`), aggregating the per-API ClusterRoles
    * of `providedApis` (`Kind.version.group` strings; default: the group's `olm.providedAPIs` annotation).
+   * They carry no `rules` (Kubernetes' aggregation controller fills them). Their names depend on the
+   * group's namespace and name only, never on the APIs, and differ between groups: the OLM operator
+   * recognises a group's roles by name when they lost their labels, and deletes them with the group.
    */
   operatorGroupClusterRoles(input: { readonly operatorGroup: KubeObject; readonly providedApis?: readonly string[] }): KubeObject[];
 
