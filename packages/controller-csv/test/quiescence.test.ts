@@ -132,9 +132,7 @@ describe('an installed operator', () => {
     recorder.stop();
     expect(recorder.writes).toEqual([expect.stringMatching(/^ADDED \/configmaps quiet\/probe /)]);
     // Nor does it send writes that change nothing (Events and Leases aside). The provided-API
-    // ClusterRoles are still rewritten here: their semantic comparison comes with the ClusterRole
-    // fix of issue 14 (controller-csv's upsert); drop the clusterroles exception once it is in.
-    const wasted = proxy.requests.slice(requestsBefore).filter((line) => !/\/(events|leases|clusterroles)(\/|\?|$)/.test(line));
+    const wasted = proxy.requests.slice(requestsBefore).filter((line) => !/\/(events|leases)(\/|\?|$)/.test(line));
     expect(wasted).toEqual([]);
   });
 });
