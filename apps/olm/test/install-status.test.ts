@@ -6,10 +6,15 @@ import { startApiServer, type ApiServer } from '@olm/local-apiserver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliCaptured } from './run-cli.js';
 
+/** Request options of the admin (the server's token). */
+function admin(server: ApiServer): RequestInit {
+  return { headers: { authorization: `Bearer ${server.token}` } };
+}
+
 async function post(server: ApiServer, path: string, body: unknown): Promise<void> {
   const response = await fetch(`${server.url}${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${server.token}` },
     body: JSON.stringify(body),
   });
   if (response.status !== 201) throw new Error(`POST ${path}: ${response.status} ${await response.text()}`);
@@ -35,7 +40,7 @@ describe('olm install and olm status (without controllers)', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('no CatalogSource in team-a or olm');
     // Refused before any write: no namespace or OperatorGroup left behind.
-    expect((await fetch(`${server.url}/api/v1/namespaces/team-a`)).status).toBe(404);
+    expect((await fetch(`${server.url}/api/v1/namespaces/team-a`, admin(server))).status).toBe(404);
   });
 
   it('creates the namespace, an OwnNamespace OperatorGroup and the Subscription, and status shows it', async () => {
@@ -50,9 +55,9 @@ describe('olm install and olm status (without controllers)', () => {
     expect(install.code).toBe(0);
     expect(install.stdout).toContain('operatorgroup team-b/team-b created (watching namespace team-b)');
     expect(install.stdout).toContain('subscription team-b/acme-backup created (catalog olm/acme-examples, channel stable)');
-    const group = (await (await fetch(`${server.url}/apis/operators.coreos.com/v1/namespaces/team-b/operatorgroups/team-b`)).json()) as { spec: { targetNamespaces: string[] } };
+    const group = (await (await fetch(`${server.url}/apis/operators.coreos.com/v1/namespaces/team-b/operatorgroups/team-b`, admin(server))).json()) as { spec: { targetNamespaces: string[] } };
     expect(group.spec.targetNamespaces).toEqual(['team-b']);
-    const subscription = (await (await fetch(`${server.url}/apis/operators.coreos.com/v1alpha1/namespaces/team-b/subscriptions/acme-backup`)).json()) as { spec: Record<string, unknown> };
+    const subscription = (await (await fetch(`${server.url}/apis/operators.coreos.com/v1alpha1/namespaces/team-b/subscriptions/acme-backup`, admin(server))).json()) as { spec: Record<string, unknown> };
     expect(subscription.spec).toMatchObject({
       name: 'acme-backup',
       source: 'acme-examples',

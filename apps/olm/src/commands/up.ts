@@ -65,6 +65,8 @@ export async function runUp(
     port: options.port,
     host: options.host,
     kubeconfigPath,
+    // HTTPS, as kube-apiserver: kubectl sends the kubeconfig's token only over TLS.
+    tls: true,
     // People look at `kubectl get pods` after installing an operator: show them some.
     simulateWorkloadPods: true,
     ...(dataDir !== undefined ? { dataDir } : {}),
