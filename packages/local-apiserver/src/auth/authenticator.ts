@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { JsonObject } from '../kube-object.js';
 import type { JwtSigner } from './jwt-signer.js';
 import { apiAudiences, validateServiceAccountToken, type ObjectLookup, type TokenValidation } from './service-account-tokens.js';
 import { adminUser, withAuthenticatedGroup, type UserInfo } from './user-info.js';
@@ -19,6 +20,12 @@ export interface StaticTokenUser {
 export class Authenticator {
   /** Static tokens by their SHA-256, so a lookup takes the same time whatever the guess. */
   private readonly staticTokens = new Map<string, UserInfo>();
+  /**
+   * Claims of tokens whose signature checked out, so that a client's every request does not pay an
+   * ECDSA verification (kube-apiserver caches token authentication too). The claims are still
+   * validated each time: expiry, audiences, and the account and bound object being there.
+   */
+  private readonly verifiedClaims = new Map<string, JsonObject>();
 
   constructor(
     adminToken: string,
@@ -52,11 +59,22 @@ export class Authenticator {
       const matched = audiences.filter((audience) => apiAudiences.includes(audience));
       return matched.length > 0 ? { user, audiences: matched } : { error: `the token is valid for this API server only (audiences ${JSON.stringify(apiAudiences)})` };
     }
-    const claims = this.signer.verify(token);
+    const claims = this.verifiedClaims.get(token) ?? this.verify(token);
     if (!claims) return { error: 'invalid bearer token' };
     return validateServiceAccountToken(token, claims, this.objects, audiences);
   }
+
+  private verify(token: string): JsonObject | undefined {
+    const claims = this.signer.verify(token);
+    if (!claims) return undefined;
+    // Oldest first out: a Map iterates in insertion order.
+    if (this.verifiedClaims.size >= maximumCachedTokens) this.verifiedClaims.delete(this.verifiedClaims.keys().next().value ?? '');
+    this.verifiedClaims.set(token, claims);
+    return claims;
+  }
 }
+
+const maximumCachedTokens = 4096;
 
 /** The token of `Bearer <token>` (scheme case-insensitive, as kube-apiserver), or undefined. */
 function bearerToken(authorization: string | undefined): string | undefined {
