@@ -83,7 +83,7 @@ describe('olm run as the olm-operator ServiceAccount of deploy/10-rbac.yaml (RBA
       }
       const plans = (await admin.list<Json>({ apiVersion: operators, kind: 'InstallPlan' })).items;
       expect(plans.length).toBeGreaterThan(0);
-      for (const plan of plans) expect({ plan: plan.metadata.name, phase: plan.status?.phase }).toEqual({ plan: plan.metadata.name, phase: 'Complete' });
+      for (const plan of plans) expect({ plan: plan.metadata?.name, phase: plan.status?.phase }).toEqual({ plan: plan.metadata?.name, phase: 'Complete' });
       // The operator's own RBAC was created by OLM's account (escalate and bind, not wildcards).
       const roles = (await admin.list<Json>({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role' }, { namespace: 'team' })).items;
       expect(roles.some((role) => role.rules?.some((rule: { resources?: string[] }) => rule.resources?.includes('configmaps')))).toBe(true);

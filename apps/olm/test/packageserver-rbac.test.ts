@@ -76,7 +76,7 @@ describe('olm packageserver as the packageserver ServiceAccount of deploy/40-pac
       const apiService = await admin.get<Json>({ apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', name: 'v1.packages.operators.coreos.com' });
       expect(Buffer.from(apiService.spec.caBundle as string, 'base64').toString()).toMatch(/^-----BEGIN CERTIFICATE-----/);
       await expect
-        .poll(async () => (((await admin.request({ method: 'GET', path: '/apis/packages.operators.coreos.com/v1/namespaces/default/packagemanifests' }).catch(() => ({ items: [] }))) as Json).items as Json[]).map((item) => item.metadata.name), { timeout: 20_000 })
+        .poll(async () => (((await admin.request({ method: 'GET', path: '/apis/packages.operators.coreos.com/v1/namespaces/default/packagemanifests' }).catch(() => ({ items: [] }))) as Json).items as Json[]).map((item) => item.metadata?.name), { timeout: 20_000 })
         .toEqual(['acme-backup', 'acme-database', 'acme-monitoring']);
     } finally {
       process.emit('SIGTERM');
