@@ -198,7 +198,7 @@ describe.skipIf(!hasKubectl)('deploy/ and examples/ with kubectl apply --dry-run
 
   beforeAll(async () => {
     directory = await mkdtemp(join(tmpdir(), 'olm-deploy-'));
-    server = await startApiServer({ port: 0, kubeconfigPath: join(directory, 'kubeconfig') });
+    server = await startApiServer({ port: 0, tls: true, kubeconfigPath: join(directory, 'kubeconfig') });
     client = new KubeClient({ kubeconfig: server.kubeconfig });
     environment = { ...process.env, KUBECONFIG: server.kubeconfigPath, KUBECACHEDIR: join(directory, 'cache') };
   });

@@ -17,7 +17,7 @@ describe('olm run', () => {
     await writeFile(kubeconfigPath, server.kubeconfig);
     const response = await fetch(`${server.url}/api/v1/namespaces`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${server.token}` },
       body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'olm' } }),
     });
     expect(response.status).toBe(201);
@@ -25,7 +25,7 @@ describe('olm run', () => {
     for (const crd of crds) {
       const created = await fetch(`${server.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${server.token}` },
         body: JSON.stringify(crd),
       });
       expect(created.status).toBe(201);
@@ -59,7 +59,7 @@ describe('olm run', () => {
       const metrics = await (await fetch(`${url}/metrics`)).text();
       expect(metrics).toMatch(/^process_cpu_user_seconds_total /m);
       await expect
-        .poll(async () => (await fetch(`${server.url}/apis/coordination.k8s.io/v1/namespaces/olm/leases/olm-controllers`)).status, {
+        .poll(async () => (await fetch(`${server.url}/apis/coordination.k8s.io/v1/namespaces/olm/leases/olm-controllers`, { headers: { authorization: `Bearer ${server.token}` } })).status, {
           timeout: 20_000,
         })
         .toBe(200);

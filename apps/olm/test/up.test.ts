@@ -117,8 +117,10 @@ describe('olm up', () => {
     const kubeconfig = join(dataDir, 'custom', 'config');
     const { result, text } = await captureStdout(() => runCli(['up', '--port', '0', '--kubeconfig', kubeconfig, '--exit-after-start']));
     expect(result).toBe(0);
-    expect(text).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+ \(in memory\)/);
-    expect(readFileSync(kubeconfig, 'utf8')).toContain('insecure-skip-tls-verify: true');
+    // HTTPS, so that kubectl sends the kubeconfig's token (client-go sends credentials only over TLS).
+    expect(text).toMatch(/listening on https:\/\/127\.0\.0\.1:\d+ \(in memory\)/);
+    expect(readFileSync(kubeconfig, 'utf8')).toContain('certificate-authority-data');
+    expect(readFileSync(kubeconfig, 'utf8')).toMatch(/token: \S+/);
   });
 
   it('rejects a bad port as a usage error naming the flag', async () => {

@@ -15,7 +15,8 @@ let env: Awaited<ReturnType<typeof startServer>>;
 let client: KubeClient;
 
 beforeAll(async () => {
-  env = await startServer();
+  // HTTPS: kubectl sends its credentials only over TLS.
+  env = await startServer({ tls: true });
   client = env.client();
   await createNamespace(client, 'kc');
   await client.create(configMap('kc', 'one', { a: '1' }));

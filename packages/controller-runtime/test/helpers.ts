@@ -1,17 +1,23 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startApiServer } from '@olm/local-apiserver';
+import { selfSignedCertificate, startApiServer, type TlsMaterial } from '@olm/local-apiserver';
 import type { CachedObject } from '@olm/core';
 import { sleep } from '../src/backoff.js';
 import { KubeClient } from '../src/kube-client.js';
 
 export type TestServer = Awaited<ReturnType<typeof startApiServer>>;
 
-/** A real local API server; with `durable`, restartable on the same port and data. */
-export async function startServer(options: { durable?: boolean } = {}) {
+let certificate: TlsMaterial | undefined;
+
+/**
+ * A real local API server; with `durable`, restartable on the same port and data; with `tls`, over
+ * HTTPS (kubectl sends its credentials only over TLS).
+ */
+export async function startServer(options: { durable?: boolean; tls?: boolean } = {}) {
   const dataDir = options.durable ? mkdtempSync(join(tmpdir(), 'olm-runtime-')) : undefined;
-  let server: TestServer = await startApiServer({ port: 0, ...(dataDir ? { dataDir } : {}) });
+  const tls = options.tls ? (certificate ??= selfSignedCertificate()) : undefined;
+  let server: TestServer = await startApiServer({ port: 0, ...(dataDir ? { dataDir } : {}), ...(tls ? { tls } : {}) });
   const port = server.port;
   return {
     get server() {
@@ -25,7 +31,8 @@ export async function startServer(options: { durable?: boolean } = {}) {
     async restart(downMs = 0) {
       await server.stop();
       if (downMs > 0) await sleep(downMs);
-      server = await startApiServer({ port, ...(dataDir ? { dataDir } : {}) });
+      // Same admin token, as a restarted kube-apiserver keeps its token file.
+      server = await startApiServer({ port, token: server.token, ...(dataDir ? { dataDir } : {}), ...(tls ? { tls } : {}) });
     },
     async stop() {
       await server.stop();

@@ -16,6 +16,8 @@ import { performance } from 'node:perf_hooks';
 import { startApiServer } from '../dist/index.js';
 
 const quick = process.env.BENCH_QUICK === '1';
+/** Every request carries a credential: the admin's (the server is started with this token) unless a case says otherwise. */
+const benchToken = 'bench-admin-token';
 const scale = (n) => (quick ? Math.max(50, Math.floor(n / 10)) : n);
 
 function percentile(sorted, p) {
@@ -27,12 +29,13 @@ function round(value) {
   return Math.round(value * 1000) / 1000;
 }
 
-function send(agent, url, method, path, body, contentType = 'application/json', onSent = undefined) {
+function send(agent, url, method, path, body, contentType = 'application/json', onSent = undefined, token = benchToken) {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
+    const authorization = { Authorization: `Bearer ${token}` };
     const req = request(
       `${url}${path}`,
-      { method, agent, headers: payload ? { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(payload) } : {} },
+      { method, agent, headers: payload ? { ...authorization, 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(payload) } : authorization },
       (res) => {
         const chunks = [];
         res.on('data', (chunk) => chunks.push(chunk));
@@ -48,7 +51,7 @@ function send(agent, url, method, path, body, contentType = 'application/json', 
 
 /** A minimal HTTP/1.1 client: one keep-alive socket, one request at a time, Content-Length responses. */
 class LeanConnection {
-  static async open(url) {
+  static async open(url, token = benchToken) {
     const { hostname, port } = new URL(url);
     const socket = connect(Number(port), hostname);
     socket.setNoDelay(true);
@@ -56,12 +59,13 @@ class LeanConnection {
       socket.once('connect', resolve);
       socket.once('error', reject);
     });
-    return new LeanConnection(socket, `${hostname}:${port}`);
+    return new LeanConnection(socket, `${hostname}:${port}`, token);
   }
 
-  constructor(socket, host) {
+  constructor(socket, host, token) {
     this.socket = socket;
     this.host = host;
+    this.token = token;
     this.buffer = Buffer.alloc(0);
     this.waiting = undefined;
     socket.on('data', (chunk) => this.receive(chunk));
@@ -91,7 +95,7 @@ class LeanConnection {
     const payload = body === undefined ? '' : JSON.stringify(body);
     return new Promise((resolve, reject) => {
       this.waiting = { resolve, reject };
-      this.socket.write(`${method} ${path} HTTP/1.1\r\nHost: ${this.host}\r\nContent-Type: ${contentType}\r\nContent-Length: ${Buffer.byteLength(payload)}\r\n\r\n${payload}`);
+      this.socket.write(`${method} ${path} HTTP/1.1\r\nHost: ${this.host}\r\nAuthorization: Bearer ${this.token}\r\nContent-Type: ${contentType}\r\nContent-Length: ${Buffer.byteLength(payload)}\r\n\r\n${payload}`);
     });
   }
 
@@ -137,7 +141,7 @@ async function measure(name, total, clients, operation, extra = {}, serverPid = 
 
 /** Starts the server (or another script printing its URL) in a child process, so client and server do not share one event loop. */
 async function startServerProcess(options, script = './server-process.mjs') {
-  const child = spawn(process.execPath, [new URL(script, import.meta.url).pathname, JSON.stringify(options)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [new URL(script, import.meta.url).pathname, JSON.stringify({ token: benchToken, ...options })], { stdio: ['pipe', 'pipe', 'inherit'] });
   const url = await new Promise((resolve, reject) => {
     let output = '';
     child.stdout.on('data', (chunk) => {
@@ -161,16 +165,18 @@ async function startServerProcess(options, script = './server-process.mjs') {
 const nodeHttpClient = 'node:http keep-alive Agent';
 const leanClient = 'lean HTTP/1.1, one keep-alive socket per client';
 
-async function writeCases(label, name, options) {
+/** `prepare` may set the server up and return the token the clients use (default: the admin's). */
+async function writeCases(label, name, options, prepare = async () => benchToken, clientKinds = [nodeHttpClient, leanClient]) {
   const server = await startServerProcess(options);
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const path = '/api/v1/namespaces/default/configmaps';
   try {
-    for (const client of [nodeHttpClient, leanClient]) {
+    const token = await prepare(server, agent);
+    for (const client of clientKinds) {
       for (const clients of [1, 50]) {
-        const connections = client === leanClient ? await Promise.all(Array.from({ length: clients }, () => LeanConnection.open(server.url))) : [];
+        const connections = client === leanClient ? await Promise.all(Array.from({ length: clients }, () => LeanConnection.open(server.url, token))) : [];
         const call = (index, method, target, body, contentType) =>
-          client === leanClient ? connections[index].send(method, target, body, contentType) : send(agent, server.url, method, target, body, contentType);
+          client === leanClient ? connections[index].send(method, target, body, contentType) : send(agent, server.url, method, target, body, contentType, undefined, token);
         const count = scale(clients === 1 ? 5000 : 10000);
         const prefix = `${name}-${client === leanClient ? 'lean' : 'http'}-c${clients}`;
         const extra = { client };
@@ -213,7 +219,7 @@ async function watchLatency() {
     let resolveAll;
     const all = new Promise((resolve) => (resolveAll = resolve));
     await new Promise((resolve, reject) => {
-      const req = request(`${server.url}${path}?watch=true`, { agent }, (res) => {
+      const req = request(`${server.url}${path}?watch=true`, { agent, headers: { Authorization: `Bearer ${benchToken}` } }, (res) => {
         let buffer = '';
         res.setEncoding('utf8');
         res.on('data', (chunk) => {
@@ -259,7 +265,7 @@ async function memory() {
   const count = scale(100_000);
   global.gc?.();
   const before = process.memoryUsage();
-  const server = await startApiServer({ port: 0 });
+  const server = await startApiServer({ port: 0, token: benchToken });
   const type = server.cluster.registry.get('', 'configmaps');
   const started = performance.now();
   for (let index = 0; index < count; index++) {
@@ -313,9 +319,35 @@ async function loopbackFloor() {
   }
 }
 
+/**
+ * Sets up a ServiceAccount allowed to write ConfigMaps by one RoleBinding among many: 500 other
+ * RoleBindings in its namespace and 200 ClusterRoleBindings for other subjects. Returns its token:
+ * its requests go through RBAC (the admin's are allowed by system:masters without it).
+ */
+async function serviceAccountWriter(server, agent) {
+  const admin = (method, path, body) =>
+    send(agent, server.url, method, path, body).then((result) => {
+      if (result.status >= 300) throw new Error(`${method} ${path}: ${result.status} ${result.body}`);
+      return JSON.parse(result.body);
+    });
+  const rbac = '/apis/rbac.authorization.k8s.io/v1';
+  await admin('POST', '/api/v1/namespaces/default/serviceaccounts', { metadata: { name: 'writer' } });
+  await admin('POST', `${rbac}/namespaces/default/roles`, { metadata: { name: 'configmap-writer' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'patch'] }] });
+  for (let index = 0; index < 500; index++) {
+    await admin('POST', `${rbac}/namespaces/default/rolebindings`, { metadata: { name: `other-${index}` }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'configmap-writer' }, subjects: [{ kind: 'User', name: `user-${index}` }] });
+  }
+  for (let index = 0; index < 200; index++) {
+    await admin('POST', `${rbac}/clusterrolebindings`, { metadata: { name: `other-${index}` }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' }, subjects: [{ kind: 'Group', name: `group-${index}` }] });
+  }
+  await admin('POST', `${rbac}/namespaces/default/rolebindings`, { metadata: { name: 'writer' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'configmap-writer' }, subjects: [{ kind: 'ServiceAccount', name: 'writer' }] });
+  const tokenRequest = await admin('POST', '/api/v1/namespaces/default/serviceaccounts/writer/token', { spec: {} });
+  return tokenRequest.status.token;
+}
+
 if (wanted('writes')) {
   await loopbackFloor();
   await writeCases('memory', 'mem', {});
+  await writeCases('memory, as a ServiceAccount through RBAC (700 other bindings)', 'rbac', {}, serviceAccountWriter, [leanClient]);
 }
 /** What one durable write costs at least on this disk: a small append and fdatasync, one after another. */
 async function diskSyncCost(dataDir) {

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { resolveBackend, serviceReference } from './api-service-backend.js';
-import { checkClientAccess } from './client-access.js';
 import type { Cluster } from './cluster.js';
 import { apiGroupList } from './discovery.js';
 import { ApiError } from './errors.js';
@@ -17,11 +16,10 @@ import { compareKubeVersions, groupVersion } from './resource-type.js';
  * `/apis/<group>` beside the groups served here. The client's credentials are not forwarded.
  * Unlike kube-aggregator, a request is proxied whatever the APIService's `Available` condition
  * says (an unreachable backend answers 503), so that a freshly registered backend is usable
- * before its first availability check.
+ * before its first availability check. Access control (authentication, authorization) is in front.
  */
 export interface AggregationOptions {
   readonly cluster: Cluster;
-  readonly token: string | undefined;
   /** Registers an open proxied request (a watch) so that stop() can end it; returns the unregister function. */
   readonly trackWatch: (close: () => void) => () => void;
 }
@@ -164,7 +162,6 @@ export function withAggregation(
     if (method !== 'GET' && method !== 'HEAD') return false;
     const aggregated = aggregatedApiServices(cluster);
     if (path === '/openapi/v3') {
-      checkClientAccess(request.socket.remoteAddress, request.headers.authorization, options.token);
       const index = openApiV3Index(cluster.registry) as { paths: JsonObject };
       const paths: JsonObject = { ...index.paths };
       for (const [groupVersionKey, apiService] of aggregated) {
@@ -177,7 +174,6 @@ export function withAggregation(
     const named = /^\/openapi\/v3\/apis\/([^/]+)\/([^/]+)$/.exec(path);
     const apiService = named ? aggregated.get(`${named[1]}/${named[2]}`) : undefined;
     if (!apiService) return false;
-    checkClientAccess(request.socket.remoteAddress, request.headers.authorization, options.token);
     proxy(request, response, cluster, apiService, options.trackWatch);
     return true;
   };
@@ -198,7 +194,6 @@ export function withAggregation(
     if (segments[0] !== 'apis') return false;
     if (segments.length === 1) {
       if (method !== 'GET' && method !== 'HEAD') return false;
-      checkClientAccess(request.socket.remoteAddress, request.headers.authorization, options.token);
       sendJson(response, 200, aggregatedApiGroupList(cluster));
       return true;
     }
@@ -206,14 +201,12 @@ export function withAggregation(
     if (segments.length === 2) {
       const versions = aggregatedGroups(cluster).get(group);
       if (!versions || (method !== 'GET' && method !== 'HEAD')) return false;
-      checkClientAccess(request.socket.remoteAddress, request.headers.authorization, options.token);
       const local = cluster.registry.groups().get(group) ?? [];
       sendJson(response, 200, { kind: 'APIGroup', apiVersion: 'v1', ...groupDocument(group, [...versions, ...local.filter((version) => !versions.includes(version))]) });
       return true;
     }
     const apiService = aggregatedApiServices(cluster).get(`${group}/${segments[2] ?? ''}`);
     if (!apiService) return false;
-    checkClientAccess(request.socket.remoteAddress, request.headers.authorization, options.token);
     proxy(request, response, cluster, apiService, options.trackWatch);
     return true;
   };

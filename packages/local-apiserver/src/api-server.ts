@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { builtinResourceTypes, seededNamespaces } from './builtin-types.js';
 import { withAggregation } from './aggregation.js';
+import type { StaticTokenUser } from './auth/authenticator.js';
+import { registerAuthTypes, setUpServerAuth } from './auth/server-auth.js';
 import { Cluster } from './cluster.js';
 import { ApiServiceAvailability } from './controllers/api-service-availability.js';
 import { ClusterRoleAggregation } from './controllers/cluster-role-aggregation.js';
@@ -38,8 +40,13 @@ export interface ApiServerOptions {
   readonly kubeconfigPath?: string;
   /** Serve HTTPS with a self-signed certificate (`true`) or the given PEMs. */
   readonly tls?: boolean | TlsMaterial;
-  /** Require `Authorization: Bearer <token>`; without it only loopback clients are served. */
+  /**
+   * The admin's bearer token (user `kubernetes-admin` in `system:masters`), which the kubeconfig
+   * carries; default a random one, kept in `<dataDir>/auth/admin-token` with a data directory.
+   */
   readonly token?: string;
+  /** More users, each with a static bearer token (kube-apiserver's `--token-auth-file`). */
+  readonly users?: readonly StaticTokenUser[];
   /** How long a Deployment takes to become available, and a Pod to run (default 50 ms). */
   readonly deploymentRolloutDelayMs?: number;
   /** Deployments also get a ReplicaSet and Pods (which the Pod simulator then runs); default false. */
@@ -66,8 +73,12 @@ export interface ApiServer {
   readonly port: number;
   readonly host: string;
   readonly kubeconfigPath: string;
-  /** The kubeconfig document (YAML). */
+  /** The kubeconfig document (YAML), with the admin token. */
   readonly kubeconfig: string;
+  /** The admin's bearer token (`Authorization: Bearer <token>`): every request needs a credential. */
+  readonly token: string;
+  /** The serving certificate (PEM) when serving HTTPS, for clients to trust. */
+  readonly caCertificate?: string;
   /** The API semantics, for in-process callers and tests. Returned objects are the stored ones: read-only. */
   readonly cluster: Cluster;
   /** The current resourceVersion (store revision). */
@@ -90,6 +101,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const host = options.host ?? '127.0.0.1';
   const registry = new ResourceRegistry();
   for (const type of builtinResourceTypes()) registry.add(type);
+  registerAuthTypes(registry);
   const store = new Store(options.watchWindow ?? defaultWatchWindow);
   const cluster = new Cluster(registry, store);
   const log = options.dataDir !== undefined ? await DurableLog.open(options.dataDir, store) : undefined;
@@ -98,6 +110,10 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   for (const name of seededNamespaces) {
     if (namespaces && !cluster.tryGet(namespaces, undefined, name)) cluster.create(namespaces, 'v1', undefined, { metadata: { name } }, { fieldManager: 'kube-apiserver' });
   }
+
+  const tlsMaterial = options.tls === true ? selfSignedCertificate(options.dataDir !== undefined ? join(options.dataDir, 'tls') : undefined) : options.tls === false || options.tls === undefined ? undefined : options.tls;
+  const maxBodyBytes = 3 * 1024 * 1024;
+  const auth = setUpServerAuth(cluster, { dataDir: options.dataDir, token: options.token, users: options.users ?? [], maxBodyBytes, caCertificate: tlsMaterial?.cert });
 
   const crdController = new CrdController(cluster);
   const namespaceController = new NamespaceController(cluster);
@@ -117,6 +133,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     new ClusterRoleAggregation(cluster),
     ...(options.simulateWorkloadPods ? [new ReplicaSetSimulator(cluster)] : []),
     ...(options.defaultServiceAccounts === false ? [] : [new ServiceAccountController(cluster)]),
+    auth.tokenController,
   ];
   for (const controller of controllers) controller.start();
   await store.durable();
@@ -125,8 +142,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   let address = '';
   const handler = createRequestHandler({
     cluster,
-    token: options.token,
-    maxBodyBytes: 3 * 1024 * 1024,
+    admissionFor: (request) => auth.accessControl.writeAdmission(request),
+    maxBodyBytes,
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
     trackWatch: (close) => {
       watches.add(close);
@@ -136,11 +153,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     version,
   });
 
-  const tlsMaterial = options.tls === true ? selfSignedCertificate(options.dataDir !== undefined ? join(options.dataDir, 'tls') : undefined) : options.tls === false || options.tls === undefined ? undefined : options.tls;
-  // APIServices with a Service are proxied before the local handler sees the request.
+  // Access control first; then APIServices with a Service are proxied before the local handler sees the request.
   const aggregated = withAggregation(handler, {
     cluster,
-    token: options.token,
     trackWatch: (close) => {
       watches.add(close);
       return () => watches.delete(close);
@@ -148,7 +163,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   });
   const limits: ConnectionLimits = { ...defaultConnectionLimits, ...options.connectionLimits };
   const timeouts = serverTimeouts(limits);
-  const server: Server = tlsMaterial ? createHttpsServer({ cert: tlsMaterial.cert, key: tlsMaterial.key, ...timeouts }, aggregated) : createHttpServer(timeouts, aggregated);
+  const front = auth.accessControl.wrap(aggregated);
+  const server: Server = tlsMaterial ? createHttpsServer({ cert: tlsMaterial.cert, key: tlsMaterial.key, ...timeouts }, front) : createHttpServer(timeouts, front);
   server.keepAliveTimeout = 65_000;
   const sockets = guardConnections(server, limits);
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
@@ -168,6 +184,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   const url = `${tlsMaterial ? 'https' : 'http'}://${urlHost}:${port}`;
   address = `${urlHost}:${port}`;
+  auth.listening(host, port, tlsMaterial !== undefined);
 
   // Without a data directory or a path, the kubeconfig goes to a temp directory removed by stop().
   const temporaryDirectory = options.kubeconfigPath === undefined && options.dataDir === undefined ? mkdtempSync(join(tmpdir(), 'olm-apiserver-')) : undefined;
@@ -175,7 +192,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const kubeconfig = renderKubeconfig({
     server: url,
     ...(tlsMaterial ? { certificateAuthority: tlsMaterial.cert } : {}),
-    ...(options.token !== undefined ? { token: options.token } : {}),
+    token: auth.adminToken,
   });
   mkdirSync(dirname(kubeconfigPath), { recursive: true });
   writeFileSync(kubeconfigPath, kubeconfig, { mode: 0o600 });
@@ -187,6 +204,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     host,
     kubeconfigPath,
     kubeconfig,
+    token: auth.adminToken,
+    ...(tlsMaterial ? { caCertificate: tlsMaterial.cert } : {}),
     cluster,
     revision: () => store.revision,
     failDeployment: (namespace, name) => deploymentSimulator.setFailed(namespace, name, true),
@@ -198,6 +217,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     stop() {
       stopping ??= (async () => {
         for (const controller of controllers) controller.stop();
+        auth.stop();
         for (const close of [...watches]) close();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         for (const socket of sockets) socket.destroy();

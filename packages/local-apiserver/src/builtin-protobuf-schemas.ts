@@ -302,6 +302,34 @@ const builtinMessages: Record<string, string> = {
     'x-kubernetes-map-type=43? x-kubernetes-validations=44:ValidationRule[]',
   ExternalDocumentation: 'description=1 url=2',
   ValidationRule: 'rule=1! message=2 messageExpression=3 reason=4? fieldPath=5 optionalOldSelf=6:bool?',
+
+  // authentication.k8s.io/v1 (kubectl create token, auth whoami; TokenReview from Go clients).
+  // `extra` maps (of ExtraValue) are not decoded: no kubectl command sends them.
+  TokenRequest: 'metadata=1:ObjectMeta spec=2:TokenRequestSpec status=3:TokenRequestStatus',
+  TokenRequestSpec: 'audiences=1[] expirationSeconds=4:int64? boundObjectRef=3:BoundObjectReference',
+  BoundObjectReference: 'kind=1 apiVersion=2 name=3 uid=4',
+  TokenRequestStatus: 'token=1! expirationTimestamp=2:Time!',
+  TokenReview: 'metadata=1:ObjectMeta spec=2:TokenReviewSpec status=3:TokenReviewStatus',
+  TokenReviewSpec: 'token=1 audiences=2[]',
+  TokenReviewStatus: 'authenticated=1:bool user=2:UserInfo audiences=4[] error=3',
+  UserInfo: 'username=1 uid=2 groups=3[]',
+  SelfSubjectReview: 'metadata=1:ObjectMeta status=2:SelfSubjectReviewStatus',
+  SelfSubjectReviewStatus: 'userInfo=1:UserInfo',
+
+  // authorization.k8s.io/v1 (kubectl auth can-i, including --list).
+  SelfSubjectAccessReview: 'metadata=1:ObjectMeta spec=2:SelfSubjectAccessReviewSpec status=3:SubjectAccessReviewStatus',
+  SelfSubjectAccessReviewSpec: 'resourceAttributes=1:ResourceAttributes nonResourceAttributes=2:NonResourceAttributes',
+  // SubjectAccessReview and LocalSubjectAccessReview share this layout.
+  SubjectAccessReview: 'metadata=1:ObjectMeta spec=2:SubjectAccessReviewSpec status=3:SubjectAccessReviewStatus',
+  SubjectAccessReviewSpec: 'resourceAttributes=1:ResourceAttributes nonResourceAttributes=2:NonResourceAttributes user=3 groups=4[] uid=6',
+  ResourceAttributes: 'namespace=1 verb=2 group=3 version=4 resource=5 subresource=6 name=7',
+  NonResourceAttributes: 'path=1 verb=2',
+  SubjectAccessReviewStatus: 'allowed=1:bool! denied=4:bool reason=2 evaluationError=3',
+  SelfSubjectRulesReview: 'metadata=1:ObjectMeta spec=2:SelfSubjectRulesReviewSpec status=3:SubjectRulesReviewStatus',
+  SelfSubjectRulesReviewSpec: 'namespace=1',
+  SubjectRulesReviewStatus: 'resourceRules=1:ResourceRule[]! nonResourceRules=2:NonResourceRule[]! incomplete=3:bool! evaluationError=4',
+  ResourceRule: 'verbs=1[]! apiGroups=2[] resources=3[] resourceNames=4[]',
+  NonResourceRule: 'verbs=1[]! nonResourceURLs=2[]',
 };
 
 /** Top-level objects by `apiVersion` and `kind` (the envelope's type), to their message. */
@@ -317,6 +345,13 @@ const builtinRoots: Record<string, string> = {
   'rbac.authorization.k8s.io/v1 RoleBinding': 'RoleBinding',
   'rbac.authorization.k8s.io/v1 ClusterRole': 'ClusterRole',
   'rbac.authorization.k8s.io/v1 ClusterRoleBinding': 'RoleBinding',
+  'authentication.k8s.io/v1 TokenRequest': 'TokenRequest',
+  'authentication.k8s.io/v1 TokenReview': 'TokenReview',
+  'authentication.k8s.io/v1 SelfSubjectReview': 'SelfSubjectReview',
+  'authorization.k8s.io/v1 SelfSubjectAccessReview': 'SelfSubjectAccessReview',
+  'authorization.k8s.io/v1 SubjectAccessReview': 'SubjectAccessReview',
+  'authorization.k8s.io/v1 LocalSubjectAccessReview': 'SubjectAccessReview',
+  'authorization.k8s.io/v1 SelfSubjectRulesReview': 'SelfSubjectRulesReview',
 };
 
 export const builtinProtobufSchemas: ProtobufSchemas = parseProtobufSchemas(builtinMessages);

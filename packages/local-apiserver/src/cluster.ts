@@ -42,6 +42,8 @@ export interface WriteOptions {
   readonly fieldValidation?: FieldValidation;
   /** Warnings for the `Warning` response header are pushed here. */
   readonly warnings?: string[];
+  /** Checks the object about to be written (the request's RBAC escalation check); throws to refuse. */
+  readonly admission?: (write: { readonly type: ResourceType; readonly object: KubeObject; readonly previous?: KubeObject }) => void;
 }
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
@@ -185,6 +187,7 @@ export class Cluster {
     if (type.tracksGeneration) metadata.generation = 1;
     if (type.statusSubresource && !(type.group === '' && (type.plural === 'namespaces' || type.plural === 'pods'))) delete object['status'];
     let prepared = this.prepare(type, version, object, true, options);
+    options.admission?.({ type, object: prepared });
     const managedFields = prepared.metadata.managedFields;
     prepared.metadata.managedFields = managedFields ?? recordUpdate({ previous: undefined, next: prepared, manager: this.managerName(options), apiVersion: groupVersion(type.group, version), listKeys: this.listKeys(type) });
     if (prepared.metadata.managedFields.length === 0) delete prepared.metadata.managedFields;
@@ -391,6 +394,7 @@ export class Cluster {
     let prepared = this.prepare(type, version, next, false, options, existing);
     const problems = type.crdName === undefined ? immutableFieldProblems(type, existing, prepared) : [];
     if (problems.length > 0) throw invalid(type, qualifiedKind(type), name, problems);
+    options.admission?.({ type, object: prepared, previous: existing });
     if (type.tracksGeneration && specChanged(type, existing, prepared)) prepared.metadata.generation = (existing.metadata.generation ?? 0) + 1;
     const previousVersioned = this.toVersion(type, existing, version);
     prepared.metadata.managedFields =

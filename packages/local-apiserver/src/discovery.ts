@@ -92,6 +92,9 @@ function resourceEntries(type: ResourceType): JsonObject[] {
   if (type.scale) {
     entries.push({ name: `${type.plural}/scale`, singularName: '', namespaced: type.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] });
   }
+  for (const extra of type.additionalSubresources ?? []) {
+    entries.push({ name: `${type.plural}/${extra.name}`, singularName: '', namespaced: type.namespaced, group: extra.group, version: extra.version, kind: extra.kind, verbs: [...extra.verbs] });
+  }
   return entries;
 }
 

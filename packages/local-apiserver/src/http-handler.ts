@@ -1,8 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import { checkRequestBody } from './body-checks.js';
-import { checkClientAccess } from './client-access.js';
-import type { Cluster, DeleteOptions, FieldValidation, PatchType } from './cluster.js';
+import type { Cluster, DeleteOptions, FieldValidation, PatchType, WriteOptions } from './cluster.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, type VersionInfo } from './discovery.js';
 import { ApiError, badRequest, internalError, methodNotAllowed, pathNotFound, unsupportedMediaType } from './errors.js';
 import { goJsonText, listObject, writeBuiltin } from './go-json.js';
@@ -15,10 +14,11 @@ import { groupVersion, type ResourceType } from './resource-type.js';
 import { buildTable, tableContentType, wantsTable } from './table.js';
 import { serveWatch } from './watch-stream.js';
 
-/** The HTTP surface: authentication, routing, content negotiation, and one handler per verb. */
+/** The HTTP surface: routing, content negotiation, and one handler per verb (access control is in front). */
 export interface HandlerOptions {
   readonly cluster: Cluster;
-  readonly token: string | undefined;
+  /** The admission check of a request's writes (RBAC escalation prevention), from access control. */
+  readonly admissionFor?: (request: IncomingMessage) => WriteOptions['admission'];
   readonly maxBodyBytes: number;
   readonly bookmarkIntervalMs: number;
   /** Registers an open watch so that stop() can end it; returns the unregister function. */
@@ -30,7 +30,7 @@ export interface HandlerOptions {
 
 type Query = URLSearchParams;
 
-function sendJson(response: ServerResponse, code: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
+export function sendJson(response: ServerResponse, code: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
   const text = goJsonText(body);
   const warnings = headers['Warning'];
   // Warnings set earlier (a deprecated version's) come first; writeHead would replace them.
@@ -40,7 +40,7 @@ function sendJson(response: ServerResponse, code: number, body: unknown, headers
   response.end(text);
 }
 
-function sendError(response: ServerResponse, error: unknown): void {
+export function sendError(response: ServerResponse, error: unknown): void {
   if (response.headersSent) {
     response.destroy();
     return;
@@ -158,8 +158,6 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
   const { cluster } = options;
   const registry = cluster.registry;
 
-  const authenticate = (request: IncomingMessage): void => checkClientAccess(request.socket.remoteAddress, request.headers.authorization, options.token);
-
   const render = (type: ResourceType, version: string, object: KubeObject): KubeObject => cluster.toVersion(type, object, version);
 
   const handleResource = async (request: IncomingMessage, response: ServerResponse, route: Extract<Route, { kind: 'resource' }>, query: Query): Promise<void> => {
@@ -181,7 +179,8 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
     const accept = request.headers.accept;
     const table = wantsTable(accept);
     const warnings: string[] = [];
-    const writeOptions = () => ({ dryRun: dryRunOf(query), fieldManager: managerOf(query, request), fieldValidation: fieldValidationOf(query), warnings });
+    const admission = options.admissionFor?.(request);
+    const writeOptions = () => ({ dryRun: dryRunOf(query), fieldManager: managerOf(query, request), fieldValidation: fieldValidationOf(query), warnings, ...(admission ? { admission } : {}) });
     const respondObject = (code: number, object: KubeObject): void => {
       if (table && method === 'GET') {
         sendJson(response, code, buildTable(type.columns?.(version) ?? [], [object], { includeObject: query.get('includeObject'), listMeta: { resourceVersion: object.metadata.resourceVersion } }), { 'Content-Type': tableContentType });
@@ -362,7 +361,6 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
   };
 
   const route = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    authenticate(request);
     const target = request.url ?? '/';
     const questionMark = target.indexOf('?');
     const query = new URLSearchParams(questionMark >= 0 ? target.slice(questionMark + 1) : '');
@@ -440,7 +438,7 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
   };
 }
 
-async function readTypedBody(request: IncomingMessage, limit: number, warnings?: string[]): Promise<unknown> {
+export async function readTypedBody(request: IncomingMessage, limit: number, warnings?: string[]): Promise<unknown> {
   const type = mediaType(request);
   const raw = await readBody(request, limit);
   if (raw.length === 0) return undefined;

@@ -1,4 +1,6 @@
 export { startApiServer, type ApiServer, type ApiServerOptions } from './api-server.js';
+export type { StaticTokenUser } from './auth/authenticator.js';
+export type { UserInfo } from './auth/user-info.js';
 export { Cluster, type DeleteOptions, type FieldValidation, type ListOptions, type ListResult, type PatchType, type WriteOptions } from './cluster.js';
 export { ApiError, statusBody, type StatusCause, type StatusDetails } from './errors.js';
 export { failAnnotation } from './controllers/deployment-simulator.js';
@@ -12,3 +14,4 @@ export { applyStrategicMergePatch } from './strategic-merge-patch.js';
 export type { ResourceType, PrinterColumn } from './resource-type.js';
 export { defaultKubernetesVersion, serverVersion, versionInfo, type VersionInfo } from './discovery.js';
 export { DataDirCorruptError } from './durable-log.js';
+export { selfSignedCertificate, type TlsMaterial } from './tls.js';

@@ -58,6 +58,17 @@ export interface ResourceType {
   readonly associativeList?: (path: readonly string[]) => ListKind | undefined;
   /** Whether the schema node at this path is a map (`additionalProperties`) rather than a struct. */
   readonly mapFields?: (path: readonly string[]) => boolean;
+  /** Subresources served outside the generic handler (a ServiceAccount's `token`), for discovery. */
+  readonly additionalSubresources?: readonly AdditionalSubresource[];
+}
+
+/** A subresource of another kind than its resource, as discovery lists it (`serviceaccounts/token`). */
+export interface AdditionalSubresource {
+  readonly name: string;
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  readonly verbs: readonly string[];
 }
 
 export function resourceKey(type: { group: string; plural: string }): string {

@@ -111,7 +111,7 @@ describe('APIService aggregation', () => {
   let backend: Server | undefined;
 
   beforeAll(async () => {
-    server = await startTestServer({ apiServiceCheckIntervalMs: 200 });
+    server = await startTestServer({ apiServiceCheckIntervalMs: 200, tls: true });
     await call(server, 'POST', '/api/v1/namespaces', { metadata: { name: 'agg' } });
   });
 
@@ -284,7 +284,7 @@ describe('APIService aggregation', () => {
       await call(guarded, 'POST', '/api/v1/namespaces', { metadata: { name: 'agg' } }, headers);
       await call(guarded, 'POST', '/api/v1/namespaces/agg/services', externalService(port, 'http'), headers);
       await call(guarded, 'POST', '/apis/apiregistration.k8s.io/v1/apiservices', apiService({ service: { namespace: 'agg', name: 'gadgets', port } }), headers);
-      expect((await call(guarded, 'GET', '/apis/gadgets.example.com/v1/namespaces/agg/echoes/e1')).status).toBe(401);
+      expect((await call(guarded, 'GET', '/apis/gadgets.example.com/v1/namespaces/agg/echoes/e1', undefined, { Authorization: '' })).status).toBe(401);
       const echoed = await call(guarded, 'GET', '/apis/gadgets.example.com/v1/namespaces/agg/echoes/e1?pretty=true', undefined, { ...headers, 'X-Custom': 'kept' });
       expect(echoed.status).toBe(200);
       expect(echoed.body.headers.authorization).toBeUndefined();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiServer } from '../src/index.js';
-import { call, startTestServer } from './helpers.js';
+import { call, send, startTestServer } from './helpers.js';
 import { kubectl, kubectlMinorVersion, runKubectl } from './kubectl-client.js';
 
 // A CRD version marked `deprecated: true` makes every request to it carry `Warning: 299 - "…"`:
@@ -57,7 +57,7 @@ describe('deprecated custom resource versions', () => {
   let workDir: string;
 
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ tls: true });
     workDir = mkdtempSync(join(tmpdir(), 'olm-deprecated-'));
     for (const crd of [gadgets, relics]) {
       const created = await call(server, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
@@ -93,10 +93,9 @@ describe('deprecated custom resource versions', () => {
   });
 
   it('warns on watches of a deprecated version', async () => {
-    const controller = new AbortController();
-    const response = await fetch(`${server.url}/apis/example.com/v1beta1/gadgets?watch=true`, { signal: controller.signal });
-    expect(response.headers.get('warning')).toBe(betaWarning);
-    controller.abort();
+    const response = await send(server, 'GET', '/apis/example.com/v1beta1/gadgets?watch=true', {});
+    expect(response.headers['warning']).toBe(betaWarning);
+    response.destroy();
   });
 
   it('names no replacement when no newer version is served and not deprecated', async () => {

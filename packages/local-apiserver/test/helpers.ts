@@ -1,6 +1,9 @@
+import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { startApiServer, type ApiServer, type ApiServerOptions } from '../src/index.js';
+import { selfSignedCertificate, type TlsMaterial } from '../src/tls.js';
 
-/** Shared test plumbing: a server on a random port and raw HTTP helpers (fetch over loopback). */
+/** Shared test plumbing: a server on a random port and raw HTTP(S) helpers (as the admin, over loopback). */
 export interface RawResponse {
   status: number;
   headers: Headers;
@@ -8,25 +11,52 @@ export interface RawResponse {
   text: string;
 }
 
+let certificate: TlsMaterial | undefined;
+
+/**
+ * `tls: true` serves HTTPS with one certificate per test process (one openssl run). kubectl needs
+ * HTTPS: client-go sends credentials only over TLS.
+ */
 export async function startTestServer(options: ApiServerOptions = {}): Promise<ApiServer> {
-  return startApiServer({ port: 0, deploymentRolloutDelayMs: 20, ...options });
+  const tls = options.tls === true ? (certificate ??= selfSignedCertificate()) : options.tls;
+  return startApiServer({ port: 0, deploymentRolloutDelayMs: 20, ...options, ...(tls !== undefined ? { tls } : {}) });
 }
 
-export async function call(server: ApiServer, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<RawResponse> {
-  const init: RequestInit = { method, headers: { Accept: 'application/json', ...headers } };
+/** Sends a request to the server (trusting its certificate), as the admin unless `headers` carry an `Authorization`. */
+export function send(server: ApiServer, method: string, path: string, headers: Record<string, string | string[]>, body?: string | Buffer, signal?: AbortSignal): Promise<IncomingMessage> {
+  const allHeaders: Record<string, string | string[] | number> = { Authorization: `Bearer ${server.token}`, ...headers };
+  // Node sends no body on DELETE without a length.
+  if (body !== undefined) allHeaders['Content-Length'] = Buffer.byteLength(body);
+  const options: RequestOptions & { ca?: string } = { method, headers: allHeaders, ...(signal ? { signal } : {}) };
+  if (server.caCertificate !== undefined) options.ca = server.caCertificate;
+  const requestFunction = server.url.startsWith('https:') ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const outgoing = requestFunction(`${server.url}${path}`, options, resolve);
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
+
+export async function call(server: ApiServer, method: string, path: string, body?: unknown, headers: Record<string, string | string[]> = {}): Promise<RawResponse> {
+  const allHeaders: Record<string, string | string[]> = { Accept: 'application/json', ...headers };
+  let payload: string | undefined;
   if (body !== undefined) {
-    init.body = typeof body === 'string' ? body : JSON.stringify(body);
-    (init.headers as Record<string, string>)['Content-Type'] ??= 'application/json';
+    payload = typeof body === 'string' ? body : JSON.stringify(body);
+    allHeaders['Content-Type'] ??= 'application/json';
   }
-  const response = await fetch(`${server.url}${path}`, init);
-  const text = await response.text();
+  const response = await send(server, method, path, allHeaders, payload);
+  const chunks: Buffer[] = [];
+  for await (const chunk of response) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  const responseHeaders = new Headers();
+  for (let index = 0; index + 1 < response.rawHeaders.length; index += 2) responseHeaders.append(response.rawHeaders[index] ?? '', response.rawHeaders[index + 1] ?? '');
   let parsed: unknown;
   try {
     parsed = text === '' ? undefined : JSON.parse(text);
   } catch {
     parsed = undefined;
   }
-  return { status: response.status, headers: response.headers, body: parsed, text };
+  return { status: response.statusCode ?? 0, headers: responseHeaders, body: parsed, text };
 }
 
 export interface WatchEvent {
@@ -41,15 +71,10 @@ export function openWatch(server: ApiServer, path: string): { events: WatchEvent
   const waiters: (() => void)[] = [];
   const done = (async () => {
     try {
-      const response = await fetch(`${server.url}${path}`, { signal: controller.signal });
-      const reader = response.body?.getReader();
-      if (!reader) return;
-      const decoder = new TextDecoder();
+      const response = await send(server, 'GET', path, {}, undefined, controller.signal);
       let buffer = '';
-      for (;;) {
-        const { value, done: finished } = await reader.read();
-        if (finished) break;
-        buffer += decoder.decode(value, { stream: true });
+      for await (const chunk of response) {
+        buffer += (chunk as Buffer).toString('utf8');
         let newline = buffer.indexOf('\n');
         while (newline >= 0) {
           const line = buffer.slice(0, newline);
@@ -60,7 +85,7 @@ export function openWatch(server: ApiServer, path: string): { events: WatchEvent
         }
       }
     } catch (error) {
-      if (!(error instanceof Error && error.name === 'AbortError')) throw error;
+      if (!(error instanceof Error && (error.name === 'AbortError' || (error as { code?: string }).code === 'ECONNRESET'))) throw error;
     } finally {
       for (const waiter of waiters.splice(0)) waiter();
     }

@@ -26,7 +26,7 @@ describe.skipIf(minor === undefined)(`kubectl 1.${minor ?? '?'} create generator
   const getJson = async (...args: string[]): Promise<any> => JSON.parse(await ok('get', ...args, '-o', 'json'));
 
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ tls: true });
     workDir = mkdtempSync(join(tmpdir(), 'olm-kubectl-create-'));
     env = { ...process.env, KUBECONFIG: server.kubeconfigPath, KUBECACHEDIR: join(workDir, 'cache'), HOME: workDir };
   });

@@ -25,7 +25,7 @@ describe.skipIf(!available)(`kubectl ${available ? `1.${minor}` : '(missing)'} a
   };
 
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ tls: true });
     workDir = mkdtempSync(join(tmpdir(), 'olm-kubectl-'));
     env = { ...process.env, KUBECONFIG: server.kubeconfigPath, KUBECACHEDIR: join(workDir, 'cache'), HOME: workDir };
     file(

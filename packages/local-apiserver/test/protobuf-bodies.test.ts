@@ -23,7 +23,7 @@ function configMap(name: string, data: Record<string, string>, resourceVersion?:
 }
 
 async function send(server: ApiServer, method: string, path: string, body: Buffer): Promise<{ status: number; headers: Headers; body: any }> {
-  const response = await fetch(`${server.url}${path}`, { method, body, headers: { 'Content-Type': protobuf, Accept: `${protobuf}, application/json` } });
+  const response = await fetch(`${server.url}${path}`, { method, body, headers: { 'Content-Type': protobuf, Accept: `${protobuf}, application/json`, Authorization: `Bearer ${server.token}` } });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: JSON.parse(text) };
 }

@@ -26,7 +26,7 @@ describe('server-side apply of associative lists', () => {
   const managedBy = (object: Any, manager: string): any => object.metadata?.managedFields?.find((entry: any) => entry.manager === manager && entry.operation === 'Apply')?.fieldsV1;
 
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ tls: true });
     const config = new KubeConfig();
     config.loadFromString(server.kubeconfig);
     objects = KubernetesObjectApi.makeApiClient(config);

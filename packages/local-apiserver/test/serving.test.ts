@@ -33,13 +33,12 @@ describe('serving options', () => {
     }
   });
 
-  it('listening on every interface, still serves loopback clients without a token', async () => {
-    // Refusing other clients is decided per remote address (src/client-access.test.ts): tests send
-    // traffic to loopback addresses only, never to this machine's other interfaces.
+  it('listening on every interface, accepts any Host but still requires a credential', async () => {
     const server = await startTestServer({ host: '0.0.0.0' });
     try {
       expect(server.url).toBe(`http://127.0.0.1:${server.port}`);
-      const served = await fetch(`http://127.0.0.1:${server.port}/api/v1/namespaces`);
+      expect((await fetch(`http://127.0.0.1:${server.port}/api/v1/namespaces`)).status).toBe(401);
+      const served = await fetch(`http://127.0.0.1:${server.port}/api/v1/namespaces`, { headers: { Authorization: `Bearer ${server.token}`, Host: `olm.example.test:${server.port}` } });
       expect(served.status).toBe(200);
       expect(((await served.json()) as { items: unknown[] }).items).toHaveLength(4);
     } finally {
@@ -61,7 +60,7 @@ describe('serving options', () => {
         socket.on('error', () => resolve(received));
       });
       expect(reply).toMatch(/^HTTP\/1\.1 400 Bad Request/);
-      const health = await fetch(`${server.url}/readyz`);
+      const health = await fetch(`${server.url}/readyz`, { headers: { Authorization: `Bearer ${server.token}` } });
       expect(await health.text()).toBe('ok');
     } finally {
       await server.stop();

@@ -6,16 +6,19 @@ import { fileURLToPath } from 'node:url';
 import { crds } from '@olm/api';
 import type { CachedObject } from '@olm/core';
 import { isAlreadyExists, KubeClient } from '@olm/controller-runtime';
-import { startApiServer, type ApiServer } from '@olm/local-apiserver';
+import { get as httpsGet } from 'node:https';
+import { selfSignedCertificate, startApiServer, type ApiServer, type TlsMaterial } from '@olm/local-apiserver';
 
 export const exampleCatalogDir = fileURLToPath(new URL('../../../examples/catalog', import.meta.url));
 export const realCatalogDir = fileURLToPath(new URL('../../../../shared/catalogs/certified-operators-v4.18', import.meta.url));
 
 export type Json = CachedObject & { metadata: any; [key: string]: any };
 
-/** A local API server with OLM's CRDs and the global catalog namespace `olm`. */
+let certificate: TlsMaterial | undefined;
+
+/** A local API server with OLM's CRDs and the global catalog namespace `olm`, over HTTPS (for kubectl). */
 export async function startCluster(): Promise<{ server: ApiServer; client: KubeClient; stop(): Promise<void> }> {
-  const server = await startApiServer({ port: 0, apiServiceCheckIntervalMs: 500 });
+  const server = await startApiServer({ port: 0, apiServiceCheckIntervalMs: 500, tls: (certificate ??= selfSignedCertificate()) });
   const client = new KubeClient({ kubeconfig: server.kubeconfig, requestTimeoutMs: 20_000 });
   for (const crd of crds) await client.create(crd as unknown as CachedObject);
   await createNamespace(client, 'olm');
@@ -27,6 +30,18 @@ export async function startCluster(): Promise<{ server: ApiServer; client: KubeC
       await server.stop();
     },
   };
+}
+
+/** A raw GET as the admin, trusting the server's certificate. */
+export function adminGet(server: ApiServer, path: string): Promise<{ status: number; contentType: string | undefined; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    httpsGet(`${server.url}${path}`, { ca: server.caCertificate, headers: { Authorization: `Bearer ${server.token}` } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, contentType: response.headers['content-type'], body: Buffer.concat(chunks) }));
+      response.on('error', reject);
+    }).on('error', reject);
+  });
 }
 
 export async function createNamespace(client: KubeClient, name: string): Promise<void> {

@@ -7,7 +7,7 @@ import type { ApiServer } from '@olm/local-apiserver';
 import { loadCatalog, startRegistryServer, type RegistryServer } from '@olm/registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageServerApiServiceName, startPackageServer, type PackageServer } from '../src/index.js';
-import { createNamespace, eventually, exampleCatalogDir, grpcCatalogSource, kubectlAvailable, kubectlFor, startCluster, type Json } from './helpers.js';
+import { adminGet, createNamespace, eventually, exampleCatalogDir, grpcCatalogSource, kubectlAvailable, kubectlFor, startCluster, type Json } from './helpers.js';
 
 const hasKubectl = kubectlAvailable();
 if (!hasKubectl) console.warn('packageserver kubectl checks skipped: kubectl --client failed (set KUBECTL to a kubectl binary)');
@@ -245,10 +245,10 @@ describe('packageserver behind the local API server', () => {
   });
 
   it('the icon subresource answers with an image (the default one when the CSV has none)', async () => {
-    const response = await fetch(`${cluster.server.url}/apis/${group}/${version}/namespaces/other-ns/${plural}/acme-backup/icon`);
+    const response = await adminGet(cluster.server, `/apis/${group}/${version}/namespaces/other-ns/${plural}/acme-backup/icon`);
     expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toBe('image/svg+xml');
-    expect(await response.text()).toMatch(/^<svg /);
+    expect(response.contentType).toBe('image/svg+xml');
+    expect(response.body.toString('utf8')).toMatch(/^<svg /);
   });
 
   it('watches stream the current manifests, then catalog changes and removals', async () => {

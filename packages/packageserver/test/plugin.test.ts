@@ -2,7 +2,7 @@ import { boot, kubeClient, provision } from '@olm/core';
 import { loadCatalog, startRegistryServer } from '@olm/registry';
 import { describe, expect, it } from 'vitest';
 import { createPackageServerPlugin } from '../src/index.js';
-import { eventually, exampleCatalogDir, grpcCatalogSource, startCluster, type Json } from './helpers.js';
+import { adminGet, eventually, exampleCatalogDir, grpcCatalogSource, startCluster, type Json } from './helpers.js';
 
 describe('the packageserver plugin', () => {
   it('serves and registers the API once the kernel starts, and stops with it', async () => {
@@ -21,7 +21,7 @@ describe('the packageserver plugin', () => {
       }, 15_000, 'the packages through the aggregated API');
       expect(names).toEqual(['acme-backup', 'acme-database', 'acme-monitoring']);
       await kernel.stop();
-      const after = await fetch(`${cluster.server.url}/apis/packages.operators.coreos.com/v1/namespaces/default/packagemanifests`);
+      const after = await adminGet(cluster.server, '/apis/packages.operators.coreos.com/v1/namespaces/default/packagemanifests');
       expect(after.status).toBe(503);
     } finally {
       await registry.stop();

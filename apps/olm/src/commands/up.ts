@@ -79,6 +79,8 @@ export async function runUp(
     host: options.host,
     kubeconfigPath,
     ...(options.kubernetesVersion !== undefined ? { kubernetesVersion: options.kubernetesVersion } : {}),
+    // HTTPS, as kube-apiserver: kubectl sends the kubeconfig's token only over TLS.
+    tls: true,
     // People look at `kubectl get pods` after installing an operator: show them some.
     simulateWorkloadPods: true,
     ...(dataDir !== undefined ? { dataDir } : {}),
