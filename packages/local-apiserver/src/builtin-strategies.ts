@@ -102,11 +102,28 @@ function defaultServicePort(holder: unknown): void {
   if (service && (service['port'] === undefined || service['port'] === null)) service['port'] = 443;
 }
 
+/** rbac/v1 defaulting: an empty `roleRef.apiGroup`, and a User or Group subject's, is rbac.authorization.k8s.io. */
+function defaultBindingApiGroups(object: KubeObject): void {
+  const roleRef = object['roleRef'];
+  if (isJsonObject(roleRef) && !roleRef['apiGroup']) roleRef['apiGroup'] = 'rbac.authorization.k8s.io';
+  const subjects = object['subjects'];
+  if (!Array.isArray(subjects)) return;
+  for (const subject of subjects) {
+    if (!isJsonObject(subject) || subject['apiGroup']) continue;
+    if (subject['kind'] === 'User' || subject['kind'] === 'Group') subject['apiGroup'] = 'rbac.authorization.k8s.io';
+    else if (subject['kind'] === 'ServiceAccount') subject['apiGroup'] = '';
+  }
+}
+
 /** Defaults a built-in object (called on create, and on update with the stored object as `previous`). */
 export function applyBuiltinDefaults(type: ResourceType, object: KubeObject, isCreate: boolean, previous?: KubeObject): void {
   const key = `${type.group}/${type.plural}`;
   const spec = isJsonObject(object['spec']) ? object['spec'] : undefined;
   switch (key) {
+    case 'rbac.authorization.k8s.io/rolebindings':
+    case 'rbac.authorization.k8s.io/clusterrolebindings':
+      defaultBindingApiGroups(object);
+      break;
     case '/namespaces': {
       object.metadata.labels = { ...(object.metadata.labels ?? {}), 'kubernetes.io/metadata.name': object.metadata.name ?? '' };
       if (isCreate) {

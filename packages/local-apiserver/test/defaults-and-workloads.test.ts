@@ -126,7 +126,7 @@ describe('the workload simulation records what kube-controller-manager does', ()
   let workDir: string;
 
   beforeAll(async () => {
-    server = await startTestServer({ simulateWorkloadPods: true });
+    server = await startTestServer({ simulateWorkloadPods: true, tls: true });
     const config = new KubeConfig();
     config.loadFromString(server.kubeconfig);
     core = config.makeApiClient(CoreV1Api);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiServer } from '../src/index.js';
-import { call, installWidgetCrd, startTestServer } from './helpers.js';
+import { call, installWidgetCrd, send, startTestServer } from './helpers.js';
 
 /** Keys of the object at `path` in a JSON text, in the order the text has them. */
 function keysAt(text: string, ...path: (string | number)[]): string[] {
@@ -12,15 +12,13 @@ function keysAt(text: string, ...path: (string | number)[]): string[] {
 /** The first `count` lines of a watch, as raw text. */
 async function rawWatchLines(server: ApiServer, path: string, count: number, trigger: () => Promise<unknown>): Promise<string[]> {
   const controller = new AbortController();
-  const response = await fetch(`${server.url}${path}`, { signal: controller.signal });
-  const reader = response.body!.getReader();
+  const response = await send(server, 'GET', path, {}, undefined, controller.signal);
   await trigger();
-  const decoder = new TextDecoder();
   let buffer = '';
-  while (buffer.split('\n').length <= count) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += decoder.decode(value, { stream: true });
+  response.setEncoding('utf8');
+  for await (const chunk of response) {
+    buffer += chunk as string;
+    if (buffer.split('\n').length > count) break;
   }
   controller.abort();
   return buffer.split('\n').slice(0, count);
