@@ -1,0 +1,107 @@
+/**
+ * YAML aliases (`*name`) make a parsed document a graph: an alias is the same object (or string) as
+ * its anchor. Parsing stays cheap, but anything that walks or serialises the value (validation,
+ * rendering, JSON for a gRPC answer or for storage) expands every alias, so nested aliases ("billion
+ * laughs") grow a few hundred bytes into gigabytes. These limits bound that expansion at load.
+ */
+export interface AliasExpansionLimits {
+  /** Most reuses of an already seen mapping or sequence (alias references) in one document. */
+  readonly maxAliases: number;
+  /** Most bytes the document takes as JSON with every alias written out. */
+  readonly maxExpandedBytes: number;
+}
+
+/**
+ * No real catalog or manifest comes near these: the certified-operators catalog has no aliases at
+ * all, and its largest document is a few megabytes of JSON.
+ */
+export const defaultAliasExpansionLimits: AliasExpansionLimits = Object.freeze({
+  maxAliases: 10_000,
+  maxExpandedBytes: 64 * 1024 * 1024,
+});
+
+/**
+ * Why `document` (a value a YAML parser returned) expands too much, or undefined when it is within
+ * `limits`. The reason starts as go-yaml's (`document contains excessive aliasing`) and names the
+ * limit. A value that contains itself (a recursive alias) is refused too: it has no JSON form.
+ * Time and memory are linear in the document's distinct nodes; it never expands anything.
+ */
+export function findExcessiveAliasing(document: unknown, limits: AliasExpansionLimits = defaultAliasExpansionLimits): string | undefined {
+  if (typeof document !== 'object' || document === null) return undefined;
+  /** Expanded JSON size of each finished mapping or sequence; a second visit is an alias. */
+  const sizes = new Map<object, number>();
+  /** Containers on the current path: meeting one again is a cycle. */
+  const onPath = new Set<object>();
+  let aliases = 0;
+
+  interface Frame {
+    readonly node: object;
+    readonly children: readonly unknown[];
+    next: number;
+    size: number;
+  }
+  const open = (node: object): Frame => {
+    onPath.add(node);
+    if (Array.isArray(node)) return { node, children: node, next: 0, size: 2 + node.length };
+    const record = node as Record<string, unknown>;
+    let size = 2;
+    const keys = Object.keys(record);
+    // "key": value, per entry.
+    for (const key of keys) size += key.length + 4;
+    return { node, children: keys.map((key) => record[key]), next: 0, size };
+  };
+
+  const stack: Frame[] = [open(document)];
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1] as Frame;
+    if (frame.size > limits.maxExpandedBytes) return tooLarge(limits);
+    if (frame.next === frame.children.length) {
+      stack.pop();
+      onPath.delete(frame.node);
+      sizes.set(frame.node, frame.size);
+      const parent = stack[stack.length - 1];
+      if (parent !== undefined) parent.size += frame.size;
+      continue;
+    }
+    const child = frame.children[frame.next++];
+    if (typeof child !== 'object' || child === null) {
+      frame.size += scalarSize(child);
+      continue;
+    }
+    const known = sizes.get(child);
+    if (known !== undefined) {
+      aliases += 1;
+      if (aliases > limits.maxAliases) {
+        return `document contains excessive aliasing: more than ${limits.maxAliases} aliases (limit maxAliases); write the values out instead of using YAML anchors and aliases`;
+      }
+      frame.size += known;
+      continue;
+    }
+    if (onPath.has(child)) {
+      return 'document contains a recursive alias (a node that contains itself), which has no JSON form; remove the alias';
+    }
+    stack.push(open(child));
+  }
+  return undefined;
+}
+
+function tooLarge(limits: AliasExpansionLimits): string {
+  return `document contains excessive aliasing: with its aliases expanded it takes more than ${limits.maxExpandedBytes} bytes (limit maxExpandedBytes); write the values out instead of using YAML anchors and aliases`;
+}
+
+function scalarSize(value: unknown): number {
+  // A string alias is the same string again: it counts each time it is written out.
+  if (typeof value === 'string') return value.length + 2;
+  return 8;
+}
+
+/**
+ * Whether YAML text may define an anchor (`&name` after a separator), so that a loader can skip
+ * {@link findExcessiveAliasing} for the many documents without one. False positives (an `&` in
+ * text) only cost the walk; an anchor always follows one of these separators in YAML.
+ */
+export function mayDefineYamlAnchor(text: string): boolean {
+  return yamlAnchor.test(text);
+}
+
+const yamlAnchor = /(?:^|[\s[{,:\uFEFF])&[^\s,[\]{}]/;
