@@ -75,3 +75,46 @@ describe('hostile regular expressions', () => {
     expect((await call(server, 'GET', `${crds}/lookarounds.example.com`)).status).toBe(404);
   });
 });
+
+describe('hostile YAML bodies', () => {
+  let server: ApiServer;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  const yaml = { 'Content-Type': 'application/yaml' };
+  const cms = '/api/v1/namespaces/default/configmaps';
+
+  it('answers 400 to nested aliases (billion laughs) and keeps serving', async () => {
+    const levels = 'bcdefghi'.split('').map((name, index) => `  ${name}: &${name} [${Array(9).fill(`*${'abcdefghi'[index]}`).join(', ')}]`);
+    const body = ['apiVersion: v1', 'kind: ConfigMap', 'metadata: {name: laughs}', 'laughs:', '  a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]', ...levels].join('\n');
+    const response = await call(server, 'POST', cms, body, yaml);
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'BadRequest', code: 400 });
+    expect(response.body.message).toMatch(/^error decoding YAML: /);
+    expect((await call(server, 'GET', '/livez')).text).toBe('ok');
+  });
+
+  it('answers 400 to a long string aliased fewer times than the YAML library bounds, but expanding past the limit', async () => {
+    const aliases = Array.from({ length: 60 }, (_, index) => `  k${index}: *s`).join('\n');
+    const body = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: strings}\ndata:\n  s: &s "${'x'.repeat(1_200_000)}"\n${aliases}\n`;
+    const response = await call(server, 'POST', cms, body, yaml);
+    expect(response.status).toBe(400);
+    expect(response.body.message).toBe(
+      'error decoding YAML: document contains excessive aliasing: with its aliases expanded it takes more than 67108864 bytes (limit maxExpandedBytes); write the values out instead of using YAML anchors and aliases',
+    );
+    expect((await call(server, 'GET', `${cms}/strings`)).status).toBe(404);
+  });
+
+  it('still accepts modest aliases', async () => {
+    const body = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: modest, labels: &l {app: x}, annotations: *l}\n';
+    const response = await call(server, 'POST', cms, body, yaml);
+    expect(response.status).toBe(201);
+    expect(response.body.metadata).toMatchObject({ labels: { app: 'x' }, annotations: { app: 'x' } });
+  });
+});

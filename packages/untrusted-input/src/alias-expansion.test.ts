@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findExcessiveAliasing, mayDefineYamlAnchor } from './alias-expansion.js';
+import { findExcessiveAliasing, indexOfYamlAnchor } from './alias-expansion.js';
 
 /** The shape a YAML parser returns for a billion-laughs document: each level aliases the previous ten times. */
 function laughs(levels: number, width = 10): Record<string, unknown> {
@@ -53,16 +53,16 @@ describe('findExcessiveAliasing', () => {
   });
 });
 
-describe('mayDefineYamlAnchor', () => {
+describe('indexOfYamlAnchor', () => {
   it('finds anchors wherever YAML allows them', () => {
-    for (const text of ['&a x', 'a: &b\n  c: 1', '- &x [1]', '[&a 1, *a]', '{"k":&v 1}', '--- &doc\nx: 1', 'key: !!map &m {}', '\uFEFF&a 1']) {
-      expect(mayDefineYamlAnchor(text), text).toBe(true);
+    for (const [text, offset] of [['&a x', 0], ['a: &b\n  c: 1', 3], ['- &x [1]', 2], ['[&a 1, *a]', 1], ['{"k":&v 1}', 5], ['--- &doc\nx: 1', 4], ['key: !!map &m {}', 11], ['\uFEFF&a 1', 1]] as const) {
+      expect(indexOfYamlAnchor(text), text).toBe(offset);
     }
   });
 
   it('ignores ampersands that cannot start an anchor', () => {
     for (const text of ['description: R&D tools', 'a: b & c', 'url: http://x?a=1&b=2', 'plain: x']) {
-      expect(mayDefineYamlAnchor(text), text).toBe(false);
+      expect(indexOfYamlAnchor(text), text).toBe(-1);
     }
   });
 });

@@ -96,12 +96,14 @@ function scalarSize(value: unknown): number {
 }
 
 /**
- * Whether YAML text may define an anchor (`&name` after a separator), so that a loader can skip
- * {@link findExcessiveAliasing} for the many documents without one. False positives (an `&` in
- * text) only cost the walk; an anchor always follows one of these separators in YAML.
+ * Where YAML text may define its first anchor (the offset of an `&name` after a separator), or -1,
+ * so that a loader can skip {@link findExcessiveAliasing} for the many documents without one and
+ * point at the first anchor when it refuses one. False positives (an `&` in text) only cost the walk;
+ * an anchor always follows one of these separators in YAML, so -1 means there is none.
  */
-export function mayDefineYamlAnchor(text: string): boolean {
-  return yamlAnchor.test(text);
+export function indexOfYamlAnchor(text: string): number {
+  const match = yamlAnchor.exec(text);
+  return match === null ? -1 : match.index + match[0].length - 2;
 }
 
 const yamlAnchor = /(?:^|[\s[{,:\uFEFF])&[^\s,[\]{}]/;
