@@ -160,6 +160,16 @@ describe('manifest files', () => {
     );
     expect(thrown(() => parseManifestFile('manifests/list.yaml', '- 1\n- 2\n', 'img')).message).toContain('has a document (#1) that is not a Kubernetes object with apiVersion and kind');
   });
+
+  it('refuses a manifest whose YAML aliases expand past the limits (billion laughs), naming file and document', () => {
+    const levels = 'bcdefghi'.split('').map((name, index) => `  ${name}: &${name} [${Array(9).fill(`*${'abcdefghi'[index]}`).join(', ')}]`);
+    const laughs = ['apiVersion: v1', 'kind: ConfigMap', 'metadata: {name: a}', '---', 'apiVersion: v1', 'kind: ConfigMap', 'metadata: {name: laughs}', 'data:', '  a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]', ...levels].join('\n');
+    expect(thrown(() => parseManifestFile('manifests/laughs.yaml', laughs, 'quay.io/acme/b:1')).message).toMatch(
+      /^manifest file manifests\/laughs.yaml of bundle image quay.io\/acme\/b:1 has a document \(#2\) that contains excessive aliasing: .*maxExpandedBytes.*; fix the file and push the bundle image again$/,
+    );
+    const modest = parseManifestFile('manifests/ok.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ok, labels: &l {app: x}, annotations: *l}\n', 'img');
+    expect(modest[0]?.metadata).toEqual({ name: 'ok', labels: { app: 'x' }, annotations: { app: 'x' } });
+  });
 });
 
 describe('the unpacked ConfigMap', () => {

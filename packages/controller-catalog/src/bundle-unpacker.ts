@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
+import { findExcessiveAliasing, indexOfYamlAnchor } from '@olm/untrusted-input';
 import jsYaml from 'js-yaml';
 import tarStream from 'tar-stream';
 import { OlmError, describeError, hasErrorCode, type CatalogBundle, type CatalogRef, type KubeObject, type Logger } from '@olm/core';
@@ -148,9 +149,13 @@ export function parseManifestFile(name: string, text: string, image: string): Ku
   } catch (error) {
     throw fail(`is neither JSON nor YAML: ${describeError(error).split('\n')[0]}`);
   }
+  // Aliases are written out when the manifests go into the ConfigMap and onto the cluster.
+  const mayAlias = indexOfYamlAnchor(text) >= 0;
   const objects: KubeObject[] = [];
   for (const [index, document] of documents.entries()) {
     if (document === null || document === undefined) continue;
+    const aliasing = mayAlias ? findExcessiveAliasing(document) : undefined;
+    if (aliasing !== undefined) throw fail(`has a document (#${index + 1}) that ${aliasing.replace(/^document /, '')}`);
     const object = document as Partial<KubeObject>;
     if (typeof object !== 'object' || Array.isArray(object) || typeof object.kind !== 'string' || typeof object.apiVersion !== 'string') {
       throw fail(`has a document (#${index + 1}) that is not a Kubernetes object with apiVersion and kind`);
@@ -224,6 +229,9 @@ export function unpackedConfigMap(input: UnpackedConfigMapInput): KubeObject & {
   if (annotationsFile) {
     try {
       const parsed = jsYaml.load(annotationsFile.toString('utf8'), { schema: jsYaml.CORE_SCHEMA }) as { annotations?: Record<string, unknown> } | null;
+      // One string aliased under many keys would grow the ConfigMap past any size.
+      const aliasing = findExcessiveAliasing(parsed);
+      if (aliasing !== undefined) throw new Error(aliasing);
       for (const [key, value] of Object.entries(parsed?.annotations ?? {})) {
         if (qualifiedName.test(key) && typeof value === 'string') annotations[key] = value;
       }

@@ -124,4 +124,28 @@ describe('CRD upgrade safety', () => {
     );
     expect(await checkCrdUpgrade(unserved, withoutV1, existing({ v2: [widget('w1', {})] }))).toEqual({ warnings: [] });
   });
+
+  it('checks existing objects against a catastrophically backtracking pattern in linear time', async () => {
+    const next = crd([{ name: 'v1', served: true, storage: true, schema: schema({ name: { type: 'string', pattern: '^(a+)+$' } }) }]);
+    const hostile = `${'a'.repeat(34)}!`;
+    const verdict = await checkCrdUpgrade(v1, next, existing({ v1: [widget('fine', { name: 'a'.repeat(10_000) }), widget('hostile', { name: hostile })] }));
+    expect(verdict.error).toBe(
+      `error validating existing CRs against new CRD's schema for "widgets.example.com": error validating example.com/v1, Kind=Widget "default/hostile": updated validation is too restrictive: spec.name: Invalid value: "${hostile}": spec.name in body should match '^(a+)+$'`,
+    );
+  });
+
+  it('reads patterns with Go RE2 syntax, as the API server does', async () => {
+    const next = crd([{ name: 'v1', served: true, storage: true, schema: schema({ name: { type: 'string', pattern: '(?i)^[[:alpha:]]+\\z' } }) }]);
+    expect(await checkCrdUpgrade(v1, next, existing({ v1: [widget('w1', { name: 'Abc' })] }))).toEqual({ warnings: [] });
+  });
+
+  it('refuses a new schema whose pattern Go refuses, naming the field', async () => {
+    const next = crd([{ name: 'v1', served: true, storage: true, schema: schema({ name: { type: 'string', pattern: '^a(?=b)' } }) }]);
+    await expect(checkCrdUpgrade(v1, next, existing({ v1: [widget('w1', { name: 'ab' })] }))).rejects.toThrow(
+      expect.objectContaining({
+        code: 'OLM_SCHEMA_INVALID',
+        message: 'cannot compile schema: properties[spec].properties[name].pattern is not a valid regular expression (error parsing regexp: invalid or unsupported Perl syntax: `(?=`)',
+      }),
+    );
+  });
 });

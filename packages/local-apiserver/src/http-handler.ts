@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { findExcessiveAliasing, indexOfYamlAnchor } from '@olm/untrusted-input';
 import { parse as parseYaml } from 'yaml';
 import { checkRequestBody } from './body-checks.js';
 import type { Cluster, DeleteOptions, FieldValidation, PatchType, WriteOptions } from './cluster.js';
@@ -88,11 +89,17 @@ function parseDocument(buffer: Buffer, type: string): unknown {
   const text = buffer.toString('utf8');
   if (type === 'application/yaml' || type === 'application/apply-patch+yaml' || type === 'application/x-yaml' || type === 'text/yaml') {
     if (text.trim() === '') return undefined;
+    let value: unknown;
     try {
-      return parseYaml(text) as unknown;
+      // yaml allows each anchor about 100 uses (maxAliasCount), but 100 uses of a megabyte string
+      // are still 100 MB once written out: findExcessiveAliasing below bounds the expanded size.
+      value = parseYaml(text);
     } catch (error) {
       throw badRequest(`error decoding YAML: ${error instanceof Error ? error.message : String(error)}`);
     }
+    const aliasing = indexOfYamlAnchor(text) >= 0 ? findExcessiveAliasing(value) : undefined;
+    if (aliasing !== undefined) throw badRequest(`error decoding YAML: ${aliasing}`);
+    return value;
   }
   try {
     return JSON.parse(text) as unknown;

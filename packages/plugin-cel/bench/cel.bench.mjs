@@ -13,7 +13,7 @@ const rules = {
   'certified-and-stable': 'properties.exists(p, p.type == "certified") && properties.exists(p, p.type == "stable")',
   'semver-at-least-1.0.1':
     'properties.exists(p, p.type == "olm.package" && semver_compare(p.value.version, "1.0.1") >= 0)',
-  'matches-linear-regex': 'properties.exists(p, p.type == "olm.package" && p.value.packageName.matches("^operator-[0-9]*7$"))',
+  'matches-re2': 'properties.exists(p, p.type == "olm.package" && p.value.packageName.matches("^operator-[0-9]*7$"))',
 };
 
 /** A realistic bundle: package, a few GVKs, labels, and the properties the rules look for last. */

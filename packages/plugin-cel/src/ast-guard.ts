@@ -1,7 +1,6 @@
 import type { ASTNode } from '@marcbachmann/cel-js';
 import { invalidRule, limitExceeded } from './errors.js';
 import type { CelLimits } from './limits.js';
-import { countUnboundedQuantifiers, findUnsafeRegexConstruct } from './regex-guard.js';
 
 /** Method-style macros that expand into a comprehension (a loop over the receiver). */
 const COMPREHENSION_MACROS = new Set(['all', 'exists', 'exists_one', 'map', 'filter']);
@@ -11,23 +10,19 @@ export interface AstFacts {
   readonly comprehensions: number;
   /** The deepest nesting of comprehension macros inside each other's bodies. */
   readonly comprehensionNesting: number;
+  /** How many `matches()` calls the rule contains (each must run on RE2, not the library's RegExp). */
+  readonly matches: number;
 }
 
 /**
  * Walks the parsed rule and rejects what would make evaluation unbounded: too many or too deeply
  * nested comprehensions (each nesting level multiplies the iterations), `cel.bind` (not in
- * upstream OLM's environment; chained binds double values), and, when `matches()` runs on
- * JavaScript's backtracking engine (`guardRegex`), patterns that can backtrack badly (upstream's
- * RE2 is linear).
+ * upstream OLM's environment; chained binds double values). Counts `matches()` calls, which the
+ * compiler moves to RE2.
  */
-export function guardAst(
-  root: ASTNode,
-  rule: string,
-  limits: CelLimits,
-  options: { readonly guardRegex?: boolean } = {},
-): AstFacts {
-  const guardRegex = options.guardRegex ?? true;
+export function guardAst(root: ASTNode, rule: string, limits: CelLimits): AstFacts {
   let comprehensions = 0;
+  let matches = 0;
   let comprehensionNesting = 0;
 
   const visit = (node: ASTNode, nesting: number): void => {
@@ -43,7 +38,7 @@ export function guardAst(
             rule,
           );
         }
-        if (name === 'matches' && guardRegex) guardMatches(args[0], rule, limits);
+        if (name === 'matches' && args.length === 1) matches += 1;
         visit(receiver, nesting);
         if (COMPREHENSION_MACROS.has(name) && (args.length === 2 || (name === 'map' && args.length === 3))) {
           comprehensions += 1;
@@ -94,31 +89,5 @@ export function guardAst(
   };
 
   visit(root, 0);
-  return { comprehensions, comprehensionNesting };
-}
-
-/** `matches()` patterns must be literals we can vet; a computed pattern could be anything at evaluation. */
-function guardMatches(pattern: ASTNode | undefined, rule: string, limits: CelLimits): void {
-  if (pattern === undefined) return;
-  if (pattern.op !== 'value' || typeof pattern.args !== 'string') {
-    throw invalidRule(
-      `matches() in olm.constraint rules needs a string literal pattern, so it can be checked for catastrophic backtracking: ${rule}`,
-      rule,
-    );
-  }
-  const unsafe = findUnsafeRegexConstruct(pattern.args);
-  if (unsafe !== undefined) {
-    throw invalidRule(
-      `matches() pattern ${JSON.stringify(pattern.args)} ${unsafe}: JavaScript regular expressions backtrack (upstream's RE2 does not, and rejects backreferences and lookaround), so it could stall resolution; rewrite the pattern: ${rule}`,
-      rule,
-    );
-  }
-  const quantifiers = countUnboundedQuantifiers(pattern.args);
-  if (quantifiers > limits.maxRegexQuantifiers) {
-    throw limitExceeded(
-      'maxRegexQuantifiers',
-      `matches() pattern ${JSON.stringify(pattern.args)} has ${quantifiers} unbounded quantifiers (*, +, {n,}), more than the maximum of ${limits.maxRegexQuantifiers}`,
-      rule,
-    );
-  }
+  return { comprehensions, comprehensionNesting, matches };
 }

@@ -114,30 +114,26 @@ describe('createCelRuleCompiler: compile-time rejections', () => {
     expect((error as Error).message).toContain('cel.bind is not supported');
   });
 
-  it('runs matches() on the linear engine by default: hostile patterns are just false, computed patterns work', () => {
-    expect(compiler.regexEngine).toBe('linear');
+  it('runs matches() on RE2: hostile patterns are just false, computed patterns work, Go syntax works', () => {
     const hostile = compiler.compile('properties.exists(p, p.type.matches("^(a+)+$"))');
     const result = hostile.evaluate([{ type: `${'a'.repeat(5_000)}!`, value: {} }]);
     expect(result.matched).toBe(false);
     expect(result.error).toBeUndefined();
     const computed = compiler.compile('properties.exists(p, p.type == "olm.package" && p.value.packageName.matches(p.value.version))');
     expect(computed.evaluate([{ type: 'olm.package', value: { packageName: 'etcd', version: 't.' } }]).matched).toBe(true);
-    const backreference = compiler.compile('properties.exists(p, p.type.matches("(a)\\\\1"))').evaluate(bundle('1.0.0'));
-    expect(backreference.matched).toBe(false);
-    expect(String(backreference.error)).toContain('invalid regular expression');
+    const go = compiler.compile('properties.exists(p, p.type.matches("(?i)^OLM\\\\.[[:alpha:]]+\\\\z") && p.value.packageName.matches("^\\\\pL+$"))');
+    expect(go.evaluate([{ type: 'olm.package', value: { packageName: 'etcd', version: '1.0.0' } }])).toEqual({ matched: true });
   });
 
-  it('with the backtracking engine, rejects unsafe or computed matches() patterns when compiling', () => {
-    const backtracking = createCelRuleCompiler({ regexEngine: 'backtracking' });
-    expect(backtracking.regexEngine).toBe('backtracking');
-    const nested = compileError('properties.exists(p, p.type.matches("^(a+)+$"))', backtracking);
-    expect(hasErrorCode(nested, 'OLM_CEL_INVALID_RULE')).toBe(true);
-    expect((nested as Error).message).toContain('repeats a group that repeats itself');
-    const computed = compileError('properties.exists(p, p.type.matches(p.type))', backtracking);
-    expect((computed as Error).message).toContain('needs a string literal pattern');
-    expect(
-      backtracking.compile('properties.exists(p, p.type.matches("^olm\\\\.[a-z]+$"))').evaluate(bundle('1.0.0')).matched,
-    ).toBe(true);
+  it("makes a pattern Go refuses (lookaround, backreferences) an evaluation error with Go's message: false, as upstream", () => {
+    for (const [pattern, message] of [
+      ['(a)\\\\1', 'error parsing regexp: invalid escape sequence: `\\1`'],
+      ['^olm(?=\\\\.)', 'error parsing regexp: invalid or unsupported Perl syntax: `(?=`'],
+    ]) {
+      const evaluation = compiler.compile(`properties.exists(p, p.type.matches("${pattern}"))`).evaluate(bundle('1.0.0'));
+      expect(evaluation.matched, pattern).toBe(false);
+      expect(String(evaluation.error), pattern).toContain(message);
+    }
   });
 
   it('maps library parse limits to OLM_CEL_LIMIT_EXCEEDED naming the option', () => {

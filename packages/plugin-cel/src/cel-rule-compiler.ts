@@ -4,7 +4,7 @@ import { guardAst } from './ast-guard.js';
 import { invalidRule, limitExceeded } from './errors.js';
 import { BudgetExceededError, EvaluationBudget, instrumentEvaluation } from './evaluation-budget.js';
 import { type CelLimits, resolveCelLimits } from './limits.js';
-import { enableLinearRegexEngine, matchesLinear } from './linear-regex.js';
+import { matchesRe2 } from './re2-matches.js';
 import { guardRuleText } from './rule-guard.js';
 import { semverCompare } from './semver-compare.js';
 
@@ -16,14 +16,6 @@ export interface CelRuleCompilerOptions {
   readonly limits?: Partial<CelLimits>;
   /** How many compiled rules to keep by rule text (many bundles repeat a rule); 0 disables. Default 256. */
   readonly cacheSize?: number;
-  /**
-   * How `matches()` runs. `linear` (default): V8's linear-time engine, like upstream's RE2 (enables
-   * the V8 flag `--enable-experimental-regexp-engine`, which only adds the `l` RegExp flag).
-   * `backtracking`: the library's plain `RegExp`, with static pattern checks instead (literal
-   * patterns only; no nested or too many quantifiers). `linear` falls back to `backtracking` when
-   * this Node cannot provide the engine.
-   */
-  readonly regexEngine?: 'linear' | 'backtracking';
 }
 
 /** The outcome of evaluating a rule for one bundle. */
@@ -42,8 +34,6 @@ export interface CompiledCelRule {
 
 export interface CelRuleCompiler {
   readonly limits: CelLimits;
-  /** The engine `matches()` actually uses (`linear` unless asked otherwise or unavailable). */
-  readonly regexEngine: 'linear' | 'backtracking';
   /** Parses, checks and guards a rule. Throws `OLM_CEL_INVALID_RULE` or `OLM_CEL_LIMIT_EXCEEDED`. */
   compile(rule: string): CompiledCelRule;
 }
@@ -70,13 +60,11 @@ export function createCelEnvironment(limits: CelLimits): Environment {
 export function createCelRuleCompiler(options: CelRuleCompilerOptions = {}): CelRuleCompiler {
   const limits = resolveCelLimits(options.limits);
   const environment = createCelEnvironment(limits);
-  const isLinearRegex = (options.regexEngine ?? 'linear') === 'linear' && enableLinearRegexEngine();
   const cacheSize = options.cacheSize ?? 256;
   const cache = new Map<string, CompiledCelRule>();
 
   return {
     limits,
-    regexEngine: isLinearRegex ? 'linear' : 'backtracking',
     compile(rule) {
       const cached = cache.get(rule);
       if (cached !== undefined) {
@@ -85,7 +73,7 @@ export function createCelRuleCompiler(options: CelRuleCompilerOptions = {}): Cel
         cache.set(rule, cached);
         return cached;
       }
-      const compiled = compileRule(environment, rule, limits, isLinearRegex);
+      const compiled = compileRule(environment, rule, limits);
       if (cacheSize > 0) {
         cache.set(rule, compiled);
         if (cache.size > cacheSize) {
@@ -98,21 +86,22 @@ export function createCelRuleCompiler(options: CelRuleCompilerOptions = {}): Cel
   };
 }
 
-function compileRule(environment: Environment, rule: string, limits: CelLimits, isLinearRegex: boolean): CompiledCelRule {
+function compileRule(environment: Environment, rule: string, limits: CelLimits): CompiledCelRule {
   guardRuleText(rule, limits);
   const program = parseRule(environment, rule);
-  const facts = guardAst(program.ast, rule, limits, { guardRegex: !isLinearRegex });
+  const facts = guardAst(program.ast, rule, limits);
 
   const checked = checkRule(program, rule);
   if (checked.type !== 'bool') throw invalidRule(NOT_BOOL_MESSAGE, rule);
 
   const budget = new EvaluationBudget(limits);
-  const instrumented = instrumentEvaluation(program.ast, budget, isLinearRegex ? { matches: matchesLinear } : {});
-  if (instrumented !== facts.comprehensions) {
-    // The library's AST no longer looks like cel-js 8.0.0's: refuse rather than run loops unbounded.
+  const instrumented = instrumentEvaluation(program.ast, budget, matchesRe2);
+  if (instrumented.comprehensions !== facts.comprehensions || instrumented.matches !== facts.matches) {
+    // The library's AST no longer looks like cel-js 8.0.0's: refuse rather than run loops unbounded
+    // or patterns on the library's backtracking RegExp.
     throw limitExceeded(
       'maxIterations',
-      `cel rule cannot be bounded: found ${facts.comprehensions} comprehensions but could instrument ${instrumented}`,
+      `cel rule cannot be bounded: found ${facts.comprehensions} comprehensions and ${facts.matches} matches() calls but could instrument ${instrumented.comprehensions} and ${instrumented.matches}`,
       rule,
       undefined,
       'the installed @marcbachmann/cel-js differs from the 8.0.0 this package instruments; install 8.0.0',

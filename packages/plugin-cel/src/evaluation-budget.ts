@@ -139,7 +139,7 @@ interface InternalEvaluator {
 }
 
 /**
- * Evaluates `subject.matches(pattern)` with our matcher instead of the library's backtracking
+ * Evaluates `subject.matches(pattern)` with our RE2 matcher instead of the library's backtracking
  * `RegExp` (both operands are still evaluated by the library, in the same context).
  */
 function replaceMatches(
@@ -170,14 +170,14 @@ function isNode(value: unknown): value is InternalNode {
 
 /**
  * Instruments every comprehension (expanded macro) and `matches()` call of a checked AST. Returns
- * how many comprehensions were instrumented, so the caller can verify none escaped.
+ * how many of each were instrumented, so the caller can verify none escaped.
  */
 export function instrumentEvaluation(
   root: ASTNode,
   budget: EvaluationBudget,
-  options: { readonly matches?: (subject: unknown, pattern: unknown) => boolean } = {},
-): number {
-  let instrumented = 0;
+  matches: (subject: unknown, pattern: unknown) => boolean,
+): { comprehensions: number; matches: number } {
+  const instrumented = { comprehensions: 0, matches: 0 };
   const seen = new Set<InternalNode>();
 
   const visit = (value: unknown): void => {
@@ -191,7 +191,7 @@ export function instrumentEvaluation(
     if (alternate !== undefined) visit(alternate);
     if (value.op === 'comprehension') {
       const args = value.args as ComprehensionArgs;
-      instrumented += 1;
+      instrumented.comprehensions += 1;
       wrapEvaluate(args.step, {
         before: (context) => budget.tick((context as { iterValue?: unknown }).iterValue),
         after: (result) => {
@@ -207,12 +207,9 @@ export function instrumentEvaluation(
     if (value.op === 'rcall') {
       const [name, receiver, args] = value.args as [string, InternalNode, InternalNode[]];
       const pattern = args[0];
-      if (name === 'matches' && pattern !== undefined) {
-        if (options.matches !== undefined) {
-          replaceMatches(value, receiver, pattern, budget, options.matches);
-        } else {
-          wrapEvaluate(receiver, { after: (subject) => budget.checkMatchSubject(subject) });
-        }
+      if (name === 'matches' && pattern !== undefined && args.length === 1) {
+        replaceMatches(value, receiver, pattern, budget, matches);
+        instrumented.matches += 1;
       }
       visit(receiver);
       visit(args);

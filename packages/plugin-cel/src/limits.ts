@@ -35,13 +35,8 @@ export interface CelLimits {
   readonly maxLimitHits: number;
   /** Maximum length of a string or list a comprehension iterates with or produces per step (stops `+` doubling bombs). */
   readonly maxValueLength: number;
-  /** Maximum length of the string `matches()` is applied to (lower it with the backtracking engine). */
+  /** Maximum length of the string `matches()` is applied to (RE2 is linear in it, times the pattern's size). */
   readonly maxMatchSubjectLength: number;
-  /**
-   * Maximum unbounded quantifiers (`*`, `+`, `{n,}`) in a `matches()` pattern when it runs on the
-   * backtracking engine: overlapping ones backtrack polynomially. Not used by the linear engine.
-   */
-  readonly maxRegexQuantifiers: number;
 }
 
 /** Defaults: generous for real OLM rules (tens of AST nodes, one or two comprehensions), tight for bombs. */
@@ -60,7 +55,6 @@ export const defaultCelLimits: CelLimits = Object.freeze({
   maxLimitHits: 16,
   maxValueLength: 100_000,
   maxMatchSubjectLength: 10_000,
-  maxRegexQuantifiers: 3,
 });
 
 /** Merges overrides onto the defaults, rejecting values that are not positive integers. */

@@ -1,3 +1,4 @@
+import { findExcessiveAliasing, indexOfYamlAnchor } from '@olm/untrusted-input';
 import jsYaml from 'js-yaml';
 import { findJsonSyntaxError } from './json-syntax.js';
 
@@ -201,10 +202,36 @@ function describeJsonKind(value: unknown): string {
  */
 const yamlSchema = jsYaml.CORE_SCHEMA.extend({ implicit: [(jsYaml as unknown as { types: { merge: jsYaml.Type } }).types.merge] });
 
-/** Parses one YAML document; `json: true` lets a repeated key override, as go-yaml does. */
+/**
+ * Parses one YAML document; `json: true` lets a repeated key override, as go-yaml does. A document
+ * whose aliases expand past `@olm/untrusted-input`'s limits (a "billion laughs") is refused here, at
+ * load, before validation, rendering or serving expands it: go-yaml refuses it too ("document
+ * contains excessive aliasing"). The error has js-yaml's shape (`reason`, 0-based `mark.line`).
+ */
 export function loadYamlDocument(text: string): unknown {
-  return jsYaml.load(text, { schema: yamlSchema, json: true, maxDepth: maxYamlDepth } as jsYaml.LoadOptions);
+  const value = jsYaml.load(text, { schema: yamlSchema, json: true, maxDepth: maxYamlDepth } as jsYaml.LoadOptions);
+  // Most documents define no anchor: skip the walk for them (the real catalog has none).
+  const anchor = indexOfYamlAnchor(text);
+  if (anchor >= 0) {
+    const problem = findExcessiveAliasing(value);
+    if (problem !== undefined) throw new YamlAliasingError(problem, countNewlines(text, anchor));
+  }
+  return value;
 }
+
+/** A YAML document refused for its aliases; `mark.line` (0-based) is where its first anchor is. */
+export class YamlAliasingError extends Error {
+  readonly reason: string;
+  readonly mark: { readonly line: number };
+
+  constructor(reason: string, line: number) {
+    super(`${reason} (line ${line + 1})`);
+    this.name = 'YamlAliasingError';
+    this.reason = reason;
+    this.mark = { line };
+  }
+}
+
 
 /** The YAML parser recurses per nesting level; real catalogs nest a few dozen levels at most. */
 export const maxYamlDepth = maxNestingDepth;
@@ -293,7 +320,8 @@ export function parseYamlStream(text: string): ParsedFile {
       const reason = (error as { reason?: unknown }).reason;
       let message = typeof reason === 'string' ? reason : describeThrown(error);
       if (/maxDepth/.test(message)) message = `exceeded max depth of ${maxYamlDepth}`;
-      return { format: 'yaml', values, error: { message: `yaml: line ${errorLine}: ${message}`, line: errorLine, hint } };
+      const aliasHint = 'validating, rendering and serving a catalog write every alias out, so a few lines of aliases can grow to gigabytes; their expansion is bounded at load';
+      return { format: 'yaml', values, error: { message: `yaml: line ${errorLine}: ${message}`, line: errorLine, hint: error instanceof YamlAliasingError ? aliasHint : hint } };
     }
     // A document with no content (only comments or `---`) holds no blob.
     if (value === null || value === undefined) continue;

@@ -72,6 +72,42 @@ describe('loading bad input', () => {
     expect(await problemsFor('deep.json')).toMatchObject([{ message: 'json: exceeded max depth of 1000 nested values', line: 1 }]);
   });
 
+  it('nested YAML aliases inside a property (billion laughs): refused at load, naming the line of the first anchor', async () => {
+    const levels = 'bcdefghi'.split('').map((name, index) => `      ${name}: &${name} [${Array(9).fill(`*${'abcdefghi'[index]}`).join(', ')}]`);
+    await writeFile(
+      join(root, 'laughs.yaml'),
+      [
+        'schema: olm.bundle',
+        'package: good',
+        'name: good.v1.0.0',
+        'image: quay.io/example/good:v1.0.0',
+        'properties:',
+        '  - type: olm.package',
+        '    value: {packageName: good, version: 1.0.0}',
+        '  - type: example.laughs',
+        '    value:',
+        `      a: &a [${Array(9).fill('"lol"').join(', ')}]`,
+        ...levels,
+        '',
+      ].join('\n'),
+    );
+    const [problem, ...rest] = await problemsFor('laughs.yaml');
+    expect(rest).toEqual([]);
+    expect(problem).toEqual({
+      message:
+        'yaml: line 10: document contains excessive aliasing: with its aliases expanded it takes more than 67108864 bytes (limit maxExpandedBytes); write the values out instead of using YAML anchors and aliases',
+      line: 10,
+      hint: expect.stringContaining('bounded at load'),
+    });
+  });
+
+  it('modest aliases still load', async () => {
+    await writeFile(join(root, 'aliases.yaml'), 'schema: example.thing\nname: x\nlabels: &labels {app: x}\ncopy: *labels\n---\nschema: example.thing\nname: y\nnote: "R&D &amp; more"\n');
+    expect(await problemsFor('aliases.yaml')).toEqual([]);
+    const config = await loadDeclarativeConfig(root);
+    expect(config.others.find((other) => (other as { name?: string }).name === 'x')).toMatchObject({ blob: { copy: { app: 'x' } } });
+  });
+
   it('non-UTF-8 bytes in a YAML file', async () => {
     await writeFile(join(root, 'binary.yaml'), Buffer.concat([Buffer.from('schema: olm.package\nname: '), Buffer.from([0xff, 0xfe, 0x00]), Buffer.from('\n')]));
     expect(await problemsFor('binary.yaml')).toMatchObject([{ message: 'yaml: invalid UTF-8 byte 0xff at offset 26', line: 2 }]);

@@ -136,6 +136,17 @@ describe('configmap catalog model', () => {
       "can't add the same CRD twice in one configmap",
     );
   });
+
+  it('refuses a ConfigMap whose YAML aliases expand past the limits (billion laughs)', () => {
+    const levels = 'bcdefghi'.split('').map((name, index) => `  ${name}: &${name} [${Array(9).fill(`*${'abcdefghi'[index]}`).join(', ')}]`);
+    const laughs = ['- metadata: {name: laughs}', '  a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]', ...levels].join('\n');
+    expect(() => catalogFromConfigMapData({ ...configMapData, customResourceDefinitions: laughs }, 'ConfigMap olm/laughs')).toThrow(
+      expect.objectContaining({
+        code: CatalogSourceErrorCodes.configMapInvalid,
+        message: expect.stringMatching(/^ConfigMap olm\/laughs: error parsing customResourceDefinitions: document contains excessive aliasing: .*maxExpandedBytes/),
+      }),
+    );
+  });
 });
 
 describe('catalog source types', () => {

@@ -113,6 +113,23 @@ describe('checkStructural', () => {
     ]);
   });
 
+  it('checks patterns with Go RE2 syntax, as the API server does', () => {
+    const reasons = checkStructural(
+      withSpec({
+        type: 'object',
+        properties: {
+          lookahead: { type: 'string', pattern: 'a(?=b)' },
+          backreference: { type: 'string', pattern: '(a)\\1' },
+          go: { type: 'string', pattern: '(?i)^\\pL[[:alnum:]]*\\z' },
+        },
+      }),
+    );
+    expect(reasons).toEqual([
+      `${P}.properties[spec].properties[backreference].pattern: Invalid value: "(a)\\\\1": must be a valid regular expression, but isn't: error parsing regexp: invalid escape sequence: \`\\1\``,
+      `${P}.properties[spec].properties[lookahead].pattern: Invalid value: "a(?=b)": must be a valid regular expression, but isn't: error parsing regexp: invalid or unsupported Perl syntax: \`(?=\``,
+    ]);
+  });
+
   it('forbids structure inside value validations (allOf/anyOf/oneOf/not)', () => {
     const reasons = checkStructural(
       withSpec({

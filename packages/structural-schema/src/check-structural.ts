@@ -1,7 +1,7 @@
+import { compileRe2Pattern } from '@olm/untrusted-input';
 import { compileNode } from './compile-schema.js';
 import { formatValue, isObject } from './field-path.js';
 import type { JSONSchemaProps } from './json-schema-props.js';
-import { toJsRegExp } from './regexp.js';
 
 /** Options of {@link checkStructural}. */
 export interface CheckStructuralOptions {
@@ -169,7 +169,7 @@ function checkKeywords(node: Record<string, unknown>, path: string, reasons: str
   }
   if (typeof node.pattern === 'string') {
     try {
-      toJsRegExp(node.pattern);
+      compileRe2Pattern(node.pattern);
     } catch (error) {
       reasons.push(reason.invalid(child(path, 'pattern'), node.pattern, `must be a valid regular expression, but isn't: ${(error as Error).message}`));
     }

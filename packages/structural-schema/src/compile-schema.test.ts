@@ -294,3 +294,47 @@ describe('compileSchema().validate', () => {
     expect(() => compileSchema(null as unknown as JSONSchemaProps)).toThrow(expect.objectContaining({ code: 'OLM_SCHEMA_INVALID' }));
   });
 });
+
+describe('compileSchema: patterns are RE2, as in Kubernetes', () => {
+  it('accepts Go syntax JavaScript lacks: inline flags, Unicode and POSIX classes, \\A \\z, escaped punctuation', () => {
+    const properties: Record<string, JSONSchemaProps> = {
+      flag: { type: 'string', pattern: '(?i)^(on|off)$' },
+      word: { type: 'string', pattern: '^\\pL+$' },
+      posix: { type: 'string', pattern: '^[[:alpha:]]+$' },
+      whole: { type: 'string', pattern: '\\Aabc\\z' },
+      port: { type: 'string', pattern: '^[a-z]+\\:[0-9]+$' },
+    };
+    expect(check(properties, { flag: 'ON', word: 'héllo', posix: 'abc', whole: 'abc', port: 'http:80' })).toEqual([]);
+    expect(messages(check(properties, { flag: 'maybe', word: 'h3llo', posix: 'ab1', whole: 'abc\n', port: 'http80' }))).toEqual([
+      "spec.flag: Invalid value: \"maybe\": spec.flag in body should match '(?i)^(on|off)$'",
+      "spec.word: Invalid value: \"h3llo\": spec.word in body should match '^\\pL+$'",
+      "spec.posix: Invalid value: \"ab1\": spec.posix in body should match '^[[:alpha:]]+$'",
+      "spec.whole: Invalid value: \"abc\\n\": spec.whole in body should match '\\Aabc\\z'",
+      "spec.port: Invalid value: \"http80\": spec.port in body should match '^[a-z]+\\:[0-9]+$'",
+    ]);
+  });
+
+  it('refuses JavaScript-only syntax (lookaround, backreferences) naming the field, with Go\'s message', () => {
+    expect(() => compileSchema(withSpec({ a: { type: 'string', pattern: '^(?=x)' } }))).toThrow(
+      expect.objectContaining({
+        code: 'OLM_SCHEMA_INVALID',
+        path: 'properties[spec].properties[a].pattern',
+        message: 'cannot compile schema: properties[spec].properties[a].pattern is not a valid regular expression (error parsing regexp: invalid or unsupported Perl syntax: `(?=`)',
+      }),
+    );
+    expect(() => compileSchema(withSpec({ b: { type: 'string', pattern: '(a)\\1' } }))).toThrow(expect.objectContaining({ path: 'properties[spec].properties[b].pattern' }));
+  });
+
+  it('validates values against a catastrophically backtracking pattern in linear time', () => {
+    const compiled = compileSchema(withSpec({ name: { type: 'string', pattern: '^(a+)+$' }, digits: { type: 'string', pattern: '^[0-9]*[0-9]*[0-9]*x' } }));
+    const errors = compiled.validate({ spec: { name: `${'a'.repeat(50_000)}!`, digits: `${'0'.repeat(50_000)}!` } });
+    expect(errors.map((error) => error.field)).toEqual(['spec.name', 'spec.digits']);
+    expect(compiled.validate({ spec: { name: 'a'.repeat(50_000), digits: '0x' } })).toEqual([]);
+  });
+
+  it('keeps different patterns apart (ajv shares compiled patterns by their text)', () => {
+    const compiled = compileSchema(withSpec({ a: { type: 'string', pattern: '^a$' }, b: { type: 'string', pattern: '^b$' } }));
+    expect(compiled.validate({ spec: { a: 'a', b: 'b' } })).toEqual([]);
+    expect(compiled.validate({ spec: { a: 'b', b: 'a' } }).map((error) => error.field)).toEqual(['spec.a', 'spec.b']);
+  });
+});

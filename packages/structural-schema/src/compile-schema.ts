@@ -1,15 +1,28 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { compileRe2Pattern } from '@olm/untrusted-input';
+import { Ajv, type CodeOptions, type ErrorObject, type ValidateFunction } from 'ajv';
 import { defaultObject } from './defaults.js';
 import { SchemaError, SchemaErrorCodes } from './errors.js';
 import { childPath, formatValue, indexPath, isObject, jsonTypeOf } from './field-path.js';
 import { kubernetesFormats } from './formats.js';
 import { validateEmbeddedResources } from './embedded-resources.js';
 import { validateListTypes } from './list-types.js';
-import { kubernetesRegExpEngine, toJsRegExp } from './regexp.js';
 import type { FieldError, JSONSchemaProps } from './json-schema-props.js';
 import { type PruneResult, pruneObject } from './prune.js';
 
 let ajvInstance: Ajv | undefined;
+
+/**
+ * ajv's pluggable regular-expression engine: `pattern`s are RE2 in Kubernetes, and matched in linear
+ * time (a JavaScript RegExp such as `^(a+)+$` backtracks for minutes and stalls the process). ajv
+ * shares compiled patterns by their `toString()`, so it must be the pattern.
+ */
+const re2Engine: NonNullable<CodeOptions['regExp']> = Object.assign(
+  (pattern: string) => {
+    const compiled = compileRe2Pattern(pattern);
+    return { test: (value: string) => compiled.test(value), toString: () => pattern };
+  },
+  { code: 'compileRe2Pattern' },
+);
 
 /**
  * One ajv for all schemas: creating one and compiling its meta-schema costs more than compiling a small
@@ -18,7 +31,7 @@ let ajvInstance: Ajv | undefined;
 function sharedAjv(): Ajv {
   if (ajvInstance === undefined) {
     // inlineRefs: false keeps each hoisted subschema one function, which is what makes big CRDs compile fast.
-    ajvInstance = new Ajv({ allErrors: true, strict: false, validateFormats: true, verbose: false, inlineRefs: false, code: { regExp: kubernetesRegExpEngine } });
+    ajvInstance = new Ajv({ allErrors: true, strict: false, validateFormats: true, verbose: false, inlineRefs: false, code: { regExp: re2Engine } });
     for (const [name, format] of Object.entries(kubernetesFormats)) ajvInstance.addFormat(name, format as never);
   }
   return ajvInstance;
@@ -183,7 +196,7 @@ function translate(node: JSONSchemaProps, isRoot: boolean, path: string): Record
   if (node.pattern !== undefined) {
     if (typeof node.pattern !== 'string') throw invalidAt(childPath(path, 'pattern'), 'must be a string');
     try {
-      toJsRegExp(node.pattern);
+      compileRe2Pattern(node.pattern);
     } catch (error) {
       throw invalidAt(childPath(path, 'pattern'), `is not a valid regular expression (${(error as Error).message})`);
     }

@@ -28,4 +28,12 @@ describe('kubernetesFormats', () => {
     expect(valid('int32', 2147483648)).toBe(false);
     expect(valid('int64', 1.5)).toBe(false);
   });
+
+  it('answers long hostile values at once: the fixed patterns have no ambiguous repetition to backtrack', () => {
+    const hostile = ['a'.repeat(100_000) + '!', '0'.repeat(100_000) + '!', 'a.'.repeat(50_000) + '!', 'a-'.repeat(50_000) + '!', '1s'.repeat(50_000) + '!', 'AAAA'.repeat(25_000) + '!', `2020-01-01T00:00:00${'.0'.repeat(50_000)}`, 'a@'.repeat(50_000)];
+    for (const [format, check] of Object.entries(kubernetesFormats)) {
+      if (check.type !== 'string') continue;
+      for (const value of hostile) expect(typeof valid(format, value), format).toBe('boolean');
+    }
+  });
 });

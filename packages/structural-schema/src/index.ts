@@ -9,4 +9,3 @@ export { validateEmbeddedResources } from './embedded-resources.js';
 export { SchemaError, type SchemaErrorCode, SchemaErrorCodes } from './errors.js';
 export { formatFieldPath, type PathSegment } from './field-path.js';
 export { type FormatCheck, kubernetesFormats } from './formats.js';
-export { toJsRegExp } from './regexp.js';

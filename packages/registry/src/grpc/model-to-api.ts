@@ -1,9 +1,9 @@
 import type { CatalogBundle, CatalogChannel, CatalogPackage, ChannelEntry, Property } from '@olm/core';
-import jsYaml from 'js-yaml';
 import { decodeGoBase64 } from '../go-base64.js';
 import type { ApiBundle, ApiDeprecation, ApiGroupVersionKind, ApiTypedValue } from './api-types.js';
 import { queryError } from './errors.js';
 import { canonicalJson, goJson } from './go-json.js';
+import { loadYamlDocument } from '../parse-file.js';
 
 /** Property types the API never lists in `properties` (too large for CSV annotations upstream). */
 const hiddenPropertyTypes = new Set(['olm.bundle.object', 'olm.csv.metadata']);
@@ -125,7 +125,7 @@ function bundleObjects(pkg: CatalogPackage, bundle: CatalogBundle): string[] {
     try {
       if (typeof data !== 'string') throw new Error('value has no string "data"');
       const text = decodeGoBase64(data).toString('utf8');
-      objects.push(goJson(jsYaml.load(text), { sortKeys: true, escapeHtml: true }));
+      objects.push(goJson(loadYamlDocument(text), { sortKeys: true, escapeHtml: true }));
     } catch (error) {
       throw queryError(
         `read bundle objects: package "${pkg.name}", bundle "${bundle.name}": parse property at index ${index} as bundle object: ${(error as Error).message}`,

@@ -1,6 +1,6 @@
 import type { CatalogBundle, CatalogChannel, CatalogContent, CatalogPackage, ChannelEntry, Property, RelatedImage } from '@olm/core';
-import jsYaml from 'js-yaml';
 import { configMapInvalid } from './errors.js';
+import { loadYamlDocument } from '../parse-file.js';
 
 /** The ConfigMap keys of an upstream ConfigMap catalog, each a YAML list. */
 export const configMapCatalogKeys = {
@@ -174,7 +174,7 @@ function readList(data: Readonly<Record<string, string>>, key: string, where: st
   if (raw === undefined) throw configMapInvalid(`${where}: couldn't find expected key ${key} in configmap`, { key });
   let parsed: unknown;
   try {
-    parsed = jsYaml.load(raw);
+    parsed = loadYamlDocument(raw);
   } catch (error) {
     throw configMapInvalid(`${where}: error parsing ${key}: ${(error as Error).message}`, { key }, error);
   }

@@ -1,0 +1,85 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCliCaptured } from './run-cli.js';
+
+/**
+ * A valid catalog but for nested YAML aliases inside a bundle property ("billion laughs"): nine
+ * levels of nine aliases, under 1 KB on disk and gigabytes once written out. validate, render,
+ * serve and up share the loader, which refuses the file at load with its line.
+ */
+const laughs = [
+  'schema: olm.package',
+  'name: laughs',
+  'defaultChannel: stable',
+  '---',
+  'schema: olm.channel',
+  'package: laughs',
+  'name: stable',
+  'entries:',
+  '  - name: laughs.v1.0.0',
+  '---',
+  'schema: olm.bundle',
+  'package: laughs',
+  'name: laughs.v1.0.0',
+  'image: quay.io/example/laughs:v1.0.0',
+  'properties:',
+  '  - type: olm.package',
+  '    value: {packageName: laughs, version: 1.0.0}',
+  '  - type: example.laughs',
+  '    value:',
+  `      a: &a [${Array(9).fill('"lol"').join(', ')}]`,
+  ...'bcdefghi'.split('').map((name, index) => `      ${name}: &${name} [${Array(9).fill(`*${'abcdefghi'[index]}`).join(', ')}]`),
+  '',
+].join('\n');
+
+/** The document (the bundle) starts on line 11; its first anchor is on line 20. */
+const refusal = 'catalog.yaml:20: yaml: line 20: document contains excessive aliasing: with its aliases expanded it takes more than 67108864 bytes (limit maxExpandedBytes)';
+
+describe('a catalog with a YAML alias bomb', () => {
+  let dir: string;
+  /** Where `up` may write its kubeconfig (not ./.olm, not the catalog). */
+  let kubeconfigDir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'olm-catalog-laughs-'));
+    writeFileSync(join(dir, 'catalog.yaml'), laughs);
+    kubeconfigDir = mkdtempSync(join(tmpdir(), 'olm-catalog-laughs-kubeconfig-'));
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(kubeconfigDir, { recursive: true, force: true });
+  });
+
+  it('validate: exits 1 naming file and line', async () => {
+    const run = await runCliCaptured(['catalog', 'validate', dir]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(refusal);
+    const json = await runCliCaptured(['catalog', 'validate', dir, '-o', 'json']);
+    expect(json.code).toBe(1);
+    const report = JSON.parse(json.stdout) as { errors: Array<Record<string, unknown>> };
+    expect(report.errors).toEqual([expect.objectContaining({ stage: 'load', file: 'catalog.yaml', line: 20, code: 'OLM_REGISTRY_LOAD' })]);
+  });
+
+  it('render: exits 2 naming file and line, printing nothing', async () => {
+    const run = await runCliCaptured(['catalog', 'render', dir]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(refusal);
+    expect(run.stdout).toBe('');
+  });
+
+  it('serve: refuses the catalog naming file and line', async () => {
+    const run = await runCliCaptured(['catalog', 'serve', dir, '--port', '0', '--exit-after-start']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(refusal);
+    expect(run.stdout).toBe('');
+  });
+
+  it('up --catalog: refuses the catalog naming file and line, before starting anything', async () => {
+    const run = await runCliCaptured(['up', '--port', '0', '--kubeconfig', join(kubeconfigDir, 'kubeconfig'), '--catalog', dir, '--exit-after-start']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('catalog.yaml:20');
+    expect(run.stderr).toContain('document contains excessive aliasing');
+    expect(run.stdout).not.toContain('OLM is up');
+  });
+});

@@ -1,0 +1,2 @@
+export { compileRe2Pattern, PATTERN_INVALID, PatternSyntaxError, type Re2Pattern } from './re2-pattern.js';
+export { defaultAliasExpansionLimits, findExcessiveAliasing, indexOfYamlAnchor, type AliasExpansionLimits } from './alias-expansion.js';
