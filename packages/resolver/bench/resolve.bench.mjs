@@ -99,6 +99,7 @@ async function realCatalogCases() {
 function pickStats(stats) {
   return {
     solverCalls: stats.solverCalls,
+    evaluationUnits: stats.evaluationUnits,
     variables: stats.variables,
     clauses: stats.clauses,
     bundleVariables: stats.bundleVariables,

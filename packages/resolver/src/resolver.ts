@@ -1,5 +1,8 @@
 import {
+  ConstraintErrorCodes,
   describeError,
+  hasErrorCode,
+  type BundlePredicate,
   type CatalogContent,
   type CatalogRef,
   type ConstraintEvaluator,
@@ -12,6 +15,7 @@ import { channelKey, indexCatalog, type CatalogEntryRecord, type CatalogIndex } 
 import { builtInConstraintEvaluators, DependencyCompiler, type DependencyPredicate } from './dependency-predicates.js';
 import { aggregateMessage, invalidInput } from './errors.js';
 import { gvkKey, packageProperties, providedGvks, type IndexedPredicate } from './predicates.js';
+import { EvaluationMeter, resolveResolutionLimits, type ResolutionLimits } from './resolution-budget.js';
 import { emptyStats, solveWithReasons, type ChoiceReason, type SolveStats, type SolverConstraint, type SolverVariable } from './solver.js';
 import { sortChannel } from './sort-channel.js';
 
@@ -82,6 +86,8 @@ export interface ResolvedOperator {
 export interface ResolutionStats extends SolveStats {
   /** Bundle variables built (catalog entries and installed operators reachable from the input). */
   bundleVariables: number;
+  /** Units of the evaluation budget spent (`ResolutionLimits.evaluationUnits`). */
+  evaluationUnits: number;
   /** Time spent building variables and constraints, and in the SAT search (for benches; never assert on them). */
   buildMs: number;
   solveMs: number;
@@ -114,17 +120,20 @@ export interface ResolverOptions {
   readonly systemConstraints?: (bundle: SystemConstraintSubject) => readonly SystemConstraint[];
   /** `olm.constraint` evaluators by kind (the kernel's `constraintEvaluators` point). Defaults to the built-in kinds. */
   readonly constraintEvaluators?: ReadonlyMap<string, ConstraintEvaluator> | Iterable<ConstraintEvaluator>;
+  /** How much work one resolution may do (`defaultResolutionLimits` for what is not given). */
+  readonly limits?: Partial<ResolutionLimits>;
 }
 
 export interface Resolver {
-  /** Resolves a namespace. Throws `OLM_RESOLVER_UNSATISFIABLE` or `OLM_RESOLVER_INVALID_INPUT`. */
+  /** Resolves a namespace. Throws `OLM_RESOLVER_UNSATISFIABLE`, `OLM_RESOLVER_INVALID_INPUT` or `OLM_RESOLVER_BUDGET_EXHAUSTED`. */
   resolve(input: ResolveInput): Resolution;
 }
 
 export function createResolver(options: ResolverOptions): Resolver {
   const evaluators = evaluatorMap(options.constraintEvaluators);
   const compiler = new DependencyCompiler(evaluators);
-  return { resolve: (input) => new NamespaceResolution(input, options.satBackend, compiler, options.systemConstraints).run() };
+  const limits = resolveResolutionLimits(options.limits);
+  return { resolve: (input) => new NamespaceResolution(input, options.satBackend, compiler, limits, options.systemConstraints).run() };
 }
 
 function evaluatorMap(given: ResolverOptions['constraintEvaluators']): ReadonlyMap<string, ConstraintEvaluator> {
@@ -176,14 +185,17 @@ class NamespaceResolution {
   private readonly matchCache = new Map<DependencyPredicate, Entry[]>();
   private readonly candidateCache = new Map<DependencyPredicate, Map<CatalogInfo, Entry[]>>();
   private readonly errors: string[] = [];
-  private readonly stats: ResolutionStats = { ...emptyStats(), bundleVariables: 0, buildMs: 0, solveMs: 0 };
+  private readonly stats: ResolutionStats = { ...emptyStats(), bundleVariables: 0, evaluationUnits: 0, buildMs: 0, solveMs: 0 };
+  private readonly meter: EvaluationMeter;
 
   constructor(
     private readonly input: ResolveInput,
     private readonly backend: SatBackend,
     private readonly compiler: DependencyCompiler,
+    private readonly limits: ResolutionLimits,
     private readonly systemConstraints?: ResolverOptions['systemConstraints'],
   ) {
+    this.meter = new EvaluationMeter(limits.evaluationUnits);
     this.catalogs = input.catalogs.map((catalog) => ({
       ref: { name: catalog.name, namespace: catalog.namespace },
       key: `${catalog.name}/${catalog.namespace}`,
@@ -207,17 +219,18 @@ class NamespaceResolution {
       try {
         this.addVariables(this.subscriptionVariables(subscription));
       } catch (error) {
-        this.errors.push(describeError(error));
+        this.keep(error);
       }
     }
     if (this.errors.length > 0) throw invalidInput(aggregateMessage(this.errors), { errors: [...this.errors] });
     this.addInvariants();
     const ordered = [...this.variables.values()];
     this.stats.bundleVariables = this.visited.size;
+    this.stats.evaluationUnits = this.meter.spent;
     const built = performance.now();
     this.stats.buildMs = round(built - started);
     try {
-      const { chosen, reasons } = solveWithReasons(ordered, this.backend, this.stats);
+      const { chosen, reasons } = solveWithReasons(ordered, this.backend, this.stats, { maxSolverCalls: this.limits.solverCalls });
       return { status: 'Resolved', operators: this.describeResult(chosen, reasons), stats: this.stats };
     } finally {
       this.stats.solveMs = round(performance.now() - built);
@@ -435,15 +448,16 @@ class NamespaceResolution {
       try {
         dependencies = this.dependenciesOf(entry);
       } catch (error) {
-        this.errors.push(describeError(error));
+        this.keep(error);
         continue;
       }
       for (const dependency of dependencies) {
         let candidates: Entry[];
         try {
+          this.meter.chargeTo({ id: entry.id, name: entry.record.name, catalog: entry.catalog.ref }, this.chargedConstraint(dependency));
           candidates = this.candidatesFor(dependency, entry);
         } catch (error) {
-          this.errors.push(describeError(error));
+          this.keep(error);
           continue;
         }
         for (const candidate of candidates) if (!this.visited.has(candidate)) pending.push(candidate);
@@ -459,6 +473,33 @@ class NamespaceResolution {
       }
     }
     return { initial: stack.map((entry) => this.visited.get(entry)!).filter(Boolean) };
+  }
+
+  /** Input errors are collected and reported together; running out of budget ends the resolution at once. */
+  private keep(error: unknown): void {
+    if (hasErrorCode(error, ConstraintErrorCodes.budgetExhausted)) throw error;
+    this.errors.push(describeError(error));
+  }
+
+  private readonly chargedConstraints = new Map<DependencyPredicate, { describe(): string; failureMessages: readonly string[] }>();
+
+  private chargedConstraint(dependency: DependencyPredicate) {
+    let charged = this.chargedConstraints.get(dependency);
+    if (!charged) {
+      charged = { describe: () => this.describe(dependency), failureMessages: dependency.failureMessages };
+      this.chargedConstraints.set(dependency, charged);
+    }
+    return charged;
+  }
+
+  /** Tests a candidate on the resolution's budget: one unit, plus what the evaluator spends. */
+  private test(predicate: BundlePredicate, record: CatalogEntryRecord): boolean {
+    this.meter.spend(1);
+    const isMatch = predicate.test({ properties: record.properties, budget: this.meter });
+    // An evaluator that caught the budget's error (against the contract) does not get to go on.
+    const exhausted = this.meter.error();
+    if (exhausted) throw exhausted;
+    return isMatch;
   }
 
   private readonly descriptions = new Map<DependencyPredicate, string>();
@@ -549,7 +590,7 @@ class NamespaceResolution {
         for (const name of [...sources].sort()) {
           const record = catalog.index.entries.find((each) => each.name === name)!;
           const entry = this.entryOf(catalog, record);
-          if (dependency.predicate.test(record)) result.push(entry);
+          if (this.test(dependency.predicate, record)) result.push(entry);
         }
         continue;
       }
@@ -562,7 +603,7 @@ class NamespaceResolution {
       );
       for (const channel of channels) {
         for (const record of this.sortedChannel(catalog, channel.key, channel.records)) {
-          if (dependency.predicate.test(record)) result.push(this.entryOf(catalog, record));
+          if (this.test(dependency.predicate, record)) result.push(this.entryOf(catalog, record));
         }
       }
     }
@@ -599,7 +640,7 @@ class NamespaceResolution {
       for (const record of records) {
         let isMatch = tested.get(record.properties);
         if (isMatch === undefined) {
-          isMatch = predicate.test(record);
+          isMatch = this.test(predicate, record);
           tested.set(record.properties, isMatch);
         }
         if (isMatch) result.push(this.entryOf(catalog, record));

@@ -1,4 +1,4 @@
-import { hasErrorCode, OlmError, SatErrorCodes, type SatBackend, type SatLiteral, type SatOutcome, type SatSolver } from '@olm/core';
+import { ConstraintErrorCodes, hasErrorCode, OlmError, SatErrorCodes, type SatBackend, type SatLiteral, type SatOutcome, type SatSolver } from '@olm/core';
 import { ResolverErrorCodes, invalidInput } from './errors.js';
 
 /** What a constraint says about its subject variable (upstream's solver constraint kinds). */
@@ -59,11 +59,17 @@ export function describeConstraint(subject: string, rule: ConstraintRule): strin
   }
 }
 
-/** A solver wrapper that counts what the resolver reports in its stats. */
+export interface SolveOptions {
+  /** Fail with `OLM_RESOLVER_BUDGET_EXHAUSTED` rather than make more SAT calls than this (counted in `stats`). */
+  readonly maxSolverCalls?: number;
+}
+
+/** A solver wrapper that counts what the resolver reports in its stats, and bounds the number of solves. */
 class CountingSolver {
   constructor(
     private readonly inner: SatSolver,
     readonly stats: SolveStats,
+    private readonly maxCalls = Infinity,
   ) {}
   newVariable(): number {
     this.stats.variables++;
@@ -78,6 +84,15 @@ class CountingSolver {
     this.inner.addAtMostOne(literals, condition);
   }
   solve(assumptions: readonly SatLiteral[]): SatOutcome {
+    if (this.stats.solverCalls >= this.maxCalls) {
+      throw new OlmError(
+        ConstraintErrorCodes.budgetExhausted,
+        `resolution stopped: the SAT search used up the budget of ${this.maxCalls} solver calls before settling which operators to choose; ` +
+          'the dependencies among the catalogs\' bundles are too intricate: simplify them in the catalog, or raise the resolution budget ' +
+          '(resolver option limits.solverCalls) if the catalogs are trusted',
+        { details: { limit: this.maxCalls, solverCalls: this.stats.solverCalls } },
+      );
+    }
     this.stats.solverCalls++;
     return this.inner.solve(assumptions);
   }
@@ -101,8 +116,8 @@ interface Activation {
  * Returns the chosen ids in input order. Throws `OLM_RESOLVER_UNSATISFIABLE` with a minimal set of
  * conflicting constraints (found by deletion over activation literals) when nothing satisfies them.
  */
-export function solveVariables(variables: readonly SolverVariable[], backend: SatBackend, stats: SolveStats = emptyStats()): string[] {
-  return solveWithReasons(variables, backend, stats).chosen;
+export function solveVariables(variables: readonly SolverVariable[], backend: SatBackend, stats: SolveStats = emptyStats(), options: SolveOptions = {}): string[] {
+  return solveWithReasons(variables, backend, stats, options).chosen;
 }
 
 /** Why the search chose a variable: it is an anchor, or it was picked for a dependency of another. */
@@ -115,14 +130,15 @@ export function solveWithReasons(
   variables: readonly SolverVariable[],
   backend: SatBackend,
   stats: SolveStats = emptyStats(),
+  options: SolveOptions = {},
 ): { chosen: string[]; reasons: Map<string, ChoiceReason> } {
   try {
-    return solveOnce(variables, backend, stats);
+    return solveOnce(variables, backend, stats, options);
   } catch (error) {
     // A backend that shares state between problems may run out of room because of earlier ones;
     // its next solver starts afresh, so one retry tells a full backend from a problem too large.
     if (!hasErrorCode(error, SatErrorCodes.resourceExhausted)) throw error;
-    return solveOnce(variables, backend, stats);
+    return solveOnce(variables, backend, stats, options);
   }
 }
 
@@ -130,6 +146,7 @@ function solveOnce(
   variables: readonly SolverVariable[],
   backend: SatBackend,
   stats: SolveStats,
+  options: SolveOptions,
 ): { chosen: string[]; reasons: Map<string, ChoiceReason> } {
   const index = new Map<string, number>();
   variables.forEach((variable, position) => {
@@ -150,7 +167,7 @@ function solveOnce(
   // is a second encoding built, with one activation literal per constraint, to find which conflict.
   const raw = backend.createSolver();
   try {
-    const solver = new CountingSolver(raw, stats);
+    const solver = new CountingSolver(raw, stats, options.maxSolverCalls);
     const literalOf = variables.map(() => solver.newVariable());
     const lit = literalLookup(index, literalOf);
     encode(variables, solver, lit, false);
@@ -161,7 +178,7 @@ function solveOnce(
   }
   const explainer = backend.createSolver();
   try {
-    const solver = new CountingSolver(explainer, stats);
+    const solver = new CountingSolver(explainer, stats, options.maxSolverCalls);
     const literalOf = variables.map(() => solver.newVariable());
     const lit = literalLookup(index, literalOf);
     const activations = encode(variables, solver, lit, true);
