@@ -12,7 +12,7 @@ import {
 } from '@olm/core';
 import { parseRange, parseVersion, parseVersionTolerant, type Version } from '@olm/semver-range';
 import { channelKey, indexCatalog, type CatalogEntryRecord, type CatalogIndex } from './catalog-index.js';
-import { builtInConstraintEvaluators, DependencyCompiler, type DependencyPredicate } from './dependency-predicates.js';
+import { builtInConstraintEvaluators, ConstraintTooDeepError, DependencyCompiler, type DependencyPredicate } from './dependency-predicates.js';
 import { aggregateMessage, invalidInput } from './errors.js';
 import { gvkKey, packageProperties, providedGvks, type IndexedPredicate } from './predicates.js';
 import { EvaluationMeter, resolveResolutionLimits, type ResolutionLimits } from './resolution-budget.js';
@@ -544,7 +544,14 @@ class NamespaceResolution {
   private dependenciesOf(entry: Entry): DependencyPredicate[] {
     const dependencies: DependencyPredicate[] = [];
     for (const property of entry.record.properties) {
-      const dependency = this.compiler.compile(property);
+      let dependency: DependencyPredicate | undefined;
+      try {
+        dependency = this.compiler.compile(property);
+      } catch (error) {
+        // Upstream's constraint errors do not name the bundle; this one is ours, and does.
+        if (!(error instanceof ConstraintTooDeepError)) throw error;
+        throw new Error(`bundle ${entry.record.name} (catalogsource ${entry.catalog.ref.namespace}/${entry.catalog.ref.name}): ${error.message}`);
+      }
       if (dependency) dependencies.push(dependency);
     }
     return dependencies;
