@@ -16,8 +16,9 @@ import { builtInConstraintEvaluators, ConstraintTooDeepError, DependencyCompiler
 import { aggregateMessage, invalidInput } from './errors.js';
 import { gvkKey, packageProperties, providedGvks, type IndexedPredicate } from './predicates.js';
 import { EvaluationMeter, resolveResolutionLimits, type ResolutionLimits } from './resolution-budget.js';
-import { emptyStats, solveWithReasons, type ChoiceReason, type SolveStats, type SolverConstraint, type SolverVariable } from './solver.js';
+import { emptyStats, solveInSteps, type ChoiceReason, type SolveStats, type SolverConstraint, type SolverVariable } from './solver.js';
 import { sortChannel } from './sort-channel.js';
+import { Pacer, runInSlices, runToEnd, straightThrough, type Steps } from './work-slices.js';
 
 /** A catalog visible to the namespace being resolved (a CatalogSource and its content). */
 export interface ResolverCatalog {
@@ -124,16 +125,42 @@ export interface ResolverOptions {
   readonly limits?: Partial<ResolutionLimits>;
 }
 
-export interface Resolver {
-  /** Resolves a namespace. Throws `OLM_RESOLVER_UNSATISFIABLE`, `OLM_RESOLVER_INVALID_INPUT` or `OLM_RESOLVER_BUDGET_EXHAUSTED`. */
-  resolve(input: ResolveInput): Resolution;
+export interface SliceOptions {
+  /** How long the resolution runs before it gives the event loop a turn; default 20 ms. */
+  readonly sliceMs?: number;
+  /** Stops the resolution at its next pause; the promise then rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
 }
+
+export interface Resolver {
+  /**
+   * Resolves a namespace at once (a CLI, a test). Throws `OLM_RESOLVER_UNSATISFIABLE`,
+   * `OLM_RESOLVER_INVALID_INPUT` or `OLM_RESOLVER_BUDGET_EXHAUSTED`.
+   */
+  resolve(input: ResolveInput): Resolution;
+  /**
+   * The same resolution, in slices of about `sliceMs` that give the event loop a turn between them,
+   * so that a long resolution does not starve a server or other work in the process (a controller).
+   * A slice runs longer only by what cannot be split: one candidate test or one SAT call.
+   */
+  resolveInSlices(input: ResolveInput, options?: SliceOptions): Promise<Resolution>;
+}
+
+export const defaultSliceMs = 20;
 
 export function createResolver(options: ResolverOptions): Resolver {
   const evaluators = evaluatorMap(options.constraintEvaluators);
   const compiler = new DependencyCompiler(evaluators);
   const limits = resolveResolutionLimits(options.limits);
-  return { resolve: (input) => new NamespaceResolution(input, options.satBackend, compiler, limits, options.systemConstraints).run() };
+  const resolution = (input: ResolveInput, pacer: Pacer) =>
+    new NamespaceResolution(input, options.satBackend, compiler, limits, pacer, options.systemConstraints).run();
+  return {
+    resolve: (input) => runToEnd(resolution(input, straightThrough)),
+    async resolveInSlices(input, sliceOptions = {}) {
+      const pacer = new Pacer(sliceOptions.sliceMs ?? defaultSliceMs);
+      return runInSlices(resolution(input, pacer), pacer, sliceOptions.signal);
+    },
+  };
 }
 
 function evaluatorMap(given: ResolverOptions['constraintEvaluators']): ReadonlyMap<string, ConstraintEvaluator> {
@@ -193,6 +220,7 @@ class NamespaceResolution {
     private readonly backend: SatBackend,
     private readonly compiler: DependencyCompiler,
     private readonly limits: ResolutionLimits,
+    private readonly pacer: Pacer,
     private readonly systemConstraints?: ResolverOptions['systemConstraints'],
   ) {
     this.meter = new EvaluationMeter(limits.evaluationUnits);
@@ -211,26 +239,27 @@ class NamespaceResolution {
     this.existing = this.existingCatalog();
   }
 
-  run(): Resolution {
+  /** The resolution as steps that pause where the pacer says (never, when run straight through). */
+  *run(): Steps<Resolution> {
     const started = performance.now();
     const installedEntries = this.existing.index.entries.map((record) => this.entryOf(this.existing, record));
-    this.bundleVariables(installedEntries);
+    yield* this.bundleVariables(installedEntries);
     for (const subscription of this.input.subscriptions ?? []) {
       try {
-        this.addVariables(this.subscriptionVariables(subscription));
+        this.addVariables(yield* this.subscriptionVariables(subscription));
       } catch (error) {
         this.keep(error);
       }
     }
     if (this.errors.length > 0) throw invalidInput(aggregateMessage(this.errors), { errors: [...this.errors] });
-    this.addInvariants();
+    yield* this.addInvariants();
     const ordered = [...this.variables.values()];
     this.stats.bundleVariables = this.visited.size;
     this.stats.evaluationUnits = this.meter.spent;
     const built = performance.now();
     this.stats.buildMs = round(built - started);
     try {
-      const { chosen, reasons } = solveWithReasons(ordered, this.backend, this.stats, { maxSolverCalls: this.limits.solverCalls });
+      const { chosen, reasons } = yield* solveInSteps(ordered, this.backend, this.stats, { maxSolverCalls: this.limits.solverCalls }, this.pacer);
       return { status: 'Resolved', operators: this.describeResult(chosen, reasons), stats: this.stats };
     } finally {
       this.stats.solveMs = round(performance.now() - built);
@@ -340,7 +369,7 @@ class NamespaceResolution {
 
   // ---- subscriptions -------------------------------------------------------------------------
 
-  private subscriptionVariables(subscription: ResolverSubscription): Variable[] {
+  private *subscriptionVariables(subscription: ResolverSubscription): Steps<Variable[]> {
     const variables: Variable[] = [];
     const current = subscription.installedCSV
       ? this.existing.index.entries.find((record) => record.name === subscription.installedCSV)
@@ -393,7 +422,7 @@ class NamespaceResolution {
     const candidates: BundleVariable[] = [];
     for (const record of acceptable) {
       const stack = matching.filter((each) => each.name === record.name).map((each) => this.entryOf(catalog, each));
-      const { initial } = this.bundleVariables(stack);
+      const { initial } = yield* this.bundleVariables(stack);
       for (const candidate of initial) if (!candidates.includes(candidate)) candidates.push(candidate);
     }
     const dependencyIds: string[] = [];
@@ -437,9 +466,10 @@ class NamespaceResolution {
   // ---- bundles and their dependencies --------------------------------------------------------
 
   /** Builds variables for `stack` and everything reachable through dependencies (as upstream, LIFO). */
-  private bundleVariables(stack: Entry[]): { initial: BundleVariable[] } {
+  private *bundleVariables(stack: Entry[]): Steps<{ initial: BundleVariable[] }> {
     const pending = [...stack];
     while (pending.length > 0) {
+      if (this.pacer.isDue()) yield;
       const entry = pending.pop()!;
       if (this.visited.has(entry)) continue;
       const variable = this.newBundleVariable(entry);
@@ -455,7 +485,7 @@ class NamespaceResolution {
         let candidates: Entry[];
         try {
           this.meter.chargeTo({ id: entry.id, name: entry.record.name, catalog: entry.catalog.ref }, this.chargedConstraint(dependency));
-          candidates = this.candidatesFor(dependency, entry);
+          candidates = yield* this.candidatesFor(dependency, entry);
         } catch (error) {
           this.keep(error);
           continue;
@@ -562,7 +592,7 @@ class NamespaceResolution {
    * containing a match are ordered by catalog preference, then default channel, package and channel
    * name, each channel newest first; then the predicate filters them.
    */
-  private candidatesFor(dependency: DependencyPredicate, dependent: Entry): Entry[] {
+  private *candidatesFor(dependency: DependencyPredicate, dependent: Entry): Steps<Entry[]> {
     // The answer depends only on the dependency and the dependent's catalog.
     let byDependentCatalog = this.candidateCache.get(dependency);
     if (!byDependentCatalog) {
@@ -571,16 +601,16 @@ class NamespaceResolution {
     }
     let candidates = byDependentCatalog.get(dependent.catalog);
     if (!candidates) {
-      candidates = this.orderedCandidates(dependency, dependent.catalog);
+      candidates = yield* this.orderedCandidates(dependency, dependent.catalog);
       byDependentCatalog.set(dependent.catalog, candidates);
     }
     return candidates;
   }
 
-  private orderedCandidates(dependency: DependencyPredicate, dependentCatalog: CatalogInfo): Entry[] {
+  private *orderedCandidates(dependency: DependencyPredicate, dependentCatalog: CatalogInfo): Steps<Entry[]> {
     let matches = this.matchCache.get(dependency);
     if (!matches) {
-      matches = this.matchingEntries(dependency.predicate as IndexedPredicate);
+      matches = yield* this.matchingEntries(dependency.predicate as IndexedPredicate);
       this.matchCache.set(dependency, matches);
     }
     const byCatalog = new Map<CatalogInfo, Set<string>>();
@@ -595,6 +625,7 @@ class NamespaceResolution {
       const sources = byCatalog.get(catalog)!;
       if (catalog.isExisting) {
         for (const name of [...sources].sort()) {
+          if (this.pacer.isDue()) yield;
           const record = catalog.index.entries.find((each) => each.name === name)!;
           const entry = this.entryOf(catalog, record);
           if (this.test(dependency.predicate, record)) result.push(entry);
@@ -610,6 +641,7 @@ class NamespaceResolution {
       );
       for (const channel of channels) {
         for (const record of this.sortedChannel(catalog, channel.key, channel.records)) {
+          if (this.pacer.isDue()) yield;
           if (this.test(dependency.predicate, record)) result.push(this.entryOf(catalog, record));
         }
       }
@@ -632,7 +664,7 @@ class NamespaceResolution {
   }
 
   /** Every entry of every visible catalog (installed ones included) that satisfies the predicate. */
-  private matchingEntries(predicate: IndexedPredicate): Entry[] {
+  private *matchingEntries(predicate: IndexedPredicate): Steps<Entry[]> {
     const result: Entry[] = [];
     for (const catalog of [this.existing, ...this.catalogs]) {
       const hint = predicate.indexHint;
@@ -645,6 +677,7 @@ class NamespaceResolution {
             : catalog.index.entries;
       const tested = new Map<readonly Property[], boolean>();
       for (const record of records) {
+        if (this.pacer.isDue()) yield;
         let isMatch = tested.get(record.properties);
         if (isMatch === undefined) {
           isMatch = this.test(predicate, record);
@@ -670,11 +703,12 @@ class NamespaceResolution {
 
   // ---- invariants ----------------------------------------------------------------------------
 
-  private addInvariants(): void {
+  private *addInvariants(): Steps<void> {
     const providers = new Map<string, { gvk: GroupVersionKind; ids: Set<string> }>();
     const packages = new Map<string, Set<string>>();
     for (const variable of this.variables.values()) {
       if (variable.kind !== 'bundle') continue;
+      if (this.pacer.isDue()) yield;
       for (const gvk of providedGvks(variable.entry.record.properties)) {
         const key = gvkKey(gvk);
         let list = providers.get(key);
