@@ -6,8 +6,9 @@ export const ResolverErrorCodes = {
   /** The input cannot be resolved as given (bad constraint property, broken channel, duplicate id…). */
   invalidInput: 'OLM_RESOLVER_INVALID_INPUT',
   /**
-   * The resolution used up its budget (`ResolutionLimits`): constraint evaluation (the message names the bundle
-   * that spent the most and its costliest constraint) or SAT calls. Deterministic: retrying the same input fails again.
+   * The resolution used up its budget (`ResolutionLimits`, named by `details.budget`): constraint evaluation (the
+   * message names the bundle that spent the most and its costliest constraint), SAT calls, or one SAT call's
+   * conflicts. Deterministic: retrying the same input fails again.
    */
   budgetExhausted: ConstraintErrorCodes.budgetExhausted,
   /** An option of `createResolver` is invalid (an unknown limit, a limit that is not a positive integer). */

@@ -18,11 +18,19 @@ export interface ResolutionLimits {
    * and explaining a conflict a few dozen; default 2,000 (the hardest bench case makes ~180).
    */
   readonly solverCalls: number;
+  /**
+   * Conflicts (dead ends) one SAT call may meet before it gives up, for SAT backends that count them
+   * (`@olm/plugin-sat-cdcl`; logic-solver's MiniSat build cannot). Default 10,000: OLM's problems
+   * meet a few dozen (the hardest bench case 27), a catalog built to encode a hard combinatorial
+   * problem millions; one call cannot pause, so this bounds how long it holds the event loop.
+   */
+  readonly solverConflicts: number;
 }
 
 export const defaultResolutionLimits: ResolutionLimits = Object.freeze({
   evaluationUnits: 50_000_000,
   solverCalls: 2_000,
+  solverConflicts: 10_000,
 });
 
 /** The defaults with `overrides`; each must be a positive integer (`Number.MAX_SAFE_INTEGER` for practically none). */
@@ -38,7 +46,7 @@ export function resolveResolutionLimits(overrides: Partial<ResolutionLimits> = {
     }
     limits[name] = value;
   }
-  return Object.freeze({ evaluationUnits: limits['evaluationUnits']!, solverCalls: limits['solverCalls']! });
+  return Object.freeze({ evaluationUnits: limits['evaluationUnits']!, solverCalls: limits['solverCalls']!, solverConflicts: limits['solverConflicts']! });
 }
 
 /** A dependency being evaluated, as the budget error names it. */
@@ -115,7 +123,7 @@ export class EvaluationMeter implements ResolutionBudget {
       if (!top || units > top.units) top = { bundle: accounts[0]!.bundle, units, accounts };
     }
     const head = `resolution stopped: evaluating constraints used up the budget of ${this.limit} units`;
-    if (!top) return new OlmError(ConstraintErrorCodes.budgetExhausted, `${head}; ${advice}`, { details: { limit: this.limit, spent: this.spent } });
+    if (!top) return new OlmError(ConstraintErrorCodes.budgetExhausted, `${head}; ${advice}`, { details: { budget: 'evaluationUnits', limit: this.limit, spent: this.spent } });
     const costliest = top.accounts.reduce((best, account) => (account.units > best.units ? account : best));
     const constraint = abbreviate(costliest.constraint.describe(), 200);
     const messages = costliest.constraint.failureMessages.filter((message) => !constraint.includes(JSON.stringify(message)));
@@ -127,6 +135,7 @@ export class EvaluationMeter implements ResolutionBudget {
       `${messages.length > 0 ? ` (failureMessage: ${messages.join('; ')})` : ''}; ${advice}`;
     return new OlmError(ConstraintErrorCodes.budgetExhausted, message, {
       details: {
+        budget: 'evaluationUnits',
         limit: this.limit,
         spent: this.spent,
         bundle: name,

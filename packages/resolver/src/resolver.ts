@@ -259,7 +259,7 @@ class NamespaceResolution {
     const built = performance.now();
     this.stats.buildMs = round(built - started);
     try {
-      const { chosen, reasons } = yield* solveInSteps(ordered, this.backend, this.stats, { maxSolverCalls: this.limits.solverCalls }, this.pacer);
+      const { chosen, reasons } = yield* solveInSteps(ordered, this.backend, this.stats, { maxSolverCalls: this.limits.solverCalls, maxConflictsPerCall: this.limits.solverConflicts }, this.pacer);
       return { status: 'Resolved', operators: this.describeResult(chosen, reasons), stats: this.stats };
     } finally {
       this.stats.solveMs = round(performance.now() - built);

@@ -63,6 +63,8 @@ export function describeConstraint(subject: string, rule: ConstraintRule): strin
 export interface SolveOptions {
   /** Fail with `OLM_RESOLVER_BUDGET_EXHAUSTED` rather than make more SAT calls than this (counted in `stats`). */
   readonly maxSolverCalls?: number;
+  /** Passed to each SAT call (`SatSolveOptions.maxConflicts`); a call that gives up fails with `OLM_RESOLVER_BUDGET_EXHAUSTED`. */
+  readonly maxConflictsPerCall?: number;
 }
 
 /** A solver wrapper that counts what the resolver reports in its stats, and bounds the number of solves. */
@@ -70,7 +72,7 @@ class CountingSolver {
   constructor(
     private readonly inner: SatSolver,
     readonly stats: SolveStats,
-    private readonly maxCalls = Infinity,
+    private readonly options: SolveOptions,
   ) {}
   newVariable(): number {
     this.stats.variables++;
@@ -85,18 +87,28 @@ class CountingSolver {
     this.inner.addAtMostOne(literals, condition);
   }
   solve(assumptions: readonly SatLiteral[]): SatOutcome {
-    if (this.stats.solverCalls >= this.maxCalls) {
-      throw new OlmError(
-        ConstraintErrorCodes.budgetExhausted,
-        `resolution stopped: the SAT search used up the budget of ${this.maxCalls} solver calls before settling which operators to choose; ` +
-          'the dependencies among the catalogs\' bundles are too intricate: simplify them in the catalog, or raise the resolution budget ' +
-          '(resolver option limits.solverCalls) if the catalogs are trusted',
-        { details: { limit: this.maxCalls, solverCalls: this.stats.solverCalls } },
-      );
+    const { maxSolverCalls = Infinity, maxConflictsPerCall } = this.options;
+    if (this.stats.solverCalls >= maxSolverCalls) {
+      throw searchTooCostly(`the SAT search used up the budget of ${maxSolverCalls} solver calls before settling which operators to choose`, 'solverCalls', maxSolverCalls);
     }
     this.stats.solverCalls++;
-    return this.inner.solve(assumptions);
+    if (maxConflictsPerCall === undefined) return this.inner.solve(assumptions);
+    try {
+      return this.inner.solve(assumptions, { maxConflicts: maxConflictsPerCall });
+    } catch (error) {
+      if (!hasErrorCode(error, SatErrorCodes.limitExceeded)) throw error;
+      throw searchTooCostly(`a SAT call gave up after ${maxConflictsPerCall} conflicts`, 'solverConflicts', maxConflictsPerCall, error);
+    }
   }
+}
+
+function searchTooCostly(what: string, limit: 'solverCalls' | 'solverConflicts', value: number, cause?: unknown): OlmError {
+  return new OlmError(
+    ConstraintErrorCodes.budgetExhausted,
+    `resolution stopped: ${what}; the dependencies among the catalogs' bundles are too intricate to resolve: simplify them in the catalog, ` +
+      `or raise the resolution budget (resolver option limits.${limit}) if the catalogs are trusted`,
+    { cause, details: { budget: limit, limit: value } },
+  );
 }
 
 interface Activation {
@@ -182,7 +194,7 @@ function* solveOnce(
   // is a second encoding built, with one activation literal per constraint, to find which conflict.
   const raw = backend.createSolver();
   try {
-    const solver = new CountingSolver(raw, stats, options.maxSolverCalls);
+    const solver = new CountingSolver(raw, stats, options);
     const literalOf = variables.map(() => solver.newVariable());
     const lit = literalLookup(index, literalOf);
     yield* encode(variables, solver, lit, false, pacer);
@@ -194,7 +206,7 @@ function* solveOnce(
   }
   const explainer = backend.createSolver();
   try {
-    const solver = new CountingSolver(explainer, stats, options.maxSolverCalls);
+    const solver = new CountingSolver(explainer, stats, options);
     const literalOf = variables.map(() => solver.newVariable());
     const lit = literalLookup(index, literalOf);
     const activations = yield* encode(variables, solver, lit, true, pacer);
