@@ -31,6 +31,8 @@ export interface DistributionOptions {
   readonly insecureRegistries?: readonly string[];
   /** Namespaces that keep copied CSVs when the OLMConfig disables copies (upstream's `--protectedCopiedCSVNamespaces`). */
   readonly protectedCopiedCsvNamespaces?: readonly string[];
+  /** Units of constraint evaluation one namespace resolution may spend (`--resolution-budget`; the resolver's default otherwise). */
+  readonly resolutionBudget?: number;
 }
 
 /** The Lease the controllers elect a leader on when every controller runs in one process. */
@@ -59,6 +61,7 @@ export function controllerPlugins(options: DistributionOptions): LazyPlugin[] {
       (await import('@olm/controller-catalog')).createControllerCatalogPlugin({
         globalCatalogNamespace: options.namespace,
         ...(options.insecureRegistries?.length ? { insecureRegistries: options.insecureRegistries } : {}),
+        ...(options.resolutionBudget !== undefined ? { resolutionLimits: { evaluationUnits: options.resolutionBudget } } : {}),
       }),
     ),
   ];

@@ -7,7 +7,7 @@ import { collect, parseList } from '../option-parsers.js';
 import { defaultLeaseName, watchedNamespaces, type DistributionOptions } from '../plugins.js';
 import type { LogLevel } from '../runtime/log-levels.js';
 import { untilStopped } from '../runtime/until-stopped.js';
-import { addClusterOptions, addOperationsOptions, addStopOptions } from './shared-options.js';
+import { addClusterOptions, addOperationsOptions, addResolutionOptions, addStopOptions } from './shared-options.js';
 
 export interface RunOptions {
   readonly kubeconfig?: string;
@@ -23,6 +23,8 @@ export interface RunOptions {
   readonly insecureRegistries?: readonly string[];
   /** Namespaces that keep their copied CSVs when the OLMConfig disables copies. */
   readonly protectedCopiedCsvNamespaces?: readonly string[];
+  /** Units of constraint evaluation one namespace resolution may spend. */
+  readonly resolutionBudget?: number;
   readonly metricsPort: number;
   readonly metricsHost: string;
   readonly logLevel: LogLevel;
@@ -35,7 +37,7 @@ export interface RunOptions {
  * The plugins `run` boots: the distribution's list with only the selected controllers, electing
  * a leader on a Lease of their own when not all of them run.
  */
-export function runPlugins(distribution: Distribution, options: Pick<RunOptions, 'namespace' | 'watchNamespaces' | 'leaderElection' | 'controllers' | 'insecureRegistries' | 'protectedCopiedCsvNamespaces'>): LazyPlugin[] {
+export function runPlugins(distribution: Distribution, options: Pick<RunOptions, 'namespace' | 'watchNamespaces' | 'leaderElection' | 'controllers' | 'insecureRegistries' | 'protectedCopiedCsvNamespaces' | 'resolutionBudget'>): LazyPlugin[] {
   const selected = options.controllers ?? [];
   const base: DistributionOptions = {
     namespace: options.namespace,
@@ -43,6 +45,7 @@ export function runPlugins(distribution: Distribution, options: Pick<RunOptions,
     leaderElection: options.leaderElection,
     ...(options.insecureRegistries?.length ? { insecureRegistries: options.insecureRegistries } : {}),
     ...(options.protectedCopiedCsvNamespaces?.length ? { protectedCopiedCsvNamespaces: options.protectedCopiedCsvNamespaces } : {}),
+    ...(options.resolutionBudget !== undefined ? { resolutionBudget: options.resolutionBudget } : {}),
   };
   const available = availableControllers(distribution.distributionPlugins(base));
   const plugins = distribution.distributionPlugins({ ...base, leaseName: leaseNameFor(defaultLeaseName, available, selected) });
@@ -99,6 +102,7 @@ export function registerRunCommand(program: Command, distribution: Distribution 
         .default([], 'none'),
     )
     .option('--no-leader-election', 'reconcile without electing a leader (only for a single replica)');
+  addResolutionOptions(command);
   addStopOptions(command).action(async ({ insecureRegistry, ...options }: Omit<RunOptions, 'leaderElection' | 'insecureRegistries'> & { leaderElection: boolean; insecureRegistry: string[] }) => {
     await runControllers({ ...options, insecureRegistries: insecureRegistry }, undefined, distribution);
   });

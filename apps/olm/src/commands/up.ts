@@ -10,7 +10,7 @@ import { collect, parseMilliseconds, parsePort } from '../option-parsers.js';
 import { exampleCatalogDirectory } from '../paths.js';
 import { logLevels, type LogLevel } from '../runtime/log-levels.js';
 import { untilStopped } from '../runtime/until-stopped.js';
-import { addStopOptions } from './shared-options.js';
+import { addResolutionOptions, addStopOptions } from './shared-options.js';
 
 export interface UpOptions {
   readonly port: number;
@@ -24,6 +24,8 @@ export interface UpOptions {
   readonly catalogs?: readonly string[];
   /** Registries to pull bundle images from over plain http. */
   readonly insecureRegistries?: readonly string[];
+  /** Units of constraint evaluation one namespace resolution may spend. */
+  readonly resolutionBudget?: number;
   /** Stop as soon as everything started (tests, smoke checks). */
   readonly exitAfterStart?: boolean;
   /** Stop after this many milliseconds (tests). */
@@ -118,6 +120,7 @@ export async function runUp(
         namespace: olmNamespace,
         leaderElection: false,
         ...(options.insecureRegistries?.length ? { insecureRegistries: options.insecureRegistries } : {}),
+        ...(options.resolutionBudget !== undefined ? { resolutionBudget: options.resolutionBudget } : {}),
       }),
       metricsPort: options.metricsPort ?? 0,
       metricsHost: options.host,
@@ -173,7 +176,8 @@ export function registerUpCommand(program: Command, distribution: Distribution =
     .option('--insecure-registry <host[:port]>', 'pull bundle images from this registry over plain http (repeatable)', collect, [])
     .option('--catalog <dir>', 'also serve this file-based catalog directory (repeatable)', collect, [])
     .addOption(new Option('--rollout-delay <ms>', 'how long simulated Deployments take to become available').argParser(parseMilliseconds).hideHelp());
-  addStopOptions(command).action(async (options: { port: number; host: string; dataDir?: string; kubeconfig?: string; catalog: string[]; insecureRegistry: string[]; metricsPort: number; logLevel: LogLevel; exitAfterStart?: boolean; runFor?: number; rolloutDelay?: number }) => {
+  addResolutionOptions(command);
+  addStopOptions(command).action(async (options: { port: number; host: string; dataDir?: string; kubeconfig?: string; catalog: string[]; insecureRegistry: string[]; metricsPort: number; logLevel: LogLevel; exitAfterStart?: boolean; runFor?: number; rolloutDelay?: number; resolutionBudget?: number }) => {
     await runUp({
       port: options.port,
       host: options.host,
@@ -186,6 +190,7 @@ export function registerUpCommand(program: Command, distribution: Distribution =
       ...(options.exitAfterStart ? { exitAfterStart: true } : {}),
       ...(options.runFor !== undefined ? { runFor: options.runFor } : {}),
       ...(options.rolloutDelay !== undefined ? { rolloutDelayMs: options.rolloutDelay } : {}),
+      ...(options.resolutionBudget !== undefined ? { resolutionBudget: options.resolutionBudget } : {}),
     }, undefined, distribution);
   });
 }
