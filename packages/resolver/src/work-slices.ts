@@ -1,6 +1,6 @@
 /**
  * Long work written once and run either straight through or in slices that give the event loop
- * back between them (see docs/decisions/0006-resolution-in-slices-on-the-main-thread.md). The work
+ * back between them (see docs/decisions/0007-bounded-resolution-in-slices.md). The work
  * is a generator that asks its `Pacer` at each checkpoint whether its slice is used up and, if so,
  * yields; the driver decides what a yield means.
  */
