@@ -476,7 +476,7 @@ class NamespaceResolution {
       this.visited.set(entry, variable);
       let dependencies: DependencyPredicate[];
       try {
-        dependencies = this.dependenciesOf(entry);
+        dependencies = yield* this.dependenciesOf(entry);
       } catch (error) {
         this.keep(error);
         continue;
@@ -571,9 +571,11 @@ class NamespaceResolution {
     return variable;
   }
 
-  private dependenciesOf(entry: Entry): DependencyPredicate[] {
+  /** Compiling is cached per process, not charged to the budget; a bundle with thousands of new rules still pauses between them. */
+  private *dependenciesOf(entry: Entry): Steps<DependencyPredicate[]> {
     const dependencies: DependencyPredicate[] = [];
     for (const property of entry.record.properties) {
+      if (this.pacer.isDue()) yield;
       let dependency: DependencyPredicate | undefined;
       try {
         dependency = this.compiler.compile(property);
