@@ -14,6 +14,13 @@ export function parseMilliseconds(value: string): number {
   return Number(value);
 }
 
+export function parsePositiveInteger(value: string): number {
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value)) || Number(value) < 1) {
+    throw new InvalidArgumentError('give a whole number greater than 0, e.g. 50000000.');
+  }
+  return Number(value);
+}
+
 /** `a,b , c` → `['a', 'b', 'c']`. */
 export function parseList(value: string): string[] {
   return value.split(',').map((item) => item.trim()).filter((item) => item !== '');

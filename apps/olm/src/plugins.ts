@@ -33,6 +33,8 @@ export interface DistributionOptions {
   readonly protectedCopiedCsvNamespaces?: readonly string[];
   /** How long an InstallPlan whose steps fail is retried before it fails (upstream's `--install-plan-retry-timeout`, default 1 minute). */
   readonly installPlanRetryTimeoutMs?: number;
+  /** Units of constraint evaluation one namespace resolution may spend (`--resolution-budget`; the resolver's default otherwise). */
+  readonly resolutionBudget?: number;
 }
 
 /** The Lease the controllers elect a leader on when every controller runs in one process. */
@@ -62,6 +64,7 @@ export function controllerPlugins(options: DistributionOptions): LazyPlugin[] {
         globalCatalogNamespace: options.namespace,
         ...(options.insecureRegistries?.length ? { insecureRegistries: options.insecureRegistries } : {}),
         ...(options.installPlanRetryTimeoutMs !== undefined ? { installPlanRetryTimeoutMs: options.installPlanRetryTimeoutMs } : {}),
+        ...(options.resolutionBudget !== undefined ? { resolutionLimits: { evaluationUnits: options.resolutionBudget } } : {}),
       }),
     ),
   ];

@@ -137,4 +137,27 @@ subscriptions:
     const outcome = JSON.parse(run.stdout) as { operators: Array<{ name: string; subscription: { name: string } }> };
     expect(outcome.operators.find((operator) => operator.subscription.name === 'cnpg')?.name).toBe(heads[0]);
   });
+
+  it('fails a resolution past --resolution-budget with the bundle and rule named, exit 1; refuses a budget of 0', async () => {
+    const file = scenarioFile(`${inlineCatalog}
+      - {schema: olm.package, name: picky, defaultChannel: stable}
+      - {schema: olm.channel, package: picky, name: stable, entries: [{name: picky.v1}]}
+      - schema: olm.bundle
+        name: picky.v1
+        package: picky
+        version: 1.0.0
+        dependencies: [{type: olm.constraint, value: {failureMessage: needs a Database provider, cel: {rule: 'properties.exists(p, p.type == "olm.gvk" && p.value.kind == "Database")'}}}]
+subscriptions:
+  - {name: picky, package: picky, channel: stable, source: community, sourceNamespace: olm}
+`);
+    expect((await runCliCaptured(['resolve', '-f', file, '-o', 'json'])).code).toBe(0);
+    const run = await runCliCaptured(['resolve', '-f', file, '--resolution-budget', '20']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^error: resolution stopped: evaluating constraints used up the budget of 20 units: bundle picky\.v1 \(catalogsource olm\/community\) spent \d+ of them on its constraint with constraint: "properties\.exists/);
+    expect(run.stderr).toContain('and message: "needs a Database provider"; simplify or remove these constraints');
+    const zero = await runCliCaptured(['resolve', '-f', file, '--resolution-budget', '0']);
+    expect(zero.code).toBe(2);
+    expect(zero.stderr).toContain("option '--resolution-budget <units>' argument '0' is invalid");
+  });
 });
+

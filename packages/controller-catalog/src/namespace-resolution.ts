@@ -74,7 +74,7 @@ export function createNamespaceResolutionReconciler(context: CatalogControllerCo
     // A catalog whose registry may serve other content now (restarted, republished): resolve again, as upstream
     // requeues the namespaces subscribed to a catalog whose connection becomes READY.
     eventSources: [context.catalogEvents.contentChanged.eventSource((key) => servedBy(key.namespace))],
-    async reconcile({ name: namespace }, { cache }) {
+    async reconcile({ name: namespace }, { cache, signal }) {
       context.metrics?.subscriptionCount.set(cache.list(Kinds.subscription).length);
       context.metrics?.installPlanCount.set(cache.list(Kinds.installPlan).length);
       const present = cache.list(Kinds.subscription, { namespace });
@@ -85,12 +85,12 @@ export function createNamespaceResolutionReconciler(context: CatalogControllerCo
         return;
       }
       context.subscriptionNamespaces.add(namespace);
-      return syncNamespace(context, cache, namespace);
+      return syncNamespace(context, cache, namespace, signal);
     },
   };
 }
 
-async function syncNamespace(context: CatalogControllerContext, cache: ObjectReader, namespace: string) {
+async function syncNamespace(context: CatalogControllerContext, cache: ObjectReader, namespace: string, signal: AbortSignal) {
   const client = context.client();
   const now = context.now();
 
@@ -174,15 +174,21 @@ async function syncNamespace(context: CatalogControllerContext, cache: ObjectRea
   try {
     if (operatorGroups.length !== 1) throw new Error(`expected 1 OperatorGroup in the namespace, found ${operatorGroups.length}`);
     catalogs = await loadCatalogs(context, sources, subscriptions);
-    resolution = context.resolver().resolve({
-      namespace,
-      failForward,
-      catalogs,
-      installed: installedOperators(namespace, csvs),
-      subscriptions: subscriptions.map(resolverSubscription),
-    });
+    // In slices: a costly resolution gives the event loop (other namespaces, an in-process API server) a turn every few ms.
+    resolution = await context.resolver().resolveInSlices(
+      {
+        namespace,
+        failForward,
+        catalogs,
+        installed: installedOperators(namespace, csvs),
+        subscriptions: subscriptions.map(resolverSubscription),
+      },
+      { signal },
+    );
     context.metrics?.resolutionDuration.observe({ outcome: 'succeeded' }, (performance.now() - started) / 1000);
   } catch (error) {
+    // Stopping (shutdown, lost leadership) is not a failure of the namespace: the next leader resolves it.
+    if (signal.aborted) throw error;
     context.metrics?.resolutionDuration.observe({ outcome: 'failed' }, (performance.now() - started) / 1000);
     return failResolution(context, working, error, now);
   }
@@ -543,6 +549,9 @@ async function ensureInstallPlan(
 
 async function failResolution(context: CatalogControllerContext, working: Working[], error: unknown, now: Date) {
   const unsatisfiable = hasErrorCode(error, 'OLM_RESOLVER_UNSATISFIABLE');
+  // A resolution over its budget costs as much again on the same input: like unsatisfiable constraints,
+  // it is tried again when the inputs change, not on a backoff (upstream has no budget).
+  const overBudget = hasErrorCode(error, 'OLM_RESOLVER_BUDGET_EXHAUSTED');
   for (const sub of working) {
     sub.status = setCondition(
       sub.status,
@@ -555,7 +564,7 @@ async function failResolution(context: CatalogControllerContext, working: Workin
     void context.events().warning(sub.object, 'ResolutionFailed', describeError(error));
   }
   // Unsatisfiable constraints change only when the inputs do (and then a watch event brings us back).
-  if (!unsatisfiable) throw error;
+  if (!unsatisfiable && !overBudget) throw error;
 }
 
 async function writeSubscriptions(context: CatalogControllerContext, working: Working[]): Promise<void> {

@@ -12,11 +12,14 @@ import {
   type Plugin,
 } from '@olm/core';
 import { deferredLogger, KubeClient } from '@olm/controller-runtime';
-import { createResolver, type Resolver } from '@olm/resolver';
+import { createResolver, type ResolutionLimits, type Resolver } from '@olm/resolver';
 import type { Registry } from 'prom-client';
 import { createCatalogController, type CatalogControllerOptions } from './catalog-controller.js';
 
-export type ControllerCatalogPluginOptions = Pick<
+export type ControllerCatalogPluginOptions = {
+  /** How much work one namespace's resolution may do (`@olm/resolver`'s `ResolutionLimits`; its defaults otherwise). */
+  readonly resolutionLimits?: Partial<ResolutionLimits>;
+} & Pick<
   CatalogControllerOptions,
   | 'globalCatalogNamespace'
   | 'installPlanRetryTimeoutMs'
@@ -40,7 +43,8 @@ interface Started {
  * `installplan` reconcilers (run by the controller-runtime plugin), wired on start to the booted
  * SAT backend and constraint evaluators (through a resolver), RBAC generator and catalog source types.
  */
-export function createControllerCatalogPlugin(options: ControllerCatalogPluginOptions = {}): Plugin {
+export function createControllerCatalogPlugin(pluginOptions: ControllerCatalogPluginOptions = {}): Plugin {
+  const { resolutionLimits, ...options } = pluginOptions;
   return definePlugin({
     id: 'controller-catalog',
     version: '0.1.0',
@@ -82,7 +86,11 @@ export function createControllerCatalogPlugin(options: ControllerCatalogPluginOp
         const connection = reader.get(kubeClient);
         started = {
           client: new KubeClient({ kubeconfig: connection.kubeconfig, context: connection.context }),
-          resolver: createResolver({ satBackend: reader.get(satBackend), constraintEvaluators: reader.get(constraintEvaluators) }),
+          resolver: createResolver({
+            satBackend: reader.get(satBackend),
+            constraintEvaluators: reader.get(constraintEvaluators),
+            ...(resolutionLimits ? { limits: resolutionLimits } : {}),
+          }),
         };
       });
       context.onStop(async () => {

@@ -16,6 +16,8 @@ export interface BundleSpec {
   readonly requires?: readonly Gvk[];
   /** Further manifests the bundle ships besides its CSV (each an `olm.bundle.object` property). */
   readonly objects?: readonly object[];
+  /** Further properties, as they are (`olm.constraint`, …). */
+  readonly properties?: ReadonlyArray<{ readonly type: string; readonly value: unknown }>;
 }
 
 /** A channel entry: the update graph edges of one bundle. */
@@ -69,6 +71,7 @@ export function writeCatalog(directory: string, packages: readonly PackageSpec[]
           { type: 'olm.package', value: { packageName: pkg.name, version: bundle.version } },
           ...(bundle.provides ?? []).map((value) => ({ type: 'olm.gvk', value })),
           ...(bundle.requires ?? []).map((value) => ({ type: 'olm.gvk.required', value })),
+          ...(bundle.properties ?? []),
           ...[clusterServiceVersion(bundle), ...(bundle.objects ?? [])].map((object) => ({
             type: 'olm.bundle.object',
             value: { data: Buffer.from(JSON.stringify(object)).toString('base64') },

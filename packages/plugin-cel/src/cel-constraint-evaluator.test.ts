@@ -55,6 +55,38 @@ describe('createCelConstraintEvaluator', () => {
     expect(predicate.test({ properties: certified })).toBe(false);
   });
 
+  it("spends each evaluation's cost from the resolution's budget, the same again when the answer is remembered", () => {
+    const spent: number[] = [];
+    const budget = { spend: (units: number) => void spent.push(units) };
+    const evaluator = createCelConstraintEvaluator();
+    const loop = evaluator.compile({ rule: '[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].exists(x, x * 2 == 21)' }, context);
+    const shortLoop = evaluator.compile({ rule: '[1, 2].exists(x, x * 2 == 21)' }, context);
+    expect(loop.test({ properties: certified, budget })).toBe(false);
+    expect(loop.test({ properties: certified, budget })).toBe(false);
+    expect(shortLoop.test({ properties: certified, budget })).toBe(false);
+    const [first, remembered, short] = spent;
+    expect(remembered).toBe(first);
+    // Ten loop steps cost more than two: the steps, not the rule's size, dominate.
+    expect(first! - short!).toBeGreaterThan(8 * 3);
+    // matches() also pays for the length of what it matches.
+    const matching = evaluator.compile({ rule: 'properties.exists(p, p.type.matches("^z"))' }, context);
+    spent.length = 0;
+    matching.test({ properties: [{ type: 'a'.repeat(1_000), value: {} }], budget });
+    matching.test({ properties: [{ type: 'a', value: {} }], budget });
+    expect(spent[0]! - spent[1]!).toBeGreaterThanOrEqual(1_000);
+  });
+
+  it('lets the budget error out of test: running out ends the resolution', () => {
+    const exhausted = Object.assign(new Error('budget used up'), { code: 'OLM_RESOLVER_BUDGET_EXHAUSTED' });
+    const predicate = createCelConstraintEvaluator().compile({ rule: 'properties.exists(p, p.type == "certified")' }, context);
+    const budget = {
+      spend: () => {
+        throw exhausted;
+      },
+    };
+    expect(() => predicate.test({ properties: certified, budget })).toThrow(exhausted);
+  });
+
   it('rejects invalid values and rules at compile time with stable codes', () => {
     const evaluator = createCelConstraintEvaluator();
     const codeOf = (value: unknown): string | undefined => {

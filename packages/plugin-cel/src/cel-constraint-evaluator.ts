@@ -38,8 +38,8 @@ function createCelPredicate(
 ): BundlePredicate {
   const description = describeCelPredicate(compiled.rule, failureMessage);
   return {
-    test({ properties }) {
-      const { matched, error } = compiled.evaluate(properties);
+    test({ properties, budget }) {
+      const { matched, error, cost } = compiled.evaluate(properties);
       if (error !== undefined && onEvaluationError !== undefined) {
         try {
           onEvaluationError(error, compiled.rule);
@@ -47,6 +47,8 @@ function createCelPredicate(
           // A failing logger must not change resolution.
         }
       }
+      // Spent after the evaluation, outside any catch: exhausting the resolution's budget ends it.
+      budget?.spend(cost);
       return matched;
     },
     describe: () => description,

@@ -2,7 +2,7 @@ import { Environment, type ParseResult } from '@marcbachmann/cel-js';
 import type { Property } from '@olm/core';
 import { guardAst } from './ast-guard.js';
 import { invalidRule, limitExceeded } from './errors.js';
-import { BudgetExceededError, EvaluationBudget, instrumentEvaluation } from './evaluation-budget.js';
+import { BudgetExceededError, countNodes, EvaluationBudget, instrumentEvaluation } from './evaluation-budget.js';
 import { type CelLimits, resolveCelLimits } from './limits.js';
 import { matchesRe2 } from './re2-matches.js';
 import { guardRuleText } from './rule-guard.js';
@@ -24,6 +24,11 @@ export interface CelEvaluation {
   readonly matched: boolean;
   /** Why the rule is false when evaluation failed or was stopped (a CEL error, an unparsable version, a limit). */
   readonly error?: unknown;
+  /**
+   * What the evaluation cost, in about one unit per node evaluated (the rule's nodes once, plus the
+   * nodes of a loop's body per step). The same again when the result is remembered.
+   */
+  readonly cost: number;
 }
 
 /** A rule parsed and checked once, evaluated per candidate bundle. */
@@ -95,6 +100,7 @@ function compileRule(environment: Environment, rule: string, limits: CelLimits):
   if (checked.type !== 'bool') throw invalidRule(NOT_BOOL_MESSAGE, rule);
 
   const budget = new EvaluationBudget(limits);
+  const baseCost = countNodes(program.ast);
   const instrumented = instrumentEvaluation(program.ast, budget, matchesRe2);
   if (instrumented.comprehensions !== facts.comprehensions || instrumented.matches !== facts.matches) {
     // The library's AST no longer looks like cel-js 8.0.0's: refuse rather than run loops unbounded
@@ -115,15 +121,16 @@ function compileRule(environment: Environment, rule: string, limits: CelLimits):
   let disabled: BudgetExceededError | undefined;
 
   const run = (properties: readonly Property[]): CelEvaluation => {
-    if (disabled !== undefined) return { matched: false, error: disabled };
-    budget.reset();
+    if (disabled !== undefined) return { matched: false, error: disabled, cost: 1 };
+    budget.reset(baseCost);
     let evaluation: CelEvaluation;
     try {
       const result: unknown = program({ properties: toCelProperties(properties) });
       // A limit hit inside exists()/all() may be absorbed by CEL's error semantics; it still counts as false.
-      evaluation = budget.exceeded !== undefined ? { matched: false, error: budget.exceeded } : { matched: result === true };
+      evaluation =
+        budget.exceeded !== undefined ? { matched: false, error: budget.exceeded, cost: budget.cost } : { matched: result === true, cost: budget.cost };
     } catch (error) {
-      evaluation = { matched: false, error: budget.exceeded ?? error };
+      evaluation = { matched: false, error: budget.exceeded ?? error, cost: budget.cost };
     }
     if (budget.exceeded !== undefined && ++limitHits >= limits.maxLimitHits) {
       disabled = new BudgetExceededError(

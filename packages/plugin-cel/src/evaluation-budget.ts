@@ -6,23 +6,35 @@ import type { CelLimits } from './limits.js';
  * Per-evaluation spending: comprehension iterations, wall-clock time, and value sizes. The
  * library has no hook for this, so `instrumentEvaluation` wraps the step of every
  * comprehension it expanded; each step calls `tick`. Once exceeded, every further step throws
- * at once, so nested loops unwind in a few operations.
+ * at once, so nested loops unwind in a few operations. It also estimates what the evaluation
+ * cost (`cost`: the rule's nodes once, plus the nodes of a loop's body per step), which the
+ * predicate spends from the resolution's budget.
  */
 export class EvaluationBudget {
   readonly #limits: CelLimits;
   #remaining = 0;
   #deadline = 0;
+  #cost = 0;
   #exceeded: BudgetExceededError | undefined;
 
   constructor(limits: CelLimits) {
     this.#limits = limits;
   }
 
-  /** Starts a new evaluation. Evaluation is synchronous, so one budget per compiled rule suffices. */
-  reset(): void {
+  /**
+   * Starts a new evaluation that costs at least `baseCost` (the rule's node count). Evaluation is
+   * synchronous, so one budget per compiled rule suffices.
+   */
+  reset(baseCost: number): void {
     this.#remaining = this.#limits.maxIterations;
     this.#deadline = performance.now() + this.#limits.maxEvaluationMillis;
+    this.#cost = baseCost;
     this.#exceeded = undefined;
+  }
+
+  /** The estimated cost of the current evaluation so far, in about one unit per node evaluated. */
+  get cost(): number {
+    return this.#cost;
   }
 
   /** The limit hit during the current evaluation, if any. */
@@ -30,9 +42,10 @@ export class EvaluationBudget {
     return this.#exceeded;
   }
 
-  /** Called before each comprehension step, with the element the step is about to see. */
-  tick(element: unknown): void {
+  /** Called before each comprehension step, with the element the step is about to see and the nodes of the step. */
+  tick(element: unknown, weight: number): void {
     if (this.#exceeded !== undefined) throw this.#exceeded;
+    this.#cost += weight;
     this.#remaining -= 1;
     if (this.#remaining < 0) {
       this.#fail('maxIterations', `more than ${this.#limits.maxIterations} comprehension iterations`);
@@ -53,7 +66,10 @@ export class EvaluationBudget {
 
   /** Fails the evaluation when `matches()` is applied to a string longer than `maxMatchSubjectLength`. */
   checkMatchSubject(value: unknown): void {
-    if (typeof value === 'string' && value.length > this.#limits.maxMatchSubjectLength) {
+    if (typeof value !== 'string') return;
+    // Matching costs in proportion to the subject's length, which the node count does not see.
+    this.#cost += 2 * value.length;
+    if (value.length > this.#limits.maxMatchSubjectLength) {
       this.#fail(
         'maxMatchSubjectLength',
         `matches() on a string of length ${value.length}, more than ${this.#limits.maxMatchSubjectLength}`,
@@ -169,6 +185,32 @@ function isNode(value: unknown): value is InternalNode {
 }
 
 /**
+ * Calls that cost far more than a node: `semver_compare` parses two versions (measured at about 20
+ * times an arithmetic node). `matches()` is charged by its subject's length as it runs.
+ */
+const callWeights: Readonly<Record<string, number>> = { semver_compare: 20 };
+
+/**
+ * The cost of one evaluation of `value`, in about one unit per node (a macro counts as its
+ * expansion; a node is counted once even where the tree shares it).
+ */
+export function countNodes(value: unknown, seen = new Set<InternalNode>()): number {
+  if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + countNodes(item, seen), 0);
+  if (!isNode(value) || seen.has(value)) return 0;
+  seen.add(value);
+  const alternate = value.meta?.alternate;
+  if (alternate !== undefined) return countNodes(alternate, seen);
+  if (value.op === 'value' || value.op === 'id') return 1;
+  if (value.op === 'comprehension') {
+    const { iterable, init, step } = value.args as ComprehensionArgs;
+    return 1 + countNodes([iterable, init, step], seen);
+  }
+  const name = value.op === 'call' || value.op === 'rcall' ? (value.args as readonly unknown[])[0] : undefined;
+  const weight = typeof name === 'string' ? (callWeights[name] ?? 1) : 1;
+  return weight + countNodes(value.args, seen);
+}
+
+/**
  * Instruments every comprehension (expanded macro) and `matches()` call of a checked AST. Returns
  * how many of each were instrumented, so the caller can verify none escaped.
  */
@@ -192,8 +234,9 @@ export function instrumentEvaluation(
     if (value.op === 'comprehension') {
       const args = value.args as ComprehensionArgs;
       instrumented.comprehensions += 1;
+      const weight = countNodes(args.step);
       wrapEvaluate(args.step, {
-        before: (context) => budget.tick((context as { iterValue?: unknown }).iterValue),
+        before: (context) => budget.tick((context as { iterValue?: unknown }).iterValue, weight),
         after: (result) => {
           // map() pushes each transformed element onto its result list.
           if (Array.isArray(result)) budget.checkValue(result[result.length - 1]);

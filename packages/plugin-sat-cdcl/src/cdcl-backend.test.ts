@@ -42,6 +42,24 @@ describe('CDCL SAT backend', () => {
     solver.dispose();
   });
 
+  it('gives up at maxConflicts with OLM_SAT_LIMIT_EXCEEDED, and stays usable', () => {
+    const problem = pigeonhole(8, 7);
+    const solver = solverWith(problem.variables, problem.clauses);
+    let caught: unknown;
+    try {
+      solver.solve([], { maxConflicts: 50 });
+    } catch (error) {
+      caught = error;
+    }
+    expect(hasErrorCode(caught, SatErrorCodes.limitExceeded)).toBe(true);
+    expect((caught as Error).message).toContain('gave up after 50 conflicts');
+    // Without the bound the same solver finishes the proof.
+    expect(solver.solve().satisfiable).toBe(false);
+    // An easy problem never meets the bound.
+    const easy = solverWith(3, [[1, 2], [-1, 3]]);
+    expect(easy.solve([-3], { maxConflicts: 1 }).satisfiable).toBe(true);
+  });
+
   it('agrees with brute force on seeded random 3-SAT near the threshold (4.26 clauses per variable)', () => {
     const random = seededRandom(2026);
     const verdicts = { satisfiable: 0, unsatisfiable: 0 };

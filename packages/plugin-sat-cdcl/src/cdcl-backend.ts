@@ -1,4 +1,4 @@
-import { OlmError, SatErrorCodes, type SatBackend, type SatLiteral, type SatOutcome, type SatSolver } from '@olm/core';
+import { OlmError, SatErrorCodes, type SatBackend, type SatLiteral, type SatOutcome, type SatSolveOptions, type SatSolver } from '@olm/core';
 import { encodeAtMostOne } from './at-most-one.js';
 import { CdclEngine, type EngineStatistics } from './cdcl-engine.js';
 
@@ -55,10 +55,16 @@ class CdclSession implements CdclSolver {
     this.guard(() => encodeAtMostOne(mapped, guard, engine));
   }
 
-  solve(assumptions: readonly SatLiteral[] = []): SatOutcome {
+  solve(assumptions: readonly SatLiteral[] = [], options: SatSolveOptions = {}): SatOutcome {
     const engine = this.use();
     const mapped = assumptions.map((literal) => this.toEngine(literal));
-    const outcome = this.guard(() => engine.solve(mapped));
+    const maxConflicts = options.maxConflicts ?? Infinity;
+    const outcome = this.guard(() => engine.solve(mapped, maxConflicts));
+    if (outcome.satisfiable === undefined) {
+      throw new OlmError(SatErrorCodes.limitExceeded, `the CDCL search gave up after ${maxConflicts} conflicts without an answer (SatSolveOptions.maxConflicts)`, {
+        details: { maxConflicts },
+      });
+    }
     if (!outcome.satisfiable) {
       // Report the caller's own literals, in the order given, once each.
       const failed = new Set(outcome.failedAssumptions);

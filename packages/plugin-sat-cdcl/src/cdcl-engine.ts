@@ -26,7 +26,9 @@ interface Clause {
 
 export type EngineOutcome =
   | { readonly satisfiable: true; readonly model: Uint8Array }
-  | { readonly satisfiable: false; readonly failedAssumptions: readonly number[] };
+  | { readonly satisfiable: false; readonly failedAssumptions: readonly number[] }
+  /** The search met `maxConflicts` conflicts without an answer. */
+  | { readonly satisfiable: undefined };
 
 export interface EngineStatistics {
   readonly variables: number;
@@ -157,8 +159,9 @@ export class CdclEngine {
    * of the assumptions that is unsatisfiable together with the clauses (empty when the clauses
    * alone are). Returns at decision level 0, so clauses may be added afterwards.
    */
-  solve(assumptions: readonly number[] = []): EngineOutcome {
+  solve(assumptions: readonly number[] = [], maxConflicts = Infinity): EngineOutcome {
     if (!this.isConsistent) return { satisfiable: false, failedAssumptions: [] };
+    const conflictsAtStart = this.conflicts;
     const assumed = assumptions.map(toInternal);
     if (this.learntLimit === 0) this.learntLimit = Math.max(2000, Math.floor(this.clauses.length / 3));
     let restartNumber = 0;
@@ -171,6 +174,10 @@ export class CdclEngine {
         if (this.trailLimits.length === 0) {
           this.isConsistent = false;
           return { satisfiable: false, failedAssumptions: [] };
+        }
+        if (this.conflicts - conflictsAtStart > maxConflicts) {
+          this.backtrackTo(0);
+          return { satisfiable: undefined };
         }
         this.learnFrom(conflict);
         this.variableIncrement /= variableDecay;

@@ -97,4 +97,41 @@ describe('the resolver on the CDCL backend', () => {
       });
     }
   });
+
+  it('bounds each SAT call by its conflicts: a catalog encoding the pigeonhole problem fails with the budget error', () => {
+    // Nine packages must each be installed, and every bundle of them provides one of eight APIs;
+    // at most one operator may provide an API, so nine do not fit: a proof needs exponentially many conflicts.
+    const holes = 8;
+    const packages = new Map(
+      Array.from({ length: holes + 1 }, (_, pigeon) => {
+        const name = `pigeon${pigeon}`;
+        const bundles = Array.from({ length: holes }, (_, hole) => ({
+          name: `${name}.v${hole}`,
+          package: name,
+          image: `example.com/${name}:v${hole}`,
+          version: `${hole}.0.0`,
+          properties: [
+            { type: 'olm.package', value: { packageName: name, version: `${hole}.0.0` } },
+            { type: 'olm.gvk', value: { group: 'holes.example.com', version: 'v1', kind: `Hole${hole}` } },
+          ],
+        }));
+        const entries = bundles.map((bundle, hole) => (hole === 0 ? { name: bundle.name } : { name: bundle.name, replaces: bundles[hole - 1]!.name }));
+        return [name, { name, defaultChannel: 'stable', channels: new Map([['stable', { name: 'stable', package: name, entries }]]), bundles: new Map(bundles.map((bundle) => [bundle.name, bundle])) }];
+      }),
+    );
+    const input = {
+      namespace: 'team-a',
+      catalogs: [{ name: 'hostile', namespace: 'olm', content: { packages } }],
+      subscriptions: [...packages.keys()].map((name) => ({ name, package: name, channel: 'stable', source: 'hostile', sourceNamespace: 'olm' })),
+    };
+    const resolver = createResolver({ satBackend: createCdclBackend(), limits: { solverConflicts: 200 } });
+    let caught: unknown;
+    try {
+      resolver.resolve(input);
+    } catch (error) {
+      caught = error;
+    }
+    expect(hasErrorCode(caught, ResolverErrorCodes.budgetExhausted)).toBe(true);
+    expect((caught as Error).message).toMatch(/^resolution stopped: a SAT call gave up after 200 conflicts; .* limits\.solverConflicts/);
+  });
 });

@@ -1,13 +1,16 @@
 // Resolution benchmarks. Prints one JSON line per case. Run after `pnpm build`:
 //   node bench/resolve.bench.mjs            (all cases)
 //   node bench/resolve.bench.mjs real       (only cases whose name contains "real")
+//   node bench/resolve.bench.mjs hostile    (300 distinct CEL rules next to the real catalog: the budget)
 // Targets: real catalog, each package alone: median < 5 ms, max < 50 ms; all resolvable packages
 // at once < 500 ms; synthetic 500 packages x 20 versions, 50 subscriptions < 2 s; 50k bundles < 5 s.
 import { loadavg } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { createCelConstraintEvaluator } from '@olm/plugin-cel';
 import { createLogicSolverBackend } from '@olm/plugin-sat-logic-solver';
 import { generateSyntheticCatalog, loadCatalog } from '@olm/registry';
-import { createResolver } from '../dist/index.js';
+import { builtInConstraintEvaluators, createResolver } from '../dist/index.js';
 
 const only = process.argv[2];
 const realCatalogPath = fileURLToPath(new URL('../../../../shared/catalogs/certified-operators-v4.18', import.meta.url));
@@ -99,6 +102,7 @@ async function realCatalogCases() {
 function pickStats(stats) {
   return {
     solverCalls: stats.solverCalls,
+    evaluationUnits: stats.evaluationUnits,
     variables: stats.variables,
     clauses: stats.clauses,
     bundleVariables: stats.bundleVariables,
@@ -193,7 +197,79 @@ function syntheticCase(label, generate, options, subscriptionCount, targetMs) {
   });
 }
 
+/**
+ * Issue 15's attack: one bundle with 300 distinct CEL rules, each within plugin-cel's per-rule limits
+ * (2,500 loop steps), tested on every bundle of the real catalog. Without a budget this took 37-77 s
+ * on this machine; the default budget stops it. In slices, the longest the event loop waited is reported.
+ */
+async function hostileCases() {
+  const content = await loadCatalog(realCatalogPath);
+  const fifty = `[${Array.from({ length: 50 }, (_, index) => index).join(', ')}]`;
+  const rule = (index) => `properties.exists(p, p.type == "olm.gvk" && p.value.kind == "Kind${index}") || ${fifty}.exists(a, ${fifty}.exists(b, a * b == ${100_000 + index}))`;
+  const hostile = {
+    name: 'hostile',
+    defaultChannel: 'stable',
+    channels: new Map([['stable', { name: 'stable', package: 'hostile', entries: [{ name: 'hostile.v1' }] }]]),
+    bundles: new Map([
+      [
+        'hostile.v1',
+        {
+          name: 'hostile.v1',
+          package: 'hostile',
+          image: 'example.com/hostile:v1',
+          version: '1.0.0',
+          properties: [
+            { type: 'olm.package', value: { packageName: 'hostile', version: '1.0.0' } },
+            ...Array.from({ length: 300 }, (_, index) => ({ type: 'olm.constraint', value: { failureMessage: `rule ${index}`, cel: { rule: rule(index) } } })),
+          ],
+        },
+      ],
+    ]),
+  };
+  const input = {
+    namespace: 'operators',
+    catalogs: [
+      { name: 'certified-operators', namespace: 'openshift-marketplace', content },
+      { name: 'hostile', namespace: 'openshift-marketplace', content: { packages: new Map([['hostile', hostile]]) } },
+    ],
+    subscriptions: [{ name: 'hostile', package: 'hostile', channel: 'stable', source: 'hostile', sourceNamespace: 'openshift-marketplace' }],
+  };
+  // A fresh evaluator per case, so no case finds another's results cached.
+  const budgeted = () => createResolver({ satBackend: createLogicSolverBackend(), constraintEvaluators: [...builtInConstraintEvaluators, createCelConstraintEvaluator()] });
+  const atOnce = timed(() => budgeted().resolve(input));
+  emit({
+    case: 'hostile/300-cel-rules-default-budget-at-once',
+    status: atOnce.error?.code ?? 'Resolved',
+    ms: round(atOnce.ms),
+    evaluationUnits: atOnce.error?.details?.spent,
+    blamed: atOnce.error?.details?.bundle,
+    target: 'fails with OLM_RESOLVER_BUDGET_EXHAUSTED in < 3 s (was 37-77 s)',
+    met: atOnce.error?.code === 'OLM_RESOLVER_BUDGET_EXHAUSTED' && atOnce.ms < 3000,
+  });
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
+  const started = process.hrtime.bigint();
+  let error;
+  await budgeted()
+    .resolveInSlices(input)
+    .catch((caught) => {
+      error = caught;
+    });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  delay.disable();
+  emit({
+    case: 'hostile/300-cel-rules-default-budget-in-slices',
+    status: error?.code ?? 'Resolved',
+    ms: round(ms),
+    maxEventLoopDelayMs: round(delay.max / 1e6),
+    p99EventLoopDelayMs: round(delay.percentile(99) / 1e6),
+    target: 'event loop never waits > 100 ms (20 ms slices + one CEL evaluation)',
+    met: error?.code === 'OLM_RESOLVER_BUDGET_EXHAUSTED' && delay.max / 1e6 < 100,
+  });
+}
+
 if (!only || 'real'.includes(only) || only.includes('real')) await realCatalogCases();
+if (!only || only.includes('hostile')) await hostileCases();
 if (!only || only.includes('synthetic')) {
   // @olm/registry's generator: real-catalog shapes (several channels, skips, skipRanges), acyclic deps.
   syntheticCase('registry-synthetic/500x20-50-subscriptions', generateSyntheticCatalog, { seed: 42, packages: 500, versionsPerPackage: 20 }, 50, 2000);

@@ -14,6 +14,17 @@ import {
 /** Upstream's `2 << 16`: the largest raw `olm.constraint` value accepted, in bytes. */
 export const maxConstraintSize = 131072;
 
+/**
+ * The deepest an `olm.constraint` value may nest, in JSON levels (objects and arrays; each `all`,
+ * `any` or `not` adds three). Upstream has no limit, but 131072 bytes hold 5,000 nested `all`s,
+ * which overflow JavaScript's stack wherever a value is walked recursively; real constraints nest
+ * two or three compounds.
+ */
+export const maxConstraintDepth = 200;
+
+/** A constraint nested too deeply: the resolver names the bundle that carries it. */
+export class ConstraintTooDeepError extends Error {}
+
 /** Kinds upstream checks, in its order: the first key present wins. Plugin kinds come after. */
 const upstreamKindOrder = ['gvk', 'package', 'all', 'any', 'not', 'cel'];
 
@@ -83,6 +94,8 @@ export class DependencyCompiler {
   /** The dependency a property declares, undefined when it declares none; throws upstream's errors. */
   compile(property: Property): DependencyPredicate | undefined {
     if (!isDependencyType(property.type)) return undefined;
+    // Before anything walks the value recursively (JSON.stringify included).
+    if (typeof property.value === 'object') refuseDeepNesting(property.type, property.value);
     const key = `${property.type}\u0000${typeof property.value === 'string' ? property.value : JSON.stringify(property.value)}`;
     let cached = this.cache.get(key);
     if (cached === undefined) {
@@ -99,6 +112,7 @@ export class DependencyCompiler {
 
   private compileUncached(property: Property): DependencyPredicate | undefined {
     const value = propertyValue(property);
+    if (typeof property.value === 'string') refuseDeepNesting(property.type, value);
     switch (property.type) {
       case 'olm.gvk.required': {
         const gvk = asRecord(value);
@@ -178,6 +192,22 @@ export class DependencyCompiler {
       compile: (nested) => this.compileConstraint(nested, failureMessages),
       ...(failureMessage !== undefined ? { failureMessage } : {}),
     });
+  }
+}
+
+/** Throws `ConstraintTooDeepError` when `value` nests deeper than `maxConstraintDepth`; walks without recursion. */
+function refuseDeepNesting(type: string, value: unknown): void {
+  const pending: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
+  while (pending.length > 0) {
+    const { value: current, depth } = pending.pop()!;
+    if (typeof current !== 'object' || current === null) continue;
+    if (depth >= maxConstraintDepth) {
+      const what = type === 'olm.constraint' ? 'olm.constraint' : `${type} property`;
+      throw new ConstraintTooDeepError(
+        `parse ${what}: the value nests more than ${maxConstraintDepth} levels deep (each all, any or not adds 3); flatten the constraint`,
+      );
+    }
+    for (const child of Array.isArray(current) ? current : Object.values(current)) pending.push({ value: child, depth: depth + 1 });
   }
 }
 

@@ -1,6 +1,6 @@
 import { constraintEvaluators, definePlugin, satBackend, type ExtensionReader } from '@olm/core';
 import { builtInConstraintEvaluators } from './dependency-predicates.js';
-import { createResolver, type Resolver } from './resolver.js';
+import { createResolver, type Resolver, type ResolverOptions } from './resolver.js';
 
 /**
  * Wires the resolver into the kernel: contributes the built-in `olm.constraint` kinds (gvk, package,
@@ -16,7 +16,7 @@ export const resolverPlugin = definePlugin({
   },
 });
 
-/** A resolver over the kernel's booted SAT backend and constraint evaluators. */
-export function resolverFromKernel(kernel: ExtensionReader): Resolver {
-  return createResolver({ satBackend: kernel.get(satBackend), constraintEvaluators: kernel.get(constraintEvaluators) });
+/** A resolver over the kernel's booted SAT backend and constraint evaluators (`limits`: the resolver's defaults otherwise). */
+export function resolverFromKernel(kernel: ExtensionReader, options: Pick<ResolverOptions, 'limits'> = {}): Resolver {
+  return createResolver({ satBackend: kernel.get(satBackend), constraintEvaluators: kernel.get(constraintEvaluators), ...options });
 }

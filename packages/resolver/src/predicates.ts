@@ -118,18 +118,27 @@ export function labelPredicate(label: string): IndexedPredicate {
   };
 }
 
+// Compound predicates spend one unit of the resolution's budget per child they may test: a wide
+// `all`/`any` costs in proportion to its width even when its children are built-in kinds.
+
 export function andPredicate(children: readonly BundlePredicate[]): IndexedPredicate {
   const hint = children.map((child) => (child as IndexedPredicate).indexHint).find((each) => each !== undefined);
   return {
     ...(hint ? { indexHint: hint } : {}),
-    test: (subject) => children.every((child) => child.test(subject)),
+    test: (subject) => {
+      subject.budget?.spend(children.length);
+      return children.every((child) => child.test(subject));
+    },
     describe: () => children.map((child) => child.describe()).join(' and '),
   };
 }
 
 export function orPredicate(children: readonly BundlePredicate[]): IndexedPredicate {
   return {
-    test: (subject) => children.some((child) => child.test(subject)),
+    test: (subject) => {
+      subject.budget?.spend(children.length);
+      return children.some((child) => child.test(subject));
+    },
     describe: () => children.map((child) => child.describe()).join(' or '),
   };
 }
@@ -137,7 +146,10 @@ export function orPredicate(children: readonly BundlePredicate[]): IndexedPredic
 /** NOR: none of the children holds (upstream's `not`). */
 export function notPredicate(children: readonly BundlePredicate[]): IndexedPredicate {
   return {
-    test: (subject) => !children.some((child) => child.test(subject)),
+    test: (subject) => {
+      subject.budget?.spend(children.length);
+      return !children.some((child) => child.test(subject));
+    },
     describe: () => children.map((child) => child.describe()).join(' and not '),
   };
 }

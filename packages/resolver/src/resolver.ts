@@ -1,5 +1,8 @@
 import {
+  ConstraintErrorCodes,
   describeError,
+  hasErrorCode,
+  type BundlePredicate,
   type CatalogContent,
   type CatalogRef,
   type ConstraintEvaluator,
@@ -9,11 +12,13 @@ import {
 } from '@olm/core';
 import { parseRange, parseVersion, parseVersionTolerant, type Version } from '@olm/semver-range';
 import { channelKey, indexCatalog, type CatalogEntryRecord, type CatalogIndex } from './catalog-index.js';
-import { builtInConstraintEvaluators, DependencyCompiler, type DependencyPredicate } from './dependency-predicates.js';
+import { builtInConstraintEvaluators, ConstraintTooDeepError, DependencyCompiler, type DependencyPredicate } from './dependency-predicates.js';
 import { aggregateMessage, invalidInput } from './errors.js';
 import { gvkKey, packageProperties, providedGvks, type IndexedPredicate } from './predicates.js';
-import { emptyStats, solveWithReasons, type ChoiceReason, type SolveStats, type SolverConstraint, type SolverVariable } from './solver.js';
+import { EvaluationMeter, resolveResolutionLimits, type ResolutionLimits } from './resolution-budget.js';
+import { emptyStats, solveInSteps, type ChoiceReason, type SolveStats, type SolverConstraint, type SolverVariable } from './solver.js';
 import { sortChannel } from './sort-channel.js';
+import { Pacer, runInSlices, runToEnd, straightThrough, type Steps } from './work-slices.js';
 
 /** A catalog visible to the namespace being resolved (a CatalogSource and its content). */
 export interface ResolverCatalog {
@@ -82,6 +87,8 @@ export interface ResolvedOperator {
 export interface ResolutionStats extends SolveStats {
   /** Bundle variables built (catalog entries and installed operators reachable from the input). */
   bundleVariables: number;
+  /** Units of the evaluation budget spent (`ResolutionLimits.evaluationUnits`). */
+  evaluationUnits: number;
   /** Time spent building variables and constraints, and in the SAT search (for benches; never assert on them). */
   buildMs: number;
   solveMs: number;
@@ -114,17 +121,46 @@ export interface ResolverOptions {
   readonly systemConstraints?: (bundle: SystemConstraintSubject) => readonly SystemConstraint[];
   /** `olm.constraint` evaluators by kind (the kernel's `constraintEvaluators` point). Defaults to the built-in kinds. */
   readonly constraintEvaluators?: ReadonlyMap<string, ConstraintEvaluator> | Iterable<ConstraintEvaluator>;
+  /** How much work one resolution may do (`defaultResolutionLimits` for what is not given). */
+  readonly limits?: Partial<ResolutionLimits>;
+}
+
+export interface SliceOptions {
+  /** How long the resolution runs before it gives the event loop a turn; default 20 ms. */
+  readonly sliceMs?: number;
+  /** Stops the resolution at its next pause; the promise then rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
 }
 
 export interface Resolver {
-  /** Resolves a namespace. Throws `OLM_RESOLVER_UNSATISFIABLE` or `OLM_RESOLVER_INVALID_INPUT`. */
+  /**
+   * Resolves a namespace at once (a CLI, a test). Throws `OLM_RESOLVER_UNSATISFIABLE`,
+   * `OLM_RESOLVER_INVALID_INPUT` or `OLM_RESOLVER_BUDGET_EXHAUSTED`.
+   */
   resolve(input: ResolveInput): Resolution;
+  /**
+   * The same resolution, in slices of about `sliceMs` that give the event loop a turn between them,
+   * so that a long resolution does not starve a server or other work in the process (a controller).
+   * A slice runs longer only by what cannot be split: one candidate test or one SAT call.
+   */
+  resolveInSlices(input: ResolveInput, options?: SliceOptions): Promise<Resolution>;
 }
+
+export const defaultSliceMs = 20;
 
 export function createResolver(options: ResolverOptions): Resolver {
   const evaluators = evaluatorMap(options.constraintEvaluators);
   const compiler = new DependencyCompiler(evaluators);
-  return { resolve: (input) => new NamespaceResolution(input, options.satBackend, compiler, options.systemConstraints).run() };
+  const limits = resolveResolutionLimits(options.limits);
+  const resolution = (input: ResolveInput, pacer: Pacer) =>
+    new NamespaceResolution(input, options.satBackend, compiler, limits, pacer, options.systemConstraints).run();
+  return {
+    resolve: (input) => runToEnd(resolution(input, straightThrough)),
+    async resolveInSlices(input, sliceOptions = {}) {
+      const pacer = new Pacer(sliceOptions.sliceMs ?? defaultSliceMs);
+      return runInSlices(resolution(input, pacer), pacer, sliceOptions.signal);
+    },
+  };
 }
 
 function evaluatorMap(given: ResolverOptions['constraintEvaluators']): ReadonlyMap<string, ConstraintEvaluator> {
@@ -176,14 +212,18 @@ class NamespaceResolution {
   private readonly matchCache = new Map<DependencyPredicate, Entry[]>();
   private readonly candidateCache = new Map<DependencyPredicate, Map<CatalogInfo, Entry[]>>();
   private readonly errors: string[] = [];
-  private readonly stats: ResolutionStats = { ...emptyStats(), bundleVariables: 0, buildMs: 0, solveMs: 0 };
+  private readonly stats: ResolutionStats = { ...emptyStats(), bundleVariables: 0, evaluationUnits: 0, buildMs: 0, solveMs: 0 };
+  private readonly meter: EvaluationMeter;
 
   constructor(
     private readonly input: ResolveInput,
     private readonly backend: SatBackend,
     private readonly compiler: DependencyCompiler,
+    private readonly limits: ResolutionLimits,
+    private readonly pacer: Pacer,
     private readonly systemConstraints?: ResolverOptions['systemConstraints'],
   ) {
+    this.meter = new EvaluationMeter(limits.evaluationUnits);
     this.catalogs = input.catalogs.map((catalog) => ({
       ref: { name: catalog.name, namespace: catalog.namespace },
       key: `${catalog.name}/${catalog.namespace}`,
@@ -199,25 +239,27 @@ class NamespaceResolution {
     this.existing = this.existingCatalog();
   }
 
-  run(): Resolution {
+  /** The resolution as steps that pause where the pacer says (never, when run straight through). */
+  *run(): Steps<Resolution> {
     const started = performance.now();
     const installedEntries = this.existing.index.entries.map((record) => this.entryOf(this.existing, record));
-    this.bundleVariables(installedEntries);
+    yield* this.bundleVariables(installedEntries);
     for (const subscription of this.input.subscriptions ?? []) {
       try {
-        this.addVariables(this.subscriptionVariables(subscription));
+        this.addVariables(yield* this.subscriptionVariables(subscription));
       } catch (error) {
-        this.errors.push(describeError(error));
+        this.keep(error);
       }
     }
     if (this.errors.length > 0) throw invalidInput(aggregateMessage(this.errors), { errors: [...this.errors] });
-    this.addInvariants();
+    yield* this.addInvariants();
     const ordered = [...this.variables.values()];
     this.stats.bundleVariables = this.visited.size;
+    this.stats.evaluationUnits = this.meter.spent;
     const built = performance.now();
     this.stats.buildMs = round(built - started);
     try {
-      const { chosen, reasons } = solveWithReasons(ordered, this.backend, this.stats);
+      const { chosen, reasons } = yield* solveInSteps(ordered, this.backend, this.stats, { maxSolverCalls: this.limits.solverCalls, maxConflictsPerCall: this.limits.solverConflicts }, this.pacer);
       return { status: 'Resolved', operators: this.describeResult(chosen, reasons), stats: this.stats };
     } finally {
       this.stats.solveMs = round(performance.now() - built);
@@ -327,7 +369,7 @@ class NamespaceResolution {
 
   // ---- subscriptions -------------------------------------------------------------------------
 
-  private subscriptionVariables(subscription: ResolverSubscription): Variable[] {
+  private *subscriptionVariables(subscription: ResolverSubscription): Steps<Variable[]> {
     const variables: Variable[] = [];
     const current = subscription.installedCSV
       ? this.existing.index.entries.find((record) => record.name === subscription.installedCSV)
@@ -380,7 +422,7 @@ class NamespaceResolution {
     const candidates: BundleVariable[] = [];
     for (const record of acceptable) {
       const stack = matching.filter((each) => each.name === record.name).map((each) => this.entryOf(catalog, each));
-      const { initial } = this.bundleVariables(stack);
+      const { initial } = yield* this.bundleVariables(stack);
       for (const candidate of initial) if (!candidates.includes(candidate)) candidates.push(candidate);
     }
     const dependencyIds: string[] = [];
@@ -424,26 +466,28 @@ class NamespaceResolution {
   // ---- bundles and their dependencies --------------------------------------------------------
 
   /** Builds variables for `stack` and everything reachable through dependencies (as upstream, LIFO). */
-  private bundleVariables(stack: Entry[]): { initial: BundleVariable[] } {
+  private *bundleVariables(stack: Entry[]): Steps<{ initial: BundleVariable[] }> {
     const pending = [...stack];
     while (pending.length > 0) {
+      if (this.pacer.isDue()) yield;
       const entry = pending.pop()!;
       if (this.visited.has(entry)) continue;
       const variable = this.newBundleVariable(entry);
       this.visited.set(entry, variable);
       let dependencies: DependencyPredicate[];
       try {
-        dependencies = this.dependenciesOf(entry);
+        dependencies = yield* this.dependenciesOf(entry);
       } catch (error) {
-        this.errors.push(describeError(error));
+        this.keep(error);
         continue;
       }
       for (const dependency of dependencies) {
         let candidates: Entry[];
         try {
-          candidates = this.candidatesFor(dependency, entry);
+          this.meter.chargeTo({ id: entry.id, name: entry.record.name, catalog: entry.catalog.ref }, this.chargedConstraint(dependency));
+          candidates = yield* this.candidatesFor(dependency, entry);
         } catch (error) {
-          this.errors.push(describeError(error));
+          this.keep(error);
           continue;
         }
         for (const candidate of candidates) if (!this.visited.has(candidate)) pending.push(candidate);
@@ -459,6 +503,33 @@ class NamespaceResolution {
       }
     }
     return { initial: stack.map((entry) => this.visited.get(entry)!).filter(Boolean) };
+  }
+
+  /** Input errors are collected and reported together; running out of budget ends the resolution at once. */
+  private keep(error: unknown): void {
+    if (hasErrorCode(error, ConstraintErrorCodes.budgetExhausted)) throw error;
+    this.errors.push(describeError(error));
+  }
+
+  private readonly chargedConstraints = new Map<DependencyPredicate, { describe(): string; failureMessages: readonly string[] }>();
+
+  private chargedConstraint(dependency: DependencyPredicate) {
+    let charged = this.chargedConstraints.get(dependency);
+    if (!charged) {
+      charged = { describe: () => this.describe(dependency), failureMessages: dependency.failureMessages };
+      this.chargedConstraints.set(dependency, charged);
+    }
+    return charged;
+  }
+
+  /** Tests a candidate on the resolution's budget: one unit, plus what the evaluator spends. */
+  private test(predicate: BundlePredicate, record: CatalogEntryRecord): boolean {
+    this.meter.spend(1);
+    const isMatch = predicate.test({ properties: record.properties, budget: this.meter });
+    // An evaluator that caught the budget's error (against the contract) does not get to go on.
+    const exhausted = this.meter.error();
+    if (exhausted) throw exhausted;
+    return isMatch;
   }
 
   private readonly descriptions = new Map<DependencyPredicate, string>();
@@ -500,10 +571,19 @@ class NamespaceResolution {
     return variable;
   }
 
-  private dependenciesOf(entry: Entry): DependencyPredicate[] {
+  /** Compiling is cached per process, not charged to the budget; a bundle with thousands of new rules still pauses between them. */
+  private *dependenciesOf(entry: Entry): Steps<DependencyPredicate[]> {
     const dependencies: DependencyPredicate[] = [];
     for (const property of entry.record.properties) {
-      const dependency = this.compiler.compile(property);
+      if (this.pacer.isDue()) yield;
+      let dependency: DependencyPredicate | undefined;
+      try {
+        dependency = this.compiler.compile(property);
+      } catch (error) {
+        // Upstream's constraint errors do not name the bundle; this one is ours, and does.
+        if (!(error instanceof ConstraintTooDeepError)) throw error;
+        throw new Error(`bundle ${entry.record.name} (catalogsource ${entry.catalog.ref.namespace}/${entry.catalog.ref.name}): ${error.message}`);
+      }
       if (dependency) dependencies.push(dependency);
     }
     return dependencies;
@@ -514,7 +594,7 @@ class NamespaceResolution {
    * containing a match are ordered by catalog preference, then default channel, package and channel
    * name, each channel newest first; then the predicate filters them.
    */
-  private candidatesFor(dependency: DependencyPredicate, dependent: Entry): Entry[] {
+  private *candidatesFor(dependency: DependencyPredicate, dependent: Entry): Steps<Entry[]> {
     // The answer depends only on the dependency and the dependent's catalog.
     let byDependentCatalog = this.candidateCache.get(dependency);
     if (!byDependentCatalog) {
@@ -523,16 +603,16 @@ class NamespaceResolution {
     }
     let candidates = byDependentCatalog.get(dependent.catalog);
     if (!candidates) {
-      candidates = this.orderedCandidates(dependency, dependent.catalog);
+      candidates = yield* this.orderedCandidates(dependency, dependent.catalog);
       byDependentCatalog.set(dependent.catalog, candidates);
     }
     return candidates;
   }
 
-  private orderedCandidates(dependency: DependencyPredicate, dependentCatalog: CatalogInfo): Entry[] {
+  private *orderedCandidates(dependency: DependencyPredicate, dependentCatalog: CatalogInfo): Steps<Entry[]> {
     let matches = this.matchCache.get(dependency);
     if (!matches) {
-      matches = this.matchingEntries(dependency.predicate as IndexedPredicate);
+      matches = yield* this.matchingEntries(dependency.predicate as IndexedPredicate);
       this.matchCache.set(dependency, matches);
     }
     const byCatalog = new Map<CatalogInfo, Set<string>>();
@@ -547,9 +627,10 @@ class NamespaceResolution {
       const sources = byCatalog.get(catalog)!;
       if (catalog.isExisting) {
         for (const name of [...sources].sort()) {
+          if (this.pacer.isDue()) yield;
           const record = catalog.index.entries.find((each) => each.name === name)!;
           const entry = this.entryOf(catalog, record);
-          if (dependency.predicate.test(record)) result.push(entry);
+          if (this.test(dependency.predicate, record)) result.push(entry);
         }
         continue;
       }
@@ -562,7 +643,8 @@ class NamespaceResolution {
       );
       for (const channel of channels) {
         for (const record of this.sortedChannel(catalog, channel.key, channel.records)) {
-          if (dependency.predicate.test(record)) result.push(this.entryOf(catalog, record));
+          if (this.pacer.isDue()) yield;
+          if (this.test(dependency.predicate, record)) result.push(this.entryOf(catalog, record));
         }
       }
     }
@@ -584,7 +666,7 @@ class NamespaceResolution {
   }
 
   /** Every entry of every visible catalog (installed ones included) that satisfies the predicate. */
-  private matchingEntries(predicate: IndexedPredicate): Entry[] {
+  private *matchingEntries(predicate: IndexedPredicate): Steps<Entry[]> {
     const result: Entry[] = [];
     for (const catalog of [this.existing, ...this.catalogs]) {
       const hint = predicate.indexHint;
@@ -597,9 +679,10 @@ class NamespaceResolution {
             : catalog.index.entries;
       const tested = new Map<readonly Property[], boolean>();
       for (const record of records) {
+        if (this.pacer.isDue()) yield;
         let isMatch = tested.get(record.properties);
         if (isMatch === undefined) {
-          isMatch = predicate.test(record);
+          isMatch = this.test(predicate, record);
           tested.set(record.properties, isMatch);
         }
         if (isMatch) result.push(this.entryOf(catalog, record));
@@ -622,11 +705,12 @@ class NamespaceResolution {
 
   // ---- invariants ----------------------------------------------------------------------------
 
-  private addInvariants(): void {
+  private *addInvariants(): Steps<void> {
     const providers = new Map<string, { gvk: GroupVersionKind; ids: Set<string> }>();
     const packages = new Map<string, Set<string>>();
     for (const variable of this.variables.values()) {
       if (variable.kind !== 'bundle') continue;
+      if (this.pacer.isDue()) yield;
       for (const gvk of providedGvks(variable.entry.record.properties)) {
         const key = gvkKey(gvk);
         let list = providers.get(key);

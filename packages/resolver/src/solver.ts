@@ -1,5 +1,6 @@
-import { hasErrorCode, OlmError, SatErrorCodes, type SatBackend, type SatLiteral, type SatOutcome, type SatSolver } from '@olm/core';
+import { ConstraintErrorCodes, hasErrorCode, OlmError, SatErrorCodes, type SatBackend, type SatLiteral, type SatOutcome, type SatSolver } from '@olm/core';
 import { ResolverErrorCodes, invalidInput } from './errors.js';
+import { runToEnd, straightThrough, type Pacer, type Steps } from './work-slices.js';
 
 /** What a constraint says about its subject variable (upstream's solver constraint kinds). */
 export type ConstraintRule =
@@ -59,11 +60,19 @@ export function describeConstraint(subject: string, rule: ConstraintRule): strin
   }
 }
 
-/** A solver wrapper that counts what the resolver reports in its stats. */
+export interface SolveOptions {
+  /** Fail with `OLM_RESOLVER_BUDGET_EXHAUSTED` rather than make more SAT calls than this (counted in `stats`). */
+  readonly maxSolverCalls?: number;
+  /** Passed to each SAT call (`SatSolveOptions.maxConflicts`); a call that gives up fails with `OLM_RESOLVER_BUDGET_EXHAUSTED`. */
+  readonly maxConflictsPerCall?: number;
+}
+
+/** A solver wrapper that counts what the resolver reports in its stats, and bounds the number of solves. */
 class CountingSolver {
   constructor(
     private readonly inner: SatSolver,
     readonly stats: SolveStats,
+    private readonly options: SolveOptions,
   ) {}
   newVariable(): number {
     this.stats.variables++;
@@ -78,9 +87,28 @@ class CountingSolver {
     this.inner.addAtMostOne(literals, condition);
   }
   solve(assumptions: readonly SatLiteral[]): SatOutcome {
+    const { maxSolverCalls = Infinity, maxConflictsPerCall } = this.options;
+    if (this.stats.solverCalls >= maxSolverCalls) {
+      throw searchTooCostly(`the SAT search used up the budget of ${maxSolverCalls} solver calls before settling which operators to choose`, 'solverCalls', maxSolverCalls);
+    }
     this.stats.solverCalls++;
-    return this.inner.solve(assumptions);
+    if (maxConflictsPerCall === undefined) return this.inner.solve(assumptions);
+    try {
+      return this.inner.solve(assumptions, { maxConflicts: maxConflictsPerCall });
+    } catch (error) {
+      if (!hasErrorCode(error, SatErrorCodes.limitExceeded)) throw error;
+      throw searchTooCostly(`a SAT call gave up after ${maxConflictsPerCall} conflicts`, 'solverConflicts', maxConflictsPerCall, error);
+    }
   }
+}
+
+function searchTooCostly(what: string, limit: 'solverCalls' | 'solverConflicts', value: number, cause?: unknown): OlmError {
+  return new OlmError(
+    ConstraintErrorCodes.budgetExhausted,
+    `resolution stopped: ${what}; the dependencies among the catalogs' bundles are too intricate to resolve: simplify them in the catalog, ` +
+      `or raise the resolution budget (resolver option limits.${limit}) if the catalogs are trusted`,
+    { cause, details: { budget: limit, limit: value } },
+  );
 }
 
 interface Activation {
@@ -101,8 +129,8 @@ interface Activation {
  * Returns the chosen ids in input order. Throws `OLM_RESOLVER_UNSATISFIABLE` with a minimal set of
  * conflicting constraints (found by deletion over activation literals) when nothing satisfies them.
  */
-export function solveVariables(variables: readonly SolverVariable[], backend: SatBackend, stats: SolveStats = emptyStats()): string[] {
-  return solveWithReasons(variables, backend, stats).chosen;
+export function solveVariables(variables: readonly SolverVariable[], backend: SatBackend, stats: SolveStats = emptyStats(), options: SolveOptions = {}): string[] {
+  return solveWithReasons(variables, backend, stats, options).chosen;
 }
 
 /** Why the search chose a variable: it is an anchor, or it was picked for a dependency of another. */
@@ -115,22 +143,38 @@ export function solveWithReasons(
   variables: readonly SolverVariable[],
   backend: SatBackend,
   stats: SolveStats = emptyStats(),
+  options: SolveOptions = {},
 ): { chosen: string[]; reasons: Map<string, ChoiceReason> } {
+  return runToEnd(solveInSteps(variables, backend, stats, options, straightThrough));
+}
+
+type Solution = { chosen: string[]; reasons: Map<string, ChoiceReason> };
+
+/** `solveWithReasons` as steps that pause between SAT calls (and within long loops) when `pacer` says so. */
+export function* solveInSteps(
+  variables: readonly SolverVariable[],
+  backend: SatBackend,
+  stats: SolveStats,
+  options: SolveOptions,
+  pacer: Pacer,
+): Steps<Solution> {
   try {
-    return solveOnce(variables, backend, stats);
+    return yield* solveOnce(variables, backend, stats, options, pacer);
   } catch (error) {
     // A backend that shares state between problems may run out of room because of earlier ones;
     // its next solver starts afresh, so one retry tells a full backend from a problem too large.
     if (!hasErrorCode(error, SatErrorCodes.resourceExhausted)) throw error;
-    return solveOnce(variables, backend, stats);
+    return yield* solveOnce(variables, backend, stats, options, pacer);
   }
 }
 
-function solveOnce(
+function* solveOnce(
   variables: readonly SolverVariable[],
   backend: SatBackend,
   stats: SolveStats,
-): { chosen: string[]; reasons: Map<string, ChoiceReason> } {
+  options: SolveOptions,
+  pacer: Pacer,
+): Steps<Solution> {
   const index = new Map<string, number>();
   variables.forEach((variable, position) => {
     if (index.has(variable.id)) throw invalidInput(`duplicate identifier ${JSON.stringify(variable.id)} in input`);
@@ -150,24 +194,26 @@ function solveOnce(
   // is a second encoding built, with one activation literal per constraint, to find which conflict.
   const raw = backend.createSolver();
   try {
-    const solver = new CountingSolver(raw, stats);
+    const solver = new CountingSolver(raw, stats, options);
     const literalOf = variables.map(() => solver.newVariable());
     const lit = literalLookup(index, literalOf);
-    encode(variables, solver, lit, false);
+    yield* encode(variables, solver, lit, false, pacer);
+    if (pacer.isDue()) yield;
     const first = solver.solve([]);
-    if (first.satisfiable) return search(variables, solver, literalOf, lit, [], first);
+    if (first.satisfiable) return yield* search(variables, solver, literalOf, lit, [], first, pacer);
   } finally {
     raw.dispose();
   }
   const explainer = backend.createSolver();
   try {
-    const solver = new CountingSolver(explainer, stats);
+    const solver = new CountingSolver(explainer, stats, options);
     const literalOf = variables.map(() => solver.newVariable());
     const lit = literalLookup(index, literalOf);
-    const activations = encode(variables, solver, lit, true);
+    const activations = yield* encode(variables, solver, lit, true, pacer);
+    if (pacer.isDue()) yield;
     const outcome = solver.solve(activations.map((activation) => activation.literal));
     if (outcome.satisfiable) throw new OlmError(ResolverErrorCodes.invalidInput, 'internal error: the SAT backend answered differently for the same constraints');
-    throw notSatisfiable(minimalCore(solver, activations, outcome));
+    throw notSatisfiable(yield* minimalCore(solver, activations, outcome, pacer));
   } finally {
     explainer.dispose();
   }
@@ -197,10 +243,11 @@ function literalLookup(index: ReadonlyMap<string, number>, literalOf: readonly n
  * Encodes every constraint. With `withActivations`, each gets an activation literal it holds under
  * (returned, for explaining conflicts); otherwise each holds unconditionally and none is returned.
  */
-function encode(variables: readonly SolverVariable[], solver: CountingSolver, lit: LiteralLookup, withActivations: boolean): Activation[] {
+function* encode(variables: readonly SolverVariable[], solver: CountingSolver, lit: LiteralLookup, withActivations: boolean, pacer: Pacer): Steps<Activation[]> {
   const activations: Activation[] = [];
   const implied = withActivations ? new Set<SolverConstraint>() : impliedAtMostOnes(variables);
   for (const variable of variables) {
+    if (pacer.isDue()) yield;
     const subject = lit(variable.id);
     for (const constraint of variable.constraints) {
       let literal: SatLiteral | undefined;
@@ -306,14 +353,15 @@ interface Choice {
   readonly reason?: { readonly by: string; readonly constraint: SolverConstraint };
 }
 
-function search(
+function* search(
   variables: readonly SolverVariable[],
   solver: CountingSolver,
   literalOf: readonly number[],
   lit: LiteralLookup,
   baseline: readonly SatLiteral[],
   firstModel: SatOutcome & { satisfiable: true },
-): { chosen: string[]; reasons: Map<string, ChoiceReason> } {
+  pacer: Pacer,
+): Steps<Solution> {
   const reasons = new Map<string, ChoiceReason>();
   const variableOfLiteral = new Map<number, SolverVariable>();
   variables.forEach((variable, position) => variableOfLiteral.set(literalOf[position]!, variable));
@@ -385,6 +433,7 @@ function search(
   // that holds, each of them is what the one-by-one search would pick; if not, a binary search finds
   // the longest consistent prefix and the first failing choice is settled one candidate at a time.
   while (head < queue.length) {
+    if (pacer.isDue()) yield;
     const batch: Array<{ choice: Choice; pick?: number }> = [];
     const tentative = new Set<number>();
     const tentativeGroups = new Map(taken);
@@ -423,6 +472,7 @@ function search(
       } else {
         let high = batch.length;
         while (high - low > 1) {
+          if (pacer.isDue()) yield;
           const middle = (low + high) >> 1;
           const attempt = solver.solve([...baseline, ...guesses, ...picksOf(middle)]);
           if (attempt.satisfiable) {
@@ -453,6 +503,7 @@ function search(
         picked = candidate;
         break;
       }
+      if (pacer.isDue()) yield;
       const outcome = solver.solve([...baseline, ...guesses, candidate]);
       if (outcome.satisfiable) {
         model = outcome;
@@ -469,30 +520,31 @@ function search(
 }
 
 /** A minimal unsatisfiable subset of the activations (QuickXplain over assumption literals). */
-function minimalCore(solver: CountingSolver, activations: readonly Activation[], outcome: SatOutcome): Activation[] {
+function* minimalCore(solver: CountingSolver, activations: readonly Activation[], outcome: SatOutcome, pacer: Pacer): Steps<Activation[]> {
   let candidates = [...activations];
   if (!outcome.satisfiable && outcome.failedAssumptions) {
     const failed = new Set(outcome.failedAssumptions);
     const narrowed = candidates.filter((activation) => failed.has(activation.literal));
-    if (narrowed.length > 0 && !isSatisfiable(solver, narrowed)) candidates = narrowed;
+    if (narrowed.length > 0 && !(yield* isSatisfiable(solver, narrowed, pacer))) candidates = narrowed;
   }
-  const core = quickXplain(solver, [], false, candidates);
+  const core = yield* quickXplain(solver, [], false, candidates, pacer);
   const order = new Map(activations.map((activation, position) => [activation, position]));
   return core.sort((a, b) => order.get(a)! - order.get(b)!);
 }
 
-function isSatisfiable(solver: CountingSolver, activations: readonly Activation[]): boolean {
+function* isSatisfiable(solver: CountingSolver, activations: readonly Activation[], pacer: Pacer): Steps<boolean> {
+  if (pacer.isDue()) yield;
   return solver.solve(activations.map((activation) => activation.literal)).satisfiable;
 }
 
-function quickXplain(solver: CountingSolver, background: Activation[], hasDelta: boolean, constraints: Activation[]): Activation[] {
-  if (hasDelta && !isSatisfiable(solver, background)) return [];
+function* quickXplain(solver: CountingSolver, background: Activation[], hasDelta: boolean, constraints: Activation[], pacer: Pacer): Steps<Activation[]> {
+  if (hasDelta && !(yield* isSatisfiable(solver, background, pacer))) return [];
   if (constraints.length <= 1) return constraints;
   const middle = Math.floor(constraints.length / 2);
   const left = constraints.slice(0, middle);
   const right = constraints.slice(middle);
-  const rightCore = quickXplain(solver, [...background, ...left], left.length > 0, right);
-  const leftCore = quickXplain(solver, [...background, ...rightCore], rightCore.length > 0, left);
+  const rightCore = yield* quickXplain(solver, [...background, ...left], left.length > 0, right, pacer);
+  const leftCore = yield* quickXplain(solver, [...background, ...rightCore], rightCore.length > 0, left, pacer);
   return [...leftCore, ...rightCore];
 }
 

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { createCelConstraintEvaluator } from '@olm/plugin-cel';
 import { createLogicSolverBackend } from '@olm/plugin-sat-logic-solver';
 import { describe, expect, it } from 'vitest';
-import { builtInConstraintEvaluators, createResolver, loadScenario, resolveToOutcome, type CatalogLoader } from '../src/index.js';
+import { builtInConstraintEvaluators, createResolver, loadScenario, resolveToOutcome, type CatalogLoader, type Resolution } from '../src/index.js';
 
 /**
  * The scenario table: each folder under test/cases holds a `scenario.yaml` (the `olm resolve`
@@ -31,6 +31,18 @@ async function optionalCatalogLoader(): Promise<CatalogLoader | undefined> {
     };
   } catch {
     return undefined;
+  }
+}
+
+/** What a resolution ended with, comparable between runs: its operators, or its error's code and message. */
+const outcomeOf = (resolution: Resolution | undefined, error?: unknown) =>
+  resolution ? { operators: resolution.operators } : { code: (error as { code?: string }).code, message: (error as Error).message };
+const settled = (running: Promise<Resolution>) => running.then(outcomeOf, (error: unknown) => outcomeOf(undefined, error));
+function settledNow(run: () => Resolution) {
+  try {
+    return outcomeOf(run());
+  } catch (error) {
+    return outcomeOf(undefined, error);
   }
 }
 
@@ -61,6 +73,8 @@ describe('resolution scenarios (test/cases)', async () => {
       expect(outcome).toEqual(expected);
       // Same input, same answer: resolution is deterministic.
       expect(resolveToOutcome(resolver, input).outcome).toEqual(outcome);
+      // In slices that pause at every checkpoint too.
+      expect(await settled(resolver.resolveInSlices(input, { sliceMs: 0 }))).toEqual(settledNow(() => resolver.resolve(input)));
     });
   }
 });

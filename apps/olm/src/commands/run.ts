@@ -7,7 +7,7 @@ import { collect, parseDurationFlag, parseList } from '../option-parsers.js';
 import { defaultLeaseName, watchedNamespaces, type DistributionOptions } from '../plugins.js';
 import type { LogLevel } from '../runtime/log-levels.js';
 import { untilStopped } from '../runtime/until-stopped.js';
-import { addClusterOptions, addOperationsOptions, addStopOptions } from './shared-options.js';
+import { addClusterOptions, addOperationsOptions, addResolutionOptions, addStopOptions } from './shared-options.js';
 
 export interface RunOptions {
   readonly kubeconfig?: string;
@@ -25,6 +25,8 @@ export interface RunOptions {
   readonly protectedCopiedCsvNamespaces?: readonly string[];
   /** How long a failing InstallPlan is retried (upstream's `--install-plan-retry-timeout`). */
   readonly installPlanRetryTimeoutMs?: number;
+  /** Units of constraint evaluation one namespace resolution may spend. */
+  readonly resolutionBudget?: number;
   readonly metricsPort: number;
   readonly metricsHost: string;
   readonly logLevel: LogLevel;
@@ -39,7 +41,7 @@ export interface RunOptions {
  */
 export function runPlugins(
   distribution: Distribution,
-  options: Pick<RunOptions, 'namespace' | 'watchNamespaces' | 'leaderElection' | 'controllers' | 'insecureRegistries' | 'protectedCopiedCsvNamespaces' | 'installPlanRetryTimeoutMs'>,
+  options: Pick<RunOptions, 'namespace' | 'watchNamespaces' | 'leaderElection' | 'controllers' | 'insecureRegistries' | 'protectedCopiedCsvNamespaces' | 'installPlanRetryTimeoutMs' | 'resolutionBudget'>,
 ): LazyPlugin[] {
   const selected = options.controllers ?? [];
   const base: DistributionOptions = {
@@ -49,6 +51,7 @@ export function runPlugins(
     ...(options.insecureRegistries?.length ? { insecureRegistries: options.insecureRegistries } : {}),
     ...(options.protectedCopiedCsvNamespaces?.length ? { protectedCopiedCsvNamespaces: options.protectedCopiedCsvNamespaces } : {}),
     ...(options.installPlanRetryTimeoutMs !== undefined ? { installPlanRetryTimeoutMs: options.installPlanRetryTimeoutMs } : {}),
+    ...(options.resolutionBudget !== undefined ? { resolutionBudget: options.resolutionBudget } : {}),
   };
   const available = availableControllers(distribution.distributionPlugins(base));
   const plugins = distribution.distributionPlugins({ ...base, leaseName: leaseNameFor(defaultLeaseName, available, selected) });
@@ -105,6 +108,7 @@ export function registerRunCommand(program: Command, distribution: Distribution 
     )
     .option('--install-plan-retry-timeout <duration>', 'how long an InstallPlan whose steps fail is retried before it fails (upstream\'s flag; default 1m)')
     .option('--no-leader-election', 'reconcile without electing a leader (only for a single replica)');
+  addResolutionOptions(command);
   addStopOptions(command).action(
     async ({
       insecureRegistry,

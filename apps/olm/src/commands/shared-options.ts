@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { parseMilliseconds, parsePort } from '../option-parsers.js';
+import { parseMilliseconds, parsePort, parsePositiveInteger } from '../option-parsers.js';
 import { logLevels, type LogLevel } from '../runtime/log-levels.js';
 
 /**
@@ -34,6 +34,16 @@ export function addOperationsOptions(command: Command, defaults: { readonly logL
     .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz', parsePort, 8080)
     .option('--metrics-host <host>', 'interface of /metrics, /healthz and /readyz', '0.0.0.0')
     .addOption(new Option('--log-level <level>', 'least severe log level written').choices([...logLevels]).default(defaults.logLevel));
+}
+
+/** `--resolution-budget`: how much constraint evaluation one resolution may spend (`@olm/resolver`'s `limits.evaluationUnits`). */
+export function addResolutionOptions(command: Command): Command {
+  return command.option(
+    '--resolution-budget <units>',
+    'units of constraint evaluation one namespace resolution may spend before it fails with OLM_RESOLVER_BUDGET_EXHAUSTED ' +
+      '(about one per CEL expression node evaluated; default 50000000, 1-2 s of CEL)',
+    parsePositiveInteger,
+  );
 }
 
 /** Hidden `--exit-after-start` and `--run-for <ms>` (tests, smoke checks; see `untilStopped`). */

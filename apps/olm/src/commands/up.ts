@@ -10,7 +10,7 @@ import { collect, parseDurationFlag, parseMilliseconds, parsePort } from '../opt
 import { exampleCatalogDirectory } from '../paths.js';
 import { logLevels, type LogLevel } from '../runtime/log-levels.js';
 import { untilStopped } from '../runtime/until-stopped.js';
-import { addStopOptions } from './shared-options.js';
+import { addResolutionOptions, addStopOptions } from './shared-options.js';
 
 export interface UpOptions {
   readonly port: number;
@@ -26,6 +26,8 @@ export interface UpOptions {
   readonly insecureRegistries?: readonly string[];
   /** How long a failing InstallPlan is retried (upstream's `--install-plan-retry-timeout`). */
   readonly installPlanRetryTimeoutMs?: number;
+  /** Units of constraint evaluation one namespace resolution may spend. */
+  readonly resolutionBudget?: number;
   /** Stop as soon as everything started (tests, smoke checks). */
   readonly exitAfterStart?: boolean;
   /** Stop after this many milliseconds (tests). */
@@ -136,6 +138,7 @@ export async function runUp(
         leaderElection: false,
         ...(options.insecureRegistries?.length ? { insecureRegistries: options.insecureRegistries } : {}),
         ...(options.installPlanRetryTimeoutMs !== undefined ? { installPlanRetryTimeoutMs: options.installPlanRetryTimeoutMs } : {}),
+        ...(options.resolutionBudget !== undefined ? { resolutionBudget: options.resolutionBudget } : {}),
       }),
       metricsPort: options.metricsPort ?? 0,
       metricsHost: options.host,
@@ -203,7 +206,8 @@ export function registerUpCommand(program: Command, distribution: Distribution =
     .option('--install-plan-retry-timeout <duration>', 'how long an InstallPlan whose steps fail is retried before it fails (default 1m)')
     .option('--kubernetes-version <version>', 'the Kubernetes version the local API server reports, e.g. v1.28.3 (default v1.32.4)')
     .addOption(new Option('--rollout-delay <ms>', 'how long simulated Deployments take to become available').argParser(parseMilliseconds).hideHelp());
-  addStopOptions(command).action(async (options: { port: number; host: string; dataDir?: string; kubeconfig?: string; catalog: string[]; insecureRegistry: string[]; installPlanRetryTimeout?: string; metricsPort: number; logLevel: LogLevel; exitAfterStart?: boolean; runFor?: number; rolloutDelay?: number; kubernetesVersion?: string }) => {
+  addResolutionOptions(command);
+  addStopOptions(command).action(async (options: { port: number; host: string; dataDir?: string; kubeconfig?: string; catalog: string[]; insecureRegistry: string[]; installPlanRetryTimeout?: string; metricsPort: number; logLevel: LogLevel; exitAfterStart?: boolean; runFor?: number; rolloutDelay?: number; resolutionBudget?: number; kubernetesVersion?: string }) => {
     const retryTimeoutMs = await parseDurationFlag('--install-plan-retry-timeout', options.installPlanRetryTimeout);
     await runUp({
       port: options.port,
@@ -219,6 +223,7 @@ export function registerUpCommand(program: Command, distribution: Distribution =
       ...(options.runFor !== undefined ? { runFor: options.runFor } : {}),
       ...(options.rolloutDelay !== undefined ? { rolloutDelayMs: options.rolloutDelay } : {}),
       ...(options.kubernetesVersion !== undefined ? { kubernetesVersion: options.kubernetesVersion } : {}),
+      ...(options.resolutionBudget !== undefined ? { resolutionBudget: options.resolutionBudget } : {}),
     }, undefined, distribution);
   });
 }

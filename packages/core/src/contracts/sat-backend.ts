@@ -7,6 +7,16 @@ export type SatOutcome =
   | { readonly satisfiable: true; value(variable: number): boolean }
   | { readonly satisfiable: false; readonly failedAssumptions?: readonly SatLiteral[] };
 
+/** Bounds on one `solve` call. A backend that cannot enforce a bound ignores it (its README says so). */
+export interface SatSolveOptions {
+  /**
+   * Give up after this many conflicts (dead ends of the search) in this call, throwing
+   * `OLM_SAT_LIMIT_EXCEEDED`; the solver stays usable. OLM's problems meet a few dozen at most;
+   * a catalog built to encode a hard combinatorial problem meets millions.
+   */
+  readonly maxConflicts?: number;
+}
+
 /**
  * One incremental SAT problem. Discard it after `dispose()` or after it throws: a backend that runs
  * out of memory throws `OLM_SAT_RESOURCE_EXHAUSTED` and must not be used again.
@@ -24,7 +34,7 @@ export interface SatSolver {
    * report the assumptions it used to prove it (`failedAssumptions`, a subset of `assumptions`);
    * callers compute a core themselves when it does not.
    */
-  solve(assumptions?: readonly SatLiteral[]): SatOutcome;
+  solve(assumptions?: readonly SatLiteral[], options?: SatSolveOptions): SatOutcome;
   dispose(): void;
 }
 
@@ -36,6 +46,8 @@ export const SatErrorCodes = {
   solverUnusable: 'OLM_SAT_SOLVER_UNUSABLE',
   /** A literal named a variable that `newVariable()` never returned. */
   invalidLiteral: 'OLM_SAT_INVALID_LITERAL',
+  /** A `solve` gave up at a bound of `SatSolveOptions` (the solver stays usable). */
+  limitExceeded: 'OLM_SAT_LIMIT_EXCEEDED',
 } as const;
 
 export interface SatBackend {
