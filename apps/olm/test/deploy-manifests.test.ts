@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { availableControllers } from '../src/controller-selection.js';
 import { plugins } from '../src/plugins.js';
 import { exampleCatalogDirectory } from '../src/paths.js';
-import { deployDirectory, documents, examplesDirectory, kubectlBinary, plainManifestNames, repository, runCommand, type Json } from './deploy-tools.js';
+import { deployDirectory, documents, examplesDirectory, kubectlBinary, plainManifestNames, repository, runCommand, runOutsideAPod, type Json } from './deploy-tools.js';
 import { runCliCaptured } from './run-cli.js';
 
 const hasKubectl = spawnSync(kubectlBinary, ['version', '--client'], { encoding: 'utf8' }).status === 0;
@@ -54,29 +54,21 @@ describe('deploy/ and examples/ manifests', () => {
   it('the controller Deployments pass flags `olm run` accepts, and together run every controller', async () => {
     const deployments = (await documents(join(deployDirectory, '20-controllers.yaml'))).filter((object) => object.kind === 'Deployment');
     const selected: string[] = [];
-    const saved = { host: process.env.KUBERNETES_SERVICE_HOST, port: process.env.KUBERNETES_SERVICE_PORT };
-    delete process.env.KUBERNETES_SERVICE_HOST;
-    delete process.env.KUBERNETES_SERVICE_PORT;
-    try {
-      for (const deployment of deployments) {
-        const container = deployment.spec.template.spec.containers[0];
-        const args = container.args as string[];
-        expect(args[0]).toBe('run');
-        expect(args).toContain('--in-cluster');
-        const controllers = args[args.indexOf('--controllers') + 1]!.split(',');
-        selected.push(...controllers);
-        // Every flag parses; the run stops only because this is not a pod.
-        const run = await runCliCaptured([...args, '--exit-after-start']);
-        expect(run.stderr).toContain('--in-cluster: this does not look like a pod');
-        expect(run.code).toBe(2);
-        const port = Number(args[args.indexOf('--metrics-port') + 1]);
-        expect(container.ports.map((each: { containerPort: number }) => each.containerPort)).toContain(port);
-        expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port });
-        expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port });
-      }
-    } finally {
-      if (saved.host !== undefined) process.env.KUBERNETES_SERVICE_HOST = saved.host;
-      if (saved.port !== undefined) process.env.KUBERNETES_SERVICE_PORT = saved.port;
+    for (const deployment of deployments) {
+      const container = deployment.spec.template.spec.containers[0];
+      const args = container.args as string[];
+      expect(args[0]).toBe('run');
+      expect(args).toContain('--in-cluster');
+      const controllers = args[args.indexOf('--controllers') + 1]!.split(',');
+      selected.push(...controllers);
+      // Every flag parses; the run stops only because this is not a pod.
+      const run = await runOutsideAPod(args);
+      expect(run.stderr).toContain('--in-cluster: this does not look like a pod');
+      expect(run.code).toBe(2);
+      const port = Number(args[args.indexOf('--metrics-port') + 1]);
+      expect(container.ports.map((each: { containerPort: number }) => each.containerPort)).toContain(port);
+      expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port });
+      expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port });
     }
     expect(selected.sort()).toEqual(availableControllers(plugins).sort());
   });
@@ -108,18 +100,10 @@ describe('deploy/ and examples/ manifests', () => {
     const args = container.args as string[];
     const flag = (name: string) => args[args.indexOf(name) + 1]!;
     expect(args.slice(0, 2)).toEqual(['packageserver', '--in-cluster']);
-    const saved = { host: process.env.KUBERNETES_SERVICE_HOST, port: process.env.KUBERNETES_SERVICE_PORT };
-    delete process.env.KUBERNETES_SERVICE_HOST;
-    delete process.env.KUBERNETES_SERVICE_PORT;
-    try {
-      // Every flag parses; the run stops only because this is not a pod.
-      const run = await runCliCaptured([...args, '--exit-after-start']);
-      expect(run.stderr).toContain('--in-cluster: this does not look like a pod');
-      expect(run.code).toBe(2);
-    } finally {
-      if (saved.host !== undefined) process.env.KUBERNETES_SERVICE_HOST = saved.host;
-      if (saved.port !== undefined) process.env.KUBERNETES_SERVICE_PORT = saved.port;
-    }
+    // Every flag parses; the run stops only because this is not a pod.
+    const run = await runOutsideAPod(args);
+    expect(run.stderr).toContain('--in-cluster: this does not look like a pod');
+    expect(run.code).toBe(2);
     // The operations endpoints, as `olm run`'s.
     const metricsPort = Number(flag('--metrics-port'));
     expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: metricsPort });

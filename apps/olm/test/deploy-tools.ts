@@ -1,14 +1,15 @@
 import { execFile, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readFile, rename, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import type { CachedObject } from '@olm/core';
-import { startApiServer, type ApiServer } from '@olm/local-apiserver';
+import { startApiServer, type ApiServer, type ApiServerOptions } from '@olm/local-apiserver';
 import { parseAllDocuments } from 'yaml';
+import { runCliCaptured, type CliRun } from './run-cli.js';
 
 /** What the deploy tests share: paths, YAML documents, and the kubectl and helm they drive. */
 
@@ -207,9 +208,9 @@ export interface LocalCluster {
 }
 
 /** An embedded API server in a temp directory, with kubectl pointed at it. */
-export async function startLocalCluster(): Promise<LocalCluster> {
+export async function startLocalCluster(options: Pick<ApiServerOptions, 'simulateWorkloadPods'> = {}): Promise<LocalCluster> {
   const directory = await mkdtemp(join(tmpdir(), 'olm-deploy-'));
-  const server = await startApiServer({ port: 0, kubeconfigPath: join(directory, 'kubeconfig') });
+  const server = await startApiServer({ ...options, port: 0, kubeconfigPath: join(directory, 'kubeconfig') });
   const environment: NodeJS.ProcessEnv = {
     ...process.env,
     KUBECONFIG: server.kubeconfigPath,
@@ -238,4 +239,33 @@ export async function startLocalCluster(): Promise<LocalCluster> {
 /** Namespaces as YAML, for `kubectl apply -f -` (a dry run of namespaced objects needs them to exist). */
 export function namespacesYaml(names: readonly string[]): string {
   return names.map((name) => `apiVersion: v1\nkind: Namespace\nmetadata: {name: ${name}}\n`).join('---\n');
+}
+
+/**
+ * Runs `olm ARGS --exit-after-start` in-process as if outside a pod: a Deployment's `--in-cluster`
+ * arguments then parse fully and stop only at "this does not look like a pod" (exit 2).
+ */
+export async function runOutsideAPod(args: readonly string[]): Promise<CliRun> {
+  const saved = { host: process.env.KUBERNETES_SERVICE_HOST, port: process.env.KUBERNETES_SERVICE_PORT };
+  delete process.env.KUBERNETES_SERVICE_HOST;
+  delete process.env.KUBERNETES_SERVICE_PORT;
+  try {
+    return await runCliCaptured([...args, '--exit-after-start']);
+  } finally {
+    if (saved.host !== undefined) process.env.KUBERNETES_SERVICE_HOST = saved.host;
+    if (saved.port !== undefined) process.env.KUBERNETES_SERVICE_PORT = saved.port;
+  }
+}
+
+/** `helm template` of the chart with these values (as a values file); the objects, or the failure. */
+export async function helmTemplate(helm: string, values: Record<string, unknown> = {}, flags: readonly string[] = [], chart = chartDirectory): Promise<{ objects: Json[]; result: CommandResult }> {
+  const directory = await mkdtemp(join(tmpdir(), 'olm-helm-values-'));
+  try {
+    const valuesFile = join(directory, 'values.json');
+    await writeFile(valuesFile, JSON.stringify(values));
+    const result = await runCommand(helm, ['template', 'olm', chart, '--values', valuesFile, ...flags], { env: { ...process.env, HELM_CACHE_HOME: join(directory, 'cache'), HELM_CONFIG_HOME: join(directory, 'config'), HELM_DATA_HOME: join(directory, 'data') } });
+    return { objects: result.code === 0 ? parseDocuments(result.stdout, 'helm template') : [], result };
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
 }
