@@ -40,6 +40,14 @@ describe('the kustomize components, read as files', () => {
       expect(kustomization).toMatchObject({ apiVersion: 'kustomize.config.k8s.io/v1alpha1', kind: 'Component' });
       expect(['kustomization.yaml', ...(kustomization!.resources as string[])].sort()).toEqual((await readdir(directory)).sort());
     }
+    const kinds = { 'service-monitor': 'monitoring.coreos.com/v1 ServiceMonitor', 'network-policies': 'networking.k8s.io/v1 NetworkPolicy' };
+    for (const [name, kind] of Object.entries(kinds)) {
+      for (const object of await componentObjects(name)) {
+        expect(`${object.apiVersion} ${object.kind}`).toBe(kind);
+        expect(object.metadata.name).toMatch(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/);
+        expect(object.metadata.namespace).toBe('olm');
+      }
+    }
   });
 
   it('the ServiceMonitors select exactly the two metrics Services, by a port those Services name', async () => {
