@@ -3,7 +3,7 @@ import { cp, mkdtemp, readFile, readlink, rm, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse, parseAllDocuments, stringify } from 'yaml';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   builtCrdsYaml,
   byKey,

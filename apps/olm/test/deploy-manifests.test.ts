@@ -1,16 +1,27 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { GROUP, pruneResource, validateResource } from '@olm/api';
 import { KubeClient } from '@olm/controller-runtime';
-import { startApiServer, type ApiServer } from '@olm/local-apiserver';
+import type { ApiServer } from '@olm/local-apiserver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { availableControllers } from '../src/controller-selection.js';
 import { plugins } from '../src/plugins.js';
 import { exampleCatalogDirectory } from '../src/paths.js';
-import { deployDirectory, documents, examplesDirectory, kubectlBinary, plainManifestNames, repository, runCommand, runOutsideAPod, type Json } from './deploy-tools.js';
+import {
+  deployDirectory,
+  documents,
+  examplesDirectory,
+  kubectlBinary,
+  namespacesYaml,
+  plainManifestNames,
+  repository,
+  runOutsideAPod,
+  startLocalCluster,
+  type Json,
+  type LocalCluster,
+} from './deploy-tools.js';
 import { runCliCaptured } from './run-cli.js';
 
 const hasKubectl = spawnSync(kubectlBinary, ['version', '--client'], { encoding: 'utf8' }).status === 0;
@@ -166,23 +177,20 @@ describe('deploy/ and examples/ manifests', () => {
 });
 
 describe.skipIf(!hasKubectl)('deploy/ and examples/ with kubectl apply --dry-run=server against the local API server', () => {
+  let cluster: LocalCluster;
   let server: ApiServer;
   let client: KubeClient;
-  let directory: string;
-  let environment: NodeJS.ProcessEnv;
 
-  const kubectl = (args: readonly string[], input?: string) => runCommand(kubectlBinary, args, { env: environment, input });
+  const kubectl = (args: readonly string[], input?: string) => cluster.kubectl(args, input);
 
   beforeAll(async () => {
-    directory = await mkdtemp(join(tmpdir(), 'olm-deploy-'));
-    server = await startApiServer({ port: 0, kubeconfigPath: join(directory, 'kubeconfig') });
+    cluster = await startLocalCluster();
+    server = cluster.server;
     client = new KubeClient({ kubeconfig: server.kubeconfig });
-    environment = { ...process.env, KUBECONFIG: server.kubeconfigPath, KUBECACHEDIR: join(directory, 'cache') };
   });
   afterAll(async () => {
     client?.close();
-    await server?.stop();
-    await rm(directory, { recursive: true, force: true });
+    await cluster?.stop();
   });
 
   it('installs the CRDs as deploy/README.md says: olm crds | kubectl apply --server-side -f -', async () => {
@@ -194,8 +202,7 @@ describe.skipIf(!hasKubectl)('deploy/ and examples/ with kubectl apply --dry-run
     expect(applied.stdout).toMatch(/customresourcedefinition\.apiextensions\.k8s\.io\/subscriptions\.operators\.coreos\.com serverside-applied/);
     await expect.poll(async () => (await kubectl(['api-resources', '--api-group', GROUP, '-o', 'name'])).stdout, { timeout: 20_000 }).toContain('subscriptions.operators.coreos.com');
     // Namespaced objects need their namespace to exist, as on a real cluster (a dry run creates none).
-    const namespaces = ['olm', 'operators', 'acme'].map((name) => `apiVersion: v1\nkind: Namespace\nmetadata: {name: ${name}}\n`).join('---\n');
-    const created = await kubectl(['apply', '-f', '-'], namespaces);
+    const created = await kubectl(['apply', '-f', '-'], namespacesYaml(['olm', 'operators', 'acme']));
     expect(created.stderr).toBe('');
     expect(created.code).toBe(0);
   });
