@@ -1,26 +1,29 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { readdir, readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { GROUP, pruneResource, validateResource } from '@olm/api';
-import type { CachedObject } from '@olm/core';
 import { KubeClient } from '@olm/controller-runtime';
-import { startApiServer, type ApiServer } from '@olm/local-apiserver';
+import type { ApiServer } from '@olm/local-apiserver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseAllDocuments } from 'yaml';
 import { availableControllers } from '../src/controller-selection.js';
 import { plugins } from '../src/plugins.js';
 import { exampleCatalogDirectory } from '../src/paths.js';
+import {
+  deployDirectory,
+  documents,
+  examplesDirectory,
+  kubectlBinary,
+  namespacesYaml,
+  plainManifestNames,
+  repository,
+  runOutsideAPod,
+  startLocalCluster,
+  type Json,
+  type LocalCluster,
+} from './deploy-tools.js';
 import { runCliCaptured } from './run-cli.js';
 
-type Json = CachedObject & Record<string, any> & { metadata: Record<string, any> };
-
-const repository = fileURLToPath(new URL('../../../', import.meta.url));
-const deployDirectory = join(repository, 'deploy');
-const examplesDirectory = join(repository, 'examples');
-const kubectlBinary = process.env.KUBECTL ?? 'kubectl';
 const hasKubectl = spawnSync(kubectlBinary, ['version', '--client'], { encoding: 'utf8' }).status === 0;
 if (!hasKubectl) console.warn(`deploy manifests: kubectl (${kubectlBinary}) not found, the --dry-run=server checks are skipped; scripts/setup.sh installs it`);
 
@@ -29,15 +32,6 @@ const scenarioFiles = new Set(['resolve-monitoring.yaml']);
 
 async function yamlFiles(directory: string): Promise<string[]> {
   return (await readdir(directory)).filter((name) => name.endsWith('.yaml')).sort().map((name) => join(directory, name));
-}
-
-async function documents(file: string): Promise<Json[]> {
-  return parseAllDocuments(await readFile(file, 'utf8'))
-    .map((document) => {
-      if (document.errors.length > 0) throw new Error(`${file}: ${document.errors.map((error) => error.message).join('; ')}`);
-      return document.toJS() as Json | null;
-    })
-    .filter((object): object is Json => object !== null);
 }
 
 const manifestFiles = [...(await yamlFiles(deployDirectory)), ...(await yamlFiles(examplesDirectory)).filter((file) => !scenarioFiles.has(basename(file)))];
@@ -71,31 +65,42 @@ describe('deploy/ and examples/ manifests', () => {
   it('the controller Deployments pass flags `olm run` accepts, and together run every controller', async () => {
     const deployments = (await documents(join(deployDirectory, '20-controllers.yaml'))).filter((object) => object.kind === 'Deployment');
     const selected: string[] = [];
-    const saved = { host: process.env.KUBERNETES_SERVICE_HOST, port: process.env.KUBERNETES_SERVICE_PORT };
-    delete process.env.KUBERNETES_SERVICE_HOST;
-    delete process.env.KUBERNETES_SERVICE_PORT;
-    try {
-      for (const deployment of deployments) {
-        const container = deployment.spec.template.spec.containers[0];
-        const args = container.args as string[];
-        expect(args[0]).toBe('run');
-        expect(args).toContain('--in-cluster');
-        const controllers = args[args.indexOf('--controllers') + 1]!.split(',');
-        selected.push(...controllers);
-        // Every flag parses; the run stops only because this is not a pod.
-        const run = await runCliCaptured([...args, '--exit-after-start']);
-        expect(run.stderr).toContain('--in-cluster: this does not look like a pod');
-        expect(run.code).toBe(2);
-        const port = Number(args[args.indexOf('--metrics-port') + 1]);
-        expect(container.ports.map((each: { containerPort: number }) => each.containerPort)).toContain(port);
-        expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port });
-        expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port });
-      }
-    } finally {
-      if (saved.host !== undefined) process.env.KUBERNETES_SERVICE_HOST = saved.host;
-      if (saved.port !== undefined) process.env.KUBERNETES_SERVICE_PORT = saved.port;
+    for (const deployment of deployments) {
+      const container = deployment.spec.template.spec.containers[0];
+      const args = container.args as string[];
+      expect(args[0]).toBe('run');
+      expect(args).toContain('--in-cluster');
+      const controllers = args[args.indexOf('--controllers') + 1]!.split(',');
+      selected.push(...controllers);
+      // Every flag parses; the run stops only because this is not a pod.
+      const run = await runOutsideAPod(args);
+      expect(run.stderr).toContain('--in-cluster: this does not look like a pod');
+      expect(run.code).toBe(2);
+      const port = Number(args[args.indexOf('--metrics-port') + 1]);
+      expect(container.ports.map((each: { containerPort: number }) => each.containerPort)).toContain(port);
+      expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port });
+      expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port });
     }
     expect(selected.sort()).toEqual(availableControllers(plugins).sort());
+  });
+
+  it('each operator has a metrics Service, named and labelled as upstream, that reaches its /metrics port', async () => {
+    const objects = await documents(join(deployDirectory, '20-controllers.yaml'));
+    const deployments = objects.filter((object) => object.kind === 'Deployment');
+    const services = objects.filter((object) => object.kind === 'Service');
+    expect(services.map((service) => service.metadata.name).sort()).toEqual(deployments.map((deployment) => `${deployment.metadata.name}-metrics`).sort());
+    for (const deployment of deployments) {
+      const service = services.find((each) => each.metadata.name === `${deployment.metadata.name}-metrics`)!;
+      const container = deployment.spec.template.spec.containers[0];
+      const args = container.args as string[];
+      // Upstream's ServiceMonitors select the Service by the `app` of the Deployment it fronts.
+      expect(service.metadata.labels?.app).toBe(deployment.spec.template.metadata.labels.app);
+      expect(service.spec.selector).toEqual(deployment.spec.selector.matchLabels);
+      const [port] = service.spec.ports;
+      expect(port.name).toBe('metrics');
+      const target = container.ports.find((each: { name: string }) => each.name === port.targetPort);
+      expect(target.containerPort).toBe(Number(args[args.indexOf('--metrics-port') + 1]));
+    }
   });
 
   it('the packageserver Deployment passes flags `olm packageserver` accepts; its Service, APIService and RBAC fit them', async () => {
@@ -106,18 +111,10 @@ describe('deploy/ and examples/ manifests', () => {
     const args = container.args as string[];
     const flag = (name: string) => args[args.indexOf(name) + 1]!;
     expect(args.slice(0, 2)).toEqual(['packageserver', '--in-cluster']);
-    const saved = { host: process.env.KUBERNETES_SERVICE_HOST, port: process.env.KUBERNETES_SERVICE_PORT };
-    delete process.env.KUBERNETES_SERVICE_HOST;
-    delete process.env.KUBERNETES_SERVICE_PORT;
-    try {
-      // Every flag parses; the run stops only because this is not a pod.
-      const run = await runCliCaptured([...args, '--exit-after-start']);
-      expect(run.stderr).toContain('--in-cluster: this does not look like a pod');
-      expect(run.code).toBe(2);
-    } finally {
-      if (saved.host !== undefined) process.env.KUBERNETES_SERVICE_HOST = saved.host;
-      if (saved.port !== undefined) process.env.KUBERNETES_SERVICE_PORT = saved.port;
-    }
+    // Every flag parses; the run stops only because this is not a pod.
+    const run = await runOutsideAPod(args);
+    expect(run.stderr).toContain('--in-cluster: this does not look like a pod');
+    expect(run.code).toBe(2);
     // The operations endpoints, as `olm run`'s.
     const metricsPort = Number(flag('--metrics-port'));
     expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: metricsPort });
@@ -180,32 +177,20 @@ describe('deploy/ and examples/ manifests', () => {
 });
 
 describe.skipIf(!hasKubectl)('deploy/ and examples/ with kubectl apply --dry-run=server against the local API server', () => {
+  let cluster: LocalCluster;
   let server: ApiServer;
   let client: KubeClient;
-  let directory: string;
-  let environment: NodeJS.ProcessEnv;
 
-  const kubectl = (args: readonly string[], input?: string) =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(kubectlBinary, [...args], { env: environment, stdio: ['pipe', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.once('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-      child.stdin.end(input ?? '');
-    });
+  const kubectl = (args: readonly string[], input?: string) => cluster.kubectl(args, input);
 
   beforeAll(async () => {
-    directory = await mkdtemp(join(tmpdir(), 'olm-deploy-'));
-    server = await startApiServer({ port: 0, tls: true, kubeconfigPath: join(directory, 'kubeconfig') });
+    cluster = await startLocalCluster();
+    server = cluster.server;
     client = new KubeClient({ kubeconfig: server.kubeconfig });
-    environment = { ...process.env, KUBECONFIG: server.kubeconfigPath, KUBECACHEDIR: join(directory, 'cache') };
   });
   afterAll(async () => {
     client?.close();
-    await server?.stop();
-    await rm(directory, { recursive: true, force: true });
+    await cluster?.stop();
   });
 
   it('installs the CRDs as deploy/README.md says: olm crds | kubectl apply --server-side -f -', async () => {
@@ -217,8 +202,7 @@ describe.skipIf(!hasKubectl)('deploy/ and examples/ with kubectl apply --dry-run
     expect(applied.stdout).toMatch(/customresourcedefinition\.apiextensions\.k8s\.io\/subscriptions\.operators\.coreos\.com serverside-applied/);
     await expect.poll(async () => (await kubectl(['api-resources', '--api-group', GROUP, '-o', 'name'])).stdout, { timeout: 20_000 }).toContain('subscriptions.operators.coreos.com');
     // Namespaced objects need their namespace to exist, as on a real cluster (a dry run creates none).
-    const namespaces = ['olm', 'operators', 'acme'].map((name) => `apiVersion: v1\nkind: Namespace\nmetadata: {name: ${name}}\n`).join('---\n');
-    const created = await kubectl(['apply', '-f', '-'], namespaces);
+    const created = await kubectl(['apply', '-f', '-'], namespacesYaml(['olm', 'operators', 'acme']));
     expect(created.stderr).toBe('');
     expect(created.code).toBe(0);
   });
@@ -234,14 +218,23 @@ describe.skipIf(!hasKubectl)('deploy/ and examples/ with kubectl apply --dry-run
     expect(server.revision()).toBe(revision);
   });
 
-  it('a real kubectl apply -f deploy/ then creates what the dry runs promised', async () => {
+  it('a real kubectl apply -f deploy/ then creates what the dry runs promised, and leaves out the kustomize files', async () => {
     expect(await client.find({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'olm', name: 'olm-operator' })).toBeUndefined();
+    // The APIService makes the API server dial its Service's clusterIP (as kube-aggregator does):
+    // a loopback one keeps that dial on this machine rather than at an allocated 10.96.x address.
+    const loopbackService = 'apiVersion: v1\nkind: Service\nmetadata: {name: packageserver-service, namespace: olm}\nspec: {clusterIP: 127.0.0.1, ports: [{name: https, port: 443}]}\n';
+    expect((await kubectl(['create', '--save-config', '-f', '-'], loopbackService)).code).toBe(0);
     const result = await kubectl(['apply', '-f', deployDirectory]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
+    // deploy/Kustomization (the kustomize base) is no *.yaml file, so it is not applied as an object.
+    const planned = (await Promise.all(plainManifestNames.map((name) => documents(join(deployDirectory, name))))).flat();
+    expect(result.stdout.trim().split('\n')).toHaveLength(planned.length);
+    expect(result.stdout).not.toMatch(/kustomiz/i);
     const names = async (apiVersion: string, kind: string, namespace: string) =>
       (await client.list<Json>({ apiVersion, kind }, { namespace })).items.map((item) => item.metadata.name).sort();
     expect(await names('apps/v1', 'Deployment', 'olm')).toEqual(['catalog-operator', 'example-catalog', 'olm-operator', 'packageserver']);
+    expect(await names('v1', 'Service', 'olm')).toEqual(['catalog-operator-metrics', 'example-catalog', 'olm-operator-metrics', 'packageserver-service']);
     expect(await names(`${GROUP}/v1alpha1`, 'CatalogSource', 'olm')).toEqual(['example-catalog']);
     expect(await client.find({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', name: 'olm:controllers' })).toBeDefined();
     // The packageserver writes the caBundle when it starts; until then the APIService has none.
