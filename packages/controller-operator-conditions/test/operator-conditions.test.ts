@@ -16,7 +16,7 @@ afterAll(async () => {
   await harness?.stop();
 });
 
-const find = (kind: { apiVersion: string; kind: string }, namespace: string, name: string) => harness.client.find<Json & CachedObject>({ ...kind, namespace, name });
+const find = async (kind: { apiVersion: string; kind: string }, namespace: string, name: string): Promise<Json | undefined> => harness.client.find({ ...kind, namespace, name });
 
 async function namespace(name: string): Promise<void> {
   await harness.client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
@@ -76,8 +76,8 @@ describe('OperatorConditions generated for CSVs', () => {
     await harness.client.create(csvManifest('oc-mirror', 'op.v1', { deployments: ['op'], permissions: ['op'] }));
     const created = await eventually(() => find(operatorCondition, 'oc-mirror', 'op.v1'), 'OperatorCondition created');
     const reported = { type: 'Upgradeable', status: 'False', reason: 'Migrating', message: 'migration running', lastTransitionTime: '2026-01-01T00:00:00Z' };
-    const written = await harness.client.replace({ ...created, spec: { ...created.spec, conditions: [reported] } });
-    const generation = written.metadata!.generation!;
+    const written: Json = await harness.client.replace({ ...created, spec: { ...created.spec, conditions: [reported] } });
+    const generation = written.metadata.generation;
     const mirrored = await eventually(async () => {
       const current = await find(operatorCondition, 'oc-mirror', 'op.v1');
       return current?.status?.conditions?.[0]?.observedGeneration === generation ? current : undefined;
@@ -91,13 +91,13 @@ describe('OperatorConditions generated for CSVs', () => {
     expect((await find(operatorCondition, 'oc-mirror', 'op.v1'))!.metadata.resourceVersion).toBe(settled!.metadata.resourceVersion);
 
     // The operator flips it: the status follows with a new transition time.
-    const flipped = await harness.client.replace({ ...settled!, spec: { ...settled!.spec, conditions: [{ ...reported, status: 'True', reason: 'Done', message: 'done', lastTransitionTime: '2026-01-02T00:00:00Z' }] } });
+    const flipped: Json = await harness.client.replace({ ...settled!, spec: { ...settled!.spec, conditions: [{ ...reported, status: 'True', reason: 'Done', message: 'done', lastTransitionTime: '2026-01-02T00:00:00Z' }] } });
     const after = await eventually(async () => {
       const current = await find(operatorCondition, 'oc-mirror', 'op.v1');
       return current?.status?.conditions?.[0]?.status === 'True' ? current : undefined;
     }, 'status follows');
     expect(after.status.conditions).toEqual([
-      { type: 'Upgradeable', status: 'True', reason: 'Done', message: 'done', lastTransitionTime: '2026-01-02T00:00:00Z', observedGeneration: flipped.metadata!.generation },
+      { type: 'Upgradeable', status: 'True', reason: 'Done', message: 'done', lastTransitionTime: '2026-01-02T00:00:00Z', observedGeneration: flipped.metadata.generation },
     ]);
   });
 

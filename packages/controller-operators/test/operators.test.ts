@@ -1,4 +1,3 @@
-import type { CachedObject } from '@olm/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crdManifest, csvManifest, eventually, installPlanManifest, Kinds, sleep, startHarness, subscriptionManifest } from './helpers.js';
 
@@ -11,8 +10,8 @@ afterAll(async () => {
   await harness?.stop();
 });
 
-const find = (kind: { apiVersion: string; kind: string }, name: string, namespace?: string) =>
-  harness.client.find<Json & CachedObject>({ ...kind, name, ...(namespace ? { namespace } : {}) });
+const find = async (kind: { apiVersion: string; kind: string }, name: string, namespace?: string): Promise<Json | undefined> =>
+  harness.client.find({ ...kind, name, ...(namespace ? { namespace } : {}) });
 
 const time = '2026-01-01T00:00:00Z';
 
