@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasDesiredRules, hasDesiredSubjects, operatorConditionRole, operatorConditionRoleBinding, withDesiredOwner } from './operator-condition-rbac.js';
+import { hasDesiredRules, hasDesiredSubjects, invalidServiceAccounts, operatorConditionRole, operatorConditionRoleBinding, withDesiredOwner } from './operator-condition-rbac.js';
 
 const condition = { metadata: { name: 'db.v1', namespace: 'team', uid: 'oc-uid' }, spec: { serviceAccounts: ['db', 'db', 'db-cluster'] } };
 const owner = { apiVersion: 'operators.coreos.com/v2', kind: 'OperatorCondition', name: 'db.v1', uid: 'oc-uid', controller: false, blockOwnerDeletion: true };
@@ -28,6 +28,12 @@ describe('the RBAC of an OperatorCondition', () => {
       ],
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'db.v1' },
     });
+  });
+
+  it('leaves out names no ServiceAccount can have, which the API server would refuse', () => {
+    const hostile = { ...condition, spec: { serviceAccounts: ['db', 'Not_Valid', '', 'a'.repeat(254)] } };
+    expect(operatorConditionRoleBinding(hostile).subjects).toEqual([{ kind: 'ServiceAccount', name: 'db', namespace: 'team' }]);
+    expect(invalidServiceAccounts(hostile)).toEqual(['Not_Valid', '', 'a'.repeat(254)]);
   });
 
   it('compares rules and subjects as stored: absent equals empty, a ServiceAccount without namespace is in the binding\'s', () => {

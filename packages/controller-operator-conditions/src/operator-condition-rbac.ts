@@ -67,10 +67,22 @@ export function operatorConditionRole(condition: OperatorConditionForRbac): Rbac
   };
 }
 
-/** The RoleBinding named after the OperatorCondition, granting its Role to the operator's ServiceAccounts (`spec.serviceAccounts`). */
+// A ServiceAccount's name is a DNS subdomain; the API server refuses a binding to anything else.
+const serviceAccountName = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/** The names in `spec.serviceAccounts` that cannot name a ServiceAccount (they are left out of the RoleBinding). */
+export function invalidServiceAccounts(condition: OperatorConditionForRbac): string[] {
+  return (condition.spec?.serviceAccounts ?? []).filter((account) => typeof account !== 'string' || account.length > 253 || !serviceAccountName.test(account)).map(String);
+}
+
+/**
+ * The RoleBinding named after the OperatorCondition, granting its Role to the operator's ServiceAccounts
+ * (`spec.serviceAccounts`, each once; names no ServiceAccount can have are left out).
+ */
 export function operatorConditionRoleBinding(condition: OperatorConditionForRbac): RbacObject {
   const { name, namespace } = condition.metadata;
-  const accounts = [...new Set((condition.spec?.serviceAccounts ?? []).filter((account) => typeof account === 'string' && account !== ''))];
+  const invalid = new Set(invalidServiceAccounts(condition));
+  const accounts = [...new Set((condition.spec?.serviceAccounts ?? []).filter((account) => typeof account === 'string' && !invalid.has(account)))];
   return {
     apiVersion: Kinds.roleBinding.apiVersion,
     kind: Kinds.roleBinding.kind,

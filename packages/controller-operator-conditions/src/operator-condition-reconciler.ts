@@ -7,6 +7,7 @@ import {
   hasDesiredRoleRef,
   hasDesiredRules,
   hasDesiredSubjects,
+  invalidServiceAccounts,
   isOwnedAsDesired,
   operatorConditionRole,
   operatorConditionRoleBinding,
@@ -36,9 +37,17 @@ export function createOperatorConditionReconciler(shared: Shared): Reconciler {
     for: Kinds.operatorCondition,
     // An edited or deleted Role or RoleBinding reconciles its OperatorCondition, which repairs it.
     owns: [Kinds.role, Kinds.roleBinding],
-    async reconcile({ namespace, name }, { cache }) {
+    async reconcile({ namespace, name }, { cache, logger }) {
       const condition = cache.get(Kinds.operatorCondition, name, namespace) as OperatorConditionObject | undefined;
       if (!condition || condition.metadata.deletionTimestamp) return;
+      const invalid = invalidServiceAccounts(condition as OperatorConditionForRbac);
+      if (invalid.length > 0) {
+        logger.warn('OperatorCondition names service accounts that cannot exist; they are not bound', {
+          operatorCondition: `${namespace}/${name}`,
+          serviceAccounts: invalid,
+          fix: 'correct spec.serviceAccounts (lowercase DNS names), or the CSV install strategy it is generated from',
+        });
+      }
       const client = shared.client();
       await ensureRole(client, cache, operatorConditionRole(condition as OperatorConditionForRbac));
       await ensureRoleBinding(client, cache, operatorConditionRoleBinding(condition as OperatorConditionForRbac));

@@ -121,6 +121,15 @@ describe('OperatorConditions generated for CSVs', () => {
     await eventually(async () => (await find(role, 'oc-repair', 'fix.v1'))?.metadata.ownerReferences?.[0]?.uid === again.metadata.uid, 'Role of the new OperatorCondition');
   });
 
+  it('binds only the service accounts that can exist when a CSV names others, and carries on', async () => {
+    await namespace('oc-hostile');
+    await harness.client.create(csvManifest('oc-hostile', 'odd.v1', { deployments: ['odd'], permissions: ['Bad_Name', 'good'] }));
+    const condition = await eventually(() => find(operatorCondition, 'oc-hostile', 'odd.v1'), 'OperatorCondition created');
+    expect(condition.spec.serviceAccounts).toEqual(['Bad_Name', 'good']);
+    const binding = await eventually(() => find(roleBinding, 'oc-hostile', 'odd.v1'), 'RoleBinding created');
+    expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'good', namespace: 'oc-hostile' }]);
+  });
+
   it('makes none for a copied CSV, and the garbage collector removes it, its Role and RoleBinding with the CSV', async () => {
     await namespace('oc-gone');
     await harness.client.create(csvManifest('oc-gone', 'copy.v1', { deployments: ['copy'], labels: { 'olm.copiedFrom': 'elsewhere' } }));

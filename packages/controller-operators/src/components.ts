@@ -1,6 +1,6 @@
 import type { CachedObject, ObjectReader } from '@olm/core';
 import { hasErrorCode } from '@olm/core';
-import { isNotFound, RuntimeErrorCodes, type KubeClient } from '@olm/controller-runtime';
+import { apiStatusCode, isNotFound, RuntimeErrorCodes, type KubeClient } from '@olm/controller-runtime';
 import { componentKinds, fieldManager, type ComponentKind } from './component-kinds.js';
 import { componentLabelKey } from './component-labels.js';
 
@@ -11,7 +11,8 @@ export interface Component {
 
 /**
  * Objects of a kind matching a label selector: from the cache for cached kinds, else from the API
- * server (filtered there). A kind the server does not serve has none.
+ * server (filtered there). A kind the server does not serve, or OLM may not list there (an OLM limited
+ * to some namespaces by its RBAC), has none.
  */
 export async function listOfKind(
   client: KubeClient,
@@ -24,7 +25,7 @@ export async function listOfKind(
   try {
     return (await client.list(kind, { ...scope, labelSelector: options.labelSelector })).items;
   } catch (error) {
-    if (hasErrorCode(error, RuntimeErrorCodes.unknownKind) || isNotFound(error)) return [];
+    if (hasErrorCode(error, RuntimeErrorCodes.unknownKind) || isNotFound(error) || apiStatusCode(error) === 403) return [];
     throw error;
   }
 }
