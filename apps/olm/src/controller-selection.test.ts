@@ -26,6 +26,16 @@ describe('controller selection', () => {
     expect((caught as { code?: string } | undefined)?.code).toBe('OLM_CLI_USAGE');
   });
 
+  it('runs a controller that runs with another whenever that one runs, and never names it alone', () => {
+    const companion = { id: 'controller-operators', runsWith: 'csv' };
+    const withCompanion = [...list, companion];
+    expect(availableControllers(withCompanion)).toEqual(['csv', 'catalog']);
+    expect(selectControllers(withCompanion, ['csv']).map((each) => each.id)).toEqual(['registry', 'controller-runtime', 'controller-csv', 'plugin-cel', 'controller-operators']);
+    expect(selectControllers(withCompanion, ['catalog']).map((each) => each.id)).not.toContain('controller-operators');
+    expect(selectControllers(withCompanion, []).map((each) => each.id)).toContain('controller-operators');
+    expect(() => selectControllers(withCompanion, ['operators'])).toThrowError('--controllers: unknown controller "operators"; this distribution has "csv", "catalog"');
+  });
+
   it('uses the default Lease when all controllers run, else one per set', () => {
     expect(leaseNameFor('olm-controllers', ['csv', 'catalog'], [])).toBe('olm-controllers');
     expect(leaseNameFor('olm-controllers', ['csv', 'catalog'], ['catalog', 'csv'])).toBe('olm-controllers');

@@ -1,7 +1,7 @@
 import { usageError } from './cli-errors.js';
 
-/** What selection needs of a plugin, loaded (`Plugin`) or not (`LazyPlugin`). */
-type Named = { readonly id: string };
+/** What selection needs of a plugin, loaded (`Plugin`) or not (`LazyPlugin`, which may run with another controller). */
+type Named = { readonly id: string; readonly runsWith?: string };
 
 // Controller plugins are named `controller-<name>` (the folder = plugin id convention);
 // controller-runtime runs the others' reconcilers and is not one of them.
@@ -13,15 +13,22 @@ function controllerName(plugin: Named): string | undefined {
   return plugin.id.slice(controllerPrefix.length);
 }
 
-/** The controllers a plugin list boots, by short name (`csv`, `catalog`), in list order. */
+/**
+ * The controllers a plugin list boots, by short name (`csv`, `catalog`), in list order. Controllers
+ * that run with another (`runsWith`) are not listed: they come with it.
+ */
 export function availableControllers(plugins: readonly Named[]): string[] {
-  return plugins.map(controllerName).filter((name): name is string => name !== undefined);
+  return plugins
+    .filter((plugin) => plugin.runsWith === undefined)
+    .map(controllerName)
+    .filter((name): name is string => name !== undefined);
 }
 
 /**
  * The plugin list with only the named controller plugins kept (`olm run --controllers csv`), so one
  * image can run the OLM Operator and the Catalog Operator as separate Deployments. Everything else
- * stays: the kernel needs the shared plugins either way. An empty selection keeps every controller.
+ * stays: the kernel needs the shared plugins either way, and so do the controllers that run with a
+ * selected one (`runsWith`). An empty selection keeps every controller.
  */
 export function selectControllers<T extends Named>(plugins: readonly T[], names: readonly string[]): T[] {
   if (names.length === 0) return [...plugins];
@@ -34,7 +41,7 @@ export function selectControllers<T extends Named>(plugins: readonly T[], names:
   }
   return plugins.filter((plugin) => {
     const name = controllerName(plugin);
-    return name === undefined || names.includes(name);
+    return name === undefined || names.includes(plugin.runsWith ?? name);
   });
 }
 

@@ -9,11 +9,16 @@ import { OlmError, type Plugin } from '@olm/core';
 export interface LazyPlugin {
   readonly id: string;
   readonly version: string;
+  /**
+   * For a controller plugin that upstream runs inside another controller's process: that controller's
+   * name (`csv`). It is then not selected by a name of its own but runs whenever that one does.
+   */
+  readonly runsWith?: string;
   load(): Promise<Plugin>;
 }
 
-export function lazyPlugin(id: string, version: string, load: () => Promise<Plugin>): LazyPlugin {
-  return { id, version, load };
+export function lazyPlugin(id: string, version: string, load: () => Promise<Plugin>, options: { readonly runsWith?: string } = {}): LazyPlugin {
+  return { id, version, load, ...(options.runsWith ? { runsWith: options.runsWith } : {}) };
 }
 
 function isLazy(entry: LazyPlugin | Plugin): entry is LazyPlugin {

@@ -41,7 +41,7 @@ export interface DistributionOptions {
 export const defaultLeaseName = 'olm-controllers';
 
 /**
- * The controller runtime and the CSV and catalog controllers, configured from the run/up flags.
+ * The controller runtime and the controllers (CSV with OperatorConditions and Operators, catalog), configured from the run/up flags.
  * Exported so that other distributions (`apps/olm-minimal`) reuse it and only change the rest.
  */
 export function controllerPlugins(options: DistributionOptions): LazyPlugin[] {
@@ -59,6 +59,11 @@ export function controllerPlugins(options: DistributionOptions): LazyPlugin[] {
         options.protectedCopiedCsvNamespaces?.length ? { protectedCopiedCsvNamespaces: options.protectedCopiedCsvNamespaces } : {},
       ),
     ),
+    // Upstream runs these in the OLM operator's process: they come with `csv`.
+    lazyPlugin('controller-operator-conditions', '0.1.0', async () => (await import('@olm/controller-operator-conditions')).controllerOperatorConditionsPlugin, {
+      runsWith: 'csv',
+    }),
+    lazyPlugin('controller-operators', '0.1.0', async () => (await import('@olm/controller-operators')).controllerOperatorsPlugin, { runsWith: 'csv' }),
     lazyPlugin('controller-catalog', '0.1.0', async () =>
       (await import('@olm/controller-catalog')).createControllerCatalogPlugin({
         globalCatalogNamespace: options.namespace,

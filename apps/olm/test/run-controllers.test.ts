@@ -102,7 +102,10 @@ describe('olm run --controllers', () => {
       runPlugins(olmDistribution, { namespace: 'olm', watchNamespaces: [], leaderElection: true, controllers }).map((plugin) => plugin.id);
     expect(ids(['csv'])).toContain('controller-csv');
     expect(ids(['csv'])).not.toContain('controller-catalog');
+    // Upstream's OLM operator also runs the OperatorCondition and Operator controllers.
+    expect(ids(['csv'])).toEqual(expect.arrayContaining(['controller-operator-conditions', 'controller-operators']));
     expect(ids(['catalog'])).not.toContain('controller-csv');
+    expect(ids(['catalog'])).not.toContain('controller-operators');
     expect(ids(['catalog'])).toContain('controller-runtime');
     expect(ids([])).toEqual(expect.arrayContaining(['controller-csv', 'controller-catalog']));
     expect(ids(['csv', 'catalog']).sort()).toEqual(ids([]).sort());
@@ -147,7 +150,11 @@ describe('olm run --controllers', () => {
       expect(await find('coordination.k8s.io/v1', 'Lease', 'olm', 'olm-controllers-csv')).toBeDefined();
       const csvMetrics = await (await fetch(`${csvUrl}/metrics`)).text();
       expect(csvMetrics).toMatch(/controller="csv"/);
+      expect(csvMetrics).toMatch(/controller="operator-condition-generator"/);
+      expect(csvMetrics).toMatch(/controller="operator"/);
       expect(csvMetrics).not.toMatch(/controller="(installplan|namespace-resolution|catalogsource)"/);
+      // The hand-made CSV got its OperatorCondition from the csv process.
+      await expect.poll(() => find('operators.coreos.com/v2', 'OperatorCondition', 'direct', 'acme-database.v1.0.0'), { timeout: 30_000, interval: 200 }).toBeDefined();
 
       // The Catalog Operator joins: it resolves the Subscription into an InstallPlan and applies it;
       // the CSV controller already running installs the result.
@@ -168,7 +175,7 @@ describe('olm run --controllers', () => {
       expect(await find('coordination.k8s.io/v1', 'Lease', 'olm', 'olm-controllers-catalog')).toBeDefined();
       const catalogMetrics = await (await fetch(`${catalogUrl}/metrics`)).text();
       expect(catalogMetrics).toMatch(/controller="installplan"/);
-      expect(catalogMetrics).not.toMatch(/controller="(csv|operatorgroup)"/);
+      expect(catalogMetrics).not.toMatch(/controller="(csv|operatorgroup|operator|operator-condition|adoption-subscription)"/);
     } finally {
       process.emit('SIGTERM');
       await csvOnly;

@@ -71,6 +71,8 @@ export function createCsvReconciler(shared: Shared): Reconciler {
       { ...Kinds.namespace, map: (namespace) => csvsTargeting(shared, namespace.metadata?.name ?? '') },
       // `spec.features.disableCopiedCSVs` decides where the copies of AllNamespaces operators go.
       { ...Kinds.olmConfig, map: () => allNamespacesCsvs(shared) },
+      // The upgrade gate: a replaced CSV's OperatorCondition holds or releases the CSVs replacing it.
+      { ...Kinds.operatorCondition, map: (condition) => csvsReplacing(shared, condition) },
       // Copied and lifted RBAC (and the Roles they are copied from) belong to a CSV by label; any RBAC
       // change may also satisfy a CSV waiting for its permissions, or retry one that failed for good.
       ...[Kinds.role, Kinds.roleBinding, Kinds.clusterRole, Kinds.clusterRoleBinding].map((kind) => ({
@@ -116,6 +118,15 @@ function csvsTargeting(shared: Shared, namespace: string): ReconcileRequest[] {
       return targets !== undefined && (targets === '' || targets.split(',').includes(namespace));
     })
     .map((csv) => ({ namespace: csv.metadata.namespace, name: csv.metadata.name }));
+}
+
+/** CSVs in the OperatorCondition's namespace that replace the CSV it belongs to (same name). */
+function csvsReplacing(shared: Shared, condition: CachedObject): ReconcileRequest[] {
+  if (!shared.cache) return [];
+  const namespace = condition.metadata?.namespace ?? '';
+  return (shared.cache.list(Kinds.csv, { namespace }) as Csv[])
+    .filter((csv) => csv.spec?.replaces === condition.metadata?.name)
+    .map((csv) => ({ namespace, name: csv.metadata.name }));
 }
 
 /** Non-copied CSVs of AllNamespaces operators (`olm.targetNamespaces` is empty). */
@@ -531,11 +542,11 @@ async function invalidStrategy(shared: Shared, csv: Csv, detail = 'unrecognized 
 async function pending(shared: Shared, csv: Csv, context: ReconcileContext): Promise<ReconcileResult | void> {
   const replaced = replacedCsv(csv, context);
   if (replaced) {
-    const notUpgradeable = await notUpgradeableReason(shared, replaced);
+    const notUpgradeable = notUpgradeableReason(replaced, context);
     if (notUpgradeable !== undefined) {
+      // A change of the OperatorCondition reconciles this CSV again.
       await setPhase(shared, csv, CSVPhases.Pending, CSVReasons.OperatorConditionNotUpgradeable, CSVMessages.notUpgradeable(notUpgradeable));
-      // OperatorConditions are not watched: look again later.
-      return { requeueAfter: shared.requeueAfterMs };
+      return;
     }
   }
   if (!strategyFor(shared, csv)) return invalidStrategy(shared, csv);
@@ -615,24 +626,14 @@ interface OperatorConditionObject extends CachedObject {
 
 /**
  * Why the replaced CSV's operator may not be upgraded (upstream `isOperatorUpgradeable`), or undefined: its
- * OperatorCondition's `Upgradeable` override wins, else the reported condition, which counts as False
- * when it was observed for an older generation. No OperatorCondition (or no such API) means upgradeable.
+ * OperatorCondition's `Upgradeable` override wins (only `True` lets it upgrade), else the reported condition,
+ * which counts as not upgradeable when it was observed for an older generation. No OperatorCondition means upgradeable.
  */
-async function notUpgradeableReason(shared: Shared, replaced: Csv): Promise<string | undefined> {
-  let condition: OperatorConditionObject | undefined;
-  try {
-    condition = await shared.client().find<OperatorConditionObject>({
-      ...Kinds.operatorCondition,
-      namespace: replaced.metadata.namespace,
-      name: replaced.metadata.name,
-    });
-  } catch (error) {
-    if (hasErrorCode(error, RuntimeErrorCodes.unknownKind)) return undefined;
-    throw error;
-  }
+function notUpgradeableReason(replaced: Csv, context: ReconcileContext): string | undefined {
+  const condition = context.cache.get(Kinds.operatorCondition, replaced.metadata.name, replaced.metadata.namespace) as OperatorConditionObject | undefined;
   if (!condition) return undefined;
   const override = (condition.spec?.overrides ?? []).find((item) => item.type === OperatorConditionTypes.Upgradeable);
-  if (override) return override.status === 'False' ? `The operator is not upgradeable: ${override.message ?? ''}` : undefined;
+  if (override) return override.status === 'True' ? undefined : `The operator is not upgradeable: ${override.message ?? ''}`;
   const reported = (condition.status?.conditions ?? []).find((item) => item.type === OperatorConditionTypes.Upgradeable);
   if (!reported) return undefined;
   if ((reported.observedGeneration ?? 0) < (condition.metadata?.generation ?? 0)) {

@@ -74,15 +74,8 @@ describe('Pending', () => {
     // The replaced CSV is already marked Replacing (Succeeded → Replacing does not wait for the gate) and stays so.
     expect((await waitForPhase(client, 'tr-upgradeable', 'gate.v1', 'Replacing', 'BeingReplaced')).status?.message).toBe('being replaced by csv: gate.v2');
 
-    // The override goes; the operator's own condition is for an older generation: still not upgradeable.
-    const condition = await client.get<CsvObject & { spec: Record<string, unknown> }>({
-      apiVersion: 'operators.coreos.com/v2',
-      kind: 'OperatorCondition',
-      namespace: 'tr-upgradeable',
-      name: 'gate.v1',
-    });
-    const updated = await client.replace({ ...condition, spec: { conditions: [] } });
-    const generation = updated.metadata?.generation ?? 2;
+    // The operator reports Upgradeable=True, then the override goes: the report is for the older
+    // generation, so the CSV stays held (a watched change: no moment lets it through).
     const upgradeable = (observedGeneration: number) => ({
       type: 'Upgradeable',
       status: 'True',
@@ -91,7 +84,15 @@ describe('Pending', () => {
       lastTransitionTime: '2026-01-01T00:00:00Z',
       observedGeneration,
     });
-    await client.replaceStatus({ ...updated, status: { conditions: [upgradeable(generation - 1)] } });
+    const condition = await client.get<CsvObject & { spec: Record<string, unknown> }>({
+      apiVersion: 'operators.coreos.com/v2',
+      kind: 'OperatorCondition',
+      namespace: 'tr-upgradeable',
+      name: 'gate.v1',
+    });
+    const reported = await client.replaceStatus({ ...condition, status: { conditions: [upgradeable(condition.metadata?.generation ?? 1)] } });
+    const updated = await client.replace({ ...reported, spec: { conditions: [] } });
+    const generation = updated.metadata?.generation ?? 2;
     await eventually(async () => (await getCsv(client, 'tr-upgradeable', 'gate.v2'))?.status?.message === 'operator is not upgradeable: The operatorcondition status "Upgradeable"="True" is outdated', {
       message: 'outdated condition blocks',
     });
@@ -99,6 +100,26 @@ describe('Pending', () => {
     await client.replaceStatus({ ...current, status: { conditions: [upgradeable(generation)] } });
     await waitForPhase(client, 'tr-upgradeable', 'gate.v2', 'Succeeded');
     await eventually(async () => !(await getCsv(client, 'tr-upgradeable', 'gate.v1')), { message: 'replaced CSV deleted' });
+  });
+});
+
+describe('Pending: the upgrade gate', () => {
+  it('holds the replacement while an override is anything but True (Unknown too), and releases it when the admin sets True', async () => {
+    const { client } = harness.env;
+    await namespaceWithGroup(client, 'tr-override');
+    await client.create(csv({ namespace: 'tr-override', name: 'hold.v1', deployments: ['hold-v1'] }));
+    await waitForPhase(client, 'tr-override', 'hold.v1', 'Succeeded');
+    const condition = await client.create({
+      apiVersion: 'operators.coreos.com/v2',
+      kind: 'OperatorCondition',
+      metadata: { namespace: 'tr-override', name: 'hold.v1' },
+      spec: { overrides: [{ type: 'Upgradeable', status: 'Unknown', reason: 'Checking', message: 'not sure yet' }] },
+    });
+    await client.create(csv({ namespace: 'tr-override', name: 'hold.v2', deployments: ['hold-v2'], replaces: 'hold.v1', version: '2.0.0' }));
+    const blocked = await waitForPhase(client, 'tr-override', 'hold.v2', 'Pending', 'OperatorConditionNotUpgradeable');
+    expect(blocked.status?.message).toBe('operator is not upgradeable: The operator is not upgradeable: not sure yet');
+    await client.replace({ ...condition, spec: { overrides: [{ type: 'Upgradeable', status: 'True', reason: 'Approved', message: 'go' }] } });
+    await waitForPhase(client, 'tr-override', 'hold.v2', 'Succeeded');
   });
 });
 

@@ -1,55 +1,13 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogRevisionAnnotation, catalogSourceName } from '../../src/local-olm.js';
+import { catalogSourceName } from '../../src/local-olm.js';
 import { temporaryDirectory, writeCatalog } from './catalogs.js';
+import { catalogRevision, csvPhase, getJson, operatorGroup, subscription, waitForSucceeded, type Json } from './kubectl-objects.js';
 import { e2eUnavailableReason, eventually, serveCatalog, startOlmUp, writesDuring, type OlmUp } from './olm-up.js';
 
 const unavailable = e2eUnavailableReason();
 if (unavailable) console.warn(`end-to-end suite skipped: ${unavailable}`);
-
-type Json = Record<string, any>;
-
-async function getJson(up: OlmUp, args: string[]): Promise<Json | undefined> {
-  const result = await up.kubectl(['get', ...args, '-o', 'json']);
-  return result.code === 0 ? (JSON.parse(result.stdout) as Json) : undefined;
-}
-
-const operatorGroup = (namespace: string, targets: string[]) => `
-apiVersion: v1
-kind: Namespace
-metadata: {name: ${namespace}}
----
-apiVersion: operators.coreos.com/v1
-kind: OperatorGroup
-metadata: {name: ${namespace}, namespace: ${namespace}}
-spec:
-  targetNamespaces: [${targets.join(', ')}]
-`;
-
-const subscription = (namespace: string, pkg: string, extra: Record<string, string> = {}) => `
-apiVersion: operators.coreos.com/v1alpha1
-kind: Subscription
-metadata: {name: ${pkg}, namespace: ${namespace}}
-spec:
-  name: ${pkg}
-  source: ${extra.source ?? 'acme-examples'}
-  sourceNamespace: olm
-  channel: ${extra.channel ?? 'stable'}
-${Object.entries(extra)
-  .filter(([key]) => !['source', 'channel'].includes(key))
-  .map(([key, value]) => `  ${key}: ${value}`)
-  .join('\n')}
-`;
-
-async function catalogRevision(up: OlmUp, sourceName: string): Promise<string | undefined> {
-  const source = await getJson(up, ['catalogsource', sourceName, '-n', 'olm']);
-  return source?.metadata?.annotations?.[catalogRevisionAnnotation];
-}
-
-async function csvPhase(up: OlmUp, namespace: string, name: string): Promise<string | undefined> {
-  return (await getJson(up, ['csv', name, '-n', namespace]))?.status?.phase as string | undefined;
-}
 
 /** The CSVs of each InstallPlan in a namespace, one list per plan. */
 async function installPlanCsvs(up: OlmUp, namespace: string): Promise<string[][]> {
@@ -69,14 +27,6 @@ async function inventory(up: OlmUp, namespace: string): Promise<Record<string, s
       .sort();
   }
   return result;
-}
-
-async function waitForSucceeded(up: OlmUp, namespace: string, name: string, timeoutMs = 90_000): Promise<void> {
-  await eventually(
-    `${namespace}/${name} Succeeded`,
-    async () => ((await csvPhase(up, namespace, name)) === 'Succeeded' ? true : undefined),
-    timeoutMs,
-  );
 }
 
 describe.skipIf(unavailable !== undefined)('end to end: kubectl against olm up', () => {
@@ -416,5 +366,5 @@ describe.skipIf(unavailable !== undefined)('end to end: restarting olm up', () =
       await up.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 });

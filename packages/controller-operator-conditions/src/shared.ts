@@ -1,0 +1,7 @@
+import type { KubeClient } from '@olm/controller-runtime';
+
+/** What the reconcilers of this package share: the client they write with and the clock of status times. */
+export interface Shared {
+  client(): KubeClient;
+  now(): Date;
+}

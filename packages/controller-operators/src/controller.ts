@@ -1,0 +1,47 @@
+import type { Reconciler } from '@olm/core';
+import { OlmError } from '@olm/core';
+import { KubeClient } from '@olm/controller-runtime';
+import { createCsvAdoptionReconciler } from './csv-adoption-reconciler.js';
+import { createOperatorReconciler } from './operator-reconciler.js';
+import type { Shared } from './shared.js';
+import { createSubscriptionAdoptionReconciler } from './subscription-adoption-reconciler.js';
+
+type Lazy<T> = T | (() => T);
+
+export interface OperatorsControllerOptions {
+  /** The client the reconcilers write with (or a function returning it, for plugins that connect in onStart). */
+  readonly client?: Lazy<KubeClient>;
+  /** Used to build a client when `client` is not given. */
+  readonly kubeconfig?: string;
+  /**
+   * How often each Operator's components are listed again although no watched object changed, for the
+   * kinds read from the API server rather than watched (Secrets, ConfigMaps, Services, webhook
+   * configurations). Default 60 s; 0 turns it off.
+   */
+  readonly refreshIntervalMs?: number;
+}
+
+export interface OperatorsController {
+  /** The `adoption-subscription`, `adoption-csv` and `operator` reconcilers, for `manager.add` or the `reconcilers` point. */
+  readonly reconcilers: readonly Reconciler[];
+  /** Closes the client the controller built itself (none when `client` was given). */
+  close(): void;
+}
+
+/** The Operator API's controllers, as a library: add the reconcilers to a controller-runtime `Manager`. */
+export function createOperatorsController(options: OperatorsControllerOptions): OperatorsController {
+  let ownClient: KubeClient | undefined;
+  const shared: Shared = {
+    client: () => {
+      if (options.client) return typeof options.client === 'function' ? options.client() : options.client;
+      if (options.kubeconfig === undefined) throw new OlmError('OLM_OPERATORS_NO_CLIENT', 'createOperatorsController needs a client or a kubeconfig');
+      return (ownClient ??= new KubeClient({ kubeconfig: options.kubeconfig }));
+    },
+    cache: undefined,
+    refreshIntervalMs: options.refreshIntervalMs ?? 60_000,
+  };
+  return {
+    reconcilers: [createSubscriptionAdoptionReconciler(shared), createCsvAdoptionReconciler(shared), createOperatorReconciler(shared)],
+    close: () => ownClient?.close(),
+  };
+}

@@ -1,0 +1,81 @@
+import { Labels } from '@olm/api';
+import type { CachedObject, ObjectReader, ReconcileRequest, Reconciler } from '@olm/core';
+import { mapToOwner, type KubeClient } from '@olm/controller-runtime';
+import { componentKinds, Kinds, type ComponentKind } from './component-kinds.js';
+import { invalidOperatorName, operatorNamesIn } from './component-labels.js';
+import { adopt, listOfKind, type Component } from './components.js';
+import type { Shared } from './shared.js';
+
+interface CsvObject extends CachedObject {
+  spec?: { customresourcedefinitions?: { owned?: Array<{ name?: string }> } };
+}
+
+/** A copy of a CSV in a target namespace: never adopted (its original is). */
+export function isCopiedCsv(csv: CachedObject): boolean {
+  return csv.metadata?.labels?.[Labels.copiedFrom] !== undefined;
+}
+
+// What a CSV may own besides the OLM objects that name it (Subscriptions, InstallPlans, CSVs).
+const ownableKinds = componentKinds.filter((kind) => ![Kinds.subscription, Kinds.installPlan, Kinds.csv].includes(kind));
+
+/**
+ * Adoption of a CSV's components (upstream `adoption_controller.go`, `ReconcileClusterServiceVersion`):
+ * every Operator the CSV is labelled a component of also gets, as components, what the CSV owns:
+ * objects with an owner reference to it or OLM's owner labels naming it (Deployments, ServiceAccounts,
+ * Roles, RoleBindings, ClusterRoles, ClusterRoleBindings, Services, ConfigMaps, Secrets, APIServices,
+ * webhook configurations, its OperatorCondition) and the CRDs it owns. Labels are only added, never removed.
+ */
+export function createCsvAdoptionReconciler(shared: Shared): Reconciler {
+  const toOwner = mapToOwner(Kinds.csv);
+  const csvsOwningCrd = (crd: CachedObject): ReconcileRequest[] =>
+    ((shared.cache?.list(Kinds.csv) ?? []) as CsvObject[])
+      .filter((csv) => (csv.spec?.customresourcedefinitions?.owned ?? []).some((owned) => owned?.name === crd.metadata?.name))
+      .map((csv) => ({ namespace: csv.metadata?.namespace ?? '', name: csv.metadata?.name ?? '' }));
+  return {
+    name: 'adoption-csv',
+    for: Kinds.csv,
+    watches: ownableKinds
+      .filter((kind) => kind.cached)
+      .map((kind) => ({ apiVersion: kind.apiVersion, kind: kind.kind, map: kind === Kinds.crd ? csvsOwningCrd : toOwner })),
+    async reconcile({ namespace = '', name }, { cache, logger }) {
+      shared.cache = cache;
+      const csv = cache.get(Kinds.csv, name, namespace) as CsvObject | undefined;
+      if (!csv || isCopiedCsv(csv)) return;
+      const operators = operatorNamesIn(csv.metadata?.labels).filter((operator) => {
+        const problem = invalidOperatorName(operator);
+        if (problem) logger.warn('component label ignored', { csv: `${namespace}/${name}`, problem });
+        return !problem;
+      });
+      if (operators.length === 0) return;
+      const client = shared.client();
+      for (const { kind, object } of await ownedComponents(client, cache, csv)) {
+        for (const operator of operators) await adopt(client, kind, object, operator);
+      }
+    },
+  };
+}
+
+/** What a CSV owns, of every component kind, each once. */
+export async function ownedComponents(client: KubeClient, cache: ObjectReader, csv: CsvObject): Promise<Component[]> {
+  const name = csv.metadata?.name ?? '';
+  const namespace = csv.metadata?.namespace ?? '';
+  const uid = csv.metadata?.uid;
+  const ownerLabels = `${Labels.owner}=${name},${Labels.ownerNamespace}=${namespace},${Labels.ownerKind}=${Kinds.csv.kind}`;
+  const found = new Map<string, Component>();
+  const add = (kind: ComponentKind, object: CachedObject) =>
+    found.set(`${kind.kind}/${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}`, { kind, object });
+  for (const kind of ownableKinds) {
+    for (const object of await listOfKind(client, cache, kind, { labelSelector: ownerLabels })) add(kind, object);
+    if (!kind.namespaced || !uid) continue;
+    // Uncached kinds are listed from the server: only what OLM made (`olm.managed`), not every Secret of the namespace.
+    const candidates = await listOfKind(client, cache, kind, { namespace, labelSelector: kind.cached ? '' : `${Labels.managed}=true` });
+    for (const object of candidates) {
+      if ((object.metadata?.ownerReferences ?? []).some((reference) => reference.uid === uid && reference.kind === Kinds.csv.kind)) add(kind, object);
+    }
+  }
+  for (const owned of csv.spec?.customresourcedefinitions?.owned ?? []) {
+    const crd = owned?.name ? cache.get(Kinds.crd, owned.name) : undefined;
+    if (crd) add(Kinds.crd, crd);
+  }
+  return [...found.values()];
+}
