@@ -50,6 +50,14 @@ export interface CatalogControllerOptions {
   readonly bundleUnpackFailedRetryMs?: number;
   /** Timeout of each request to an image registry. Default 60 s. */
   readonly registryRequestTimeoutMs?: number;
+  /**
+   * A `kubernetes.io/dockerconfigjson` Secret whose credentials are tried for every bundle image after
+   * the catalog's own pull secrets (the part node credentials play for upstream's unpack Pods; OLM v1's
+   * `--global-pull-secret`).
+   */
+  readonly globalPullSecret?: { readonly namespace: string; readonly name: string };
+  /** Proxies for image registry requests; unset fields come from `HTTP_PROXY`, `HTTPS_PROXY` and `NO_PROXY`. */
+  readonly registryProxy?: { readonly httpProxy?: string; readonly httpsProxy?: string; readonly noProxy?: string };
   /** A prom-client registry for the catalog operator's metrics, or metrics made with `createCatalogMetrics`. */
   readonly metrics?: Provided<Registry | CatalogMetrics | undefined>;
   readonly logger?: Logger;
@@ -128,7 +136,9 @@ export function createCatalogController(options: CatalogControllerOptions): Cata
     registryClient: createOciRegistryClient({
       ...(options.insecureRegistries ? { insecureRegistries: options.insecureRegistries } : {}),
       ...(options.registryRequestTimeoutMs !== undefined ? { requestTimeoutMs: options.registryRequestTimeoutMs } : {}),
+      ...(options.registryProxy ? { proxy: options.registryProxy } : {}),
     }),
+    ...(options.globalPullSecret ? { globalPullSecret: options.globalPullSecret } : {}),
     logger,
     now: () => now().getTime(),
     ...(options.bundleUnpackFailedRetryMs !== undefined ? { failedRetryMs: options.bundleUnpackFailedRetryMs } : {}),

@@ -422,10 +422,12 @@ async function planSteps(
       throw new Error(`error using catalogsource ${operator.catalog.namespace}/${operator.catalog.name}: ${describeError(error)}`);
     }
     const source = sources.find((candidate) => nameOf(candidate) === operator.catalog.name && candidate.metadata?.namespace === operator.catalog.namespace);
+    const pullSecrets = (source?.spec as { secrets?: unknown } | undefined)?.secrets;
     const contents = await context.bundleUnpacker.lookup({
       bundle,
       catalog: operator.catalog,
       ...(source?.metadata?.uid ? { catalogUid: source.metadata.uid } : {}),
+      ...(Array.isArray(pullSecrets) ? { pullSecrets: pullSecrets.filter((name): name is string => typeof name === 'string') } : {}),
     });
     if (contents.state !== 'unpacked') {
       unpacking.push(contents);

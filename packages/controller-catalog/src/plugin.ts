@@ -28,6 +28,8 @@ export type ControllerCatalogPluginOptions = Pick<
   | 'bundleUnpackPollMs'
   | 'bundleUnpackFailedRetryMs'
   | 'registryRequestTimeoutMs'
+  | 'globalPullSecret'
+  | 'registryProxy'
 >;
 
 interface Started {

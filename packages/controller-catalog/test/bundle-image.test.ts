@@ -7,7 +7,7 @@ import { loadCatalog, startRegistryServer, type RegistryServer } from '@olm/regi
 import { bundleDigestAnnotation, bundleImageAnnotation, unpackedConfigMapName } from '../src/index.js';
 import { Kinds, type AnyObject } from '../src/kinds.js';
 import { condition, createOperatorNamespace, eventually, get, grpcCatalogSource, list, startCluster, startController, subscription } from './helpers.js';
-import { blobDataPath, dockerRegistryBinary, gzip, pushImage, startDockerRegistry, tarLayer, type DockerRegistry, type PushedImage } from './oci-images.js';
+import { blobDataPath, dockerRegistryBinary, gzip, imageOnlyPackage, pushImage, startDockerRegistry, tarLayer, type DockerRegistry, type PushedImage } from './oci-images.js';
 
 const binary = dockerRegistryBinary();
 if (!binary) console.warn('bundle image tests skipped: docker-registry not found (apt-get install docker-registry, or set DOCKER_REGISTRY to the binary)');
@@ -60,24 +60,6 @@ metadata:
   name: stale-from-lower-layer
 data: {}
 `;
-
-/** An image-only package: the catalog knows the bundle's properties and image, not its manifests. */
-function imageOnlyPackage(name: string, image: string) {
-  return [
-    { schema: 'olm.package', name, defaultChannel: 'stable' },
-    { schema: 'olm.channel', package: name, name: 'stable', entries: [{ name: `${name}.v1.0.0` }] },
-    {
-      schema: 'olm.bundle',
-      name: `${name}.v1.0.0`,
-      package: name,
-      image,
-      properties: [
-        { type: 'olm.package', value: { packageName: name, version: '1.0.0' } },
-        { type: 'olm.gvk', value: { group: 'acme.example.com', version: 'v1', kind: 'Thing' } },
-      ],
-    },
-  ];
-}
 
 const stepsOf = (plan: AnyObject) => ((plan.status as { plan?: Array<{ resolving: string; resource: { kind: string; name: string }; status: string }> }).plan ?? []);
 const phaseOf = (object: AnyObject | undefined) => (object?.status as { phase?: string } | undefined)?.phase;
