@@ -2,6 +2,7 @@ import { describeError, hasErrorCode, type CatalogBundle, type CatalogRef, type 
 import { isAlreadyExists, type KubeClient } from '@olm/controller-runtime';
 import { bundleImageAnnotation, extractBundleFiles, manifestsFromConfigMap, unpackedConfigMap, unpackedConfigMapName } from './bundle-files.js';
 import { bundleManifests } from './bundle-manifests.js';
+import { bundleUnpackTimeoutAnnotation, defaultBundleUnpackTimeoutMs } from './bundle-unpack-settings.js';
 import { formatGoDuration } from './go-duration.js';
 import { Kinds, type AnyObject } from './kinds.js';
 import { parseImageReference, type OciRegistryClient } from './oci-registry-client.js';
@@ -30,6 +31,10 @@ export interface UnpackRequest {
    * of the namespace's `default` ServiceAccount apply, as they would to upstream's unpack Pod.
    */
   readonly pullSecrets?: readonly string[];
+  /** The OperatorGroup's `operatorframework.io/bundle-unpack-timeout` (0: none); else the unpacker's `timeoutMs`. */
+  readonly timeoutMs?: number;
+  /** The OperatorGroup's `operatorframework.io/bundle-unpack-min-retry-interval`; else the unpacker's `failedRetryMs`. */
+  readonly minRetryIntervalMs?: number;
 }
 
 export interface BundleUnpackerOptions {
@@ -46,6 +51,8 @@ export interface BundleUnpackerOptions {
   readonly failedRetryMs?: number;
   /** How soon other failures (the API server, …) are tried again. Default 5 s. */
   readonly errorRetryMs?: number;
+  /** How long one unpack may take (upstream's `--bundle-unpack-timeout`, the unpack Job's deadline). Default 10 minutes; 0 for none. */
+  readonly timeoutMs?: number;
   readonly fieldManager?: string;
 }
 
@@ -53,8 +60,16 @@ interface Pull {
   done: Promise<void>;
   /** The pull secrets it was started with: other ones start a new pull at once. */
   readonly secrets: string;
-  failure?: { readonly reason: 'BundleUnpackFailed' | 'ErrorPreventedUnpacking'; readonly message: string; readonly retryAt: number };
+  failure?: { readonly reason: 'BundleUnpackFailed' | 'ErrorPreventedUnpacking'; readonly message: string; readonly failedAt: number; readonly imageAtFault: boolean };
 }
+
+/** A bundle whose manifests only its image holds (no `olm.bundle.object` properties): it must be unpacked. */
+export function isImageOnly(bundle: CatalogBundle): boolean {
+  return bundle.image !== '' && !bundle.properties.some((property) => property.type === 'olm.bundle.object');
+}
+
+/** Upstream's words for an unpack Job past its deadline (the Job controller's condition, through the BundleLookup). */
+export const unpackDeadlineExceededMessage = 'bundle unpacking failed. Reason: DeadlineExceeded, and Message: Job was active longer than specified deadline';
 
 /**
  * Bundle contents for the steps code. Bundles with `olm.bundle.object` properties carry them; for
@@ -68,16 +83,18 @@ export class BundleUnpacker {
   private readonly now: () => number;
   private readonly failedRetryMs: number;
   private readonly errorRetryMs: number;
+  private readonly timeoutMs: number;
 
   constructor(private readonly options: BundleUnpackerOptions) {
     this.now = options.now ?? Date.now;
     this.failedRetryMs = options.failedRetryMs ?? 5 * 60_000;
     this.errorRetryMs = options.errorRetryMs ?? 5_000;
+    this.timeoutMs = options.timeoutMs ?? defaultBundleUnpackTimeoutMs;
   }
 
   async lookup(request: UnpackRequest): Promise<UnpackResult> {
     const { bundle, catalog } = request;
-    if (!bundle.image || bundle.properties.some((property) => property.type === 'olm.bundle.object')) {
+    if (!isImageOnly(bundle)) {
       return { state: 'unpacked', manifests: bundleManifests(bundle) };
     }
     const name = unpackedConfigMapName(bundle.image);
@@ -97,9 +114,13 @@ export class BundleUnpacker {
     }
     let pull = this.pulls.get(where);
     if (pull?.failure) {
-      const retryInMs = pull.failure.retryAt - this.now();
+      const { failure } = pull;
+      const intervalMs = failure.imageAtFault ? (request.minRetryIntervalMs ?? this.failedRetryMs) : this.errorRetryMs;
+      const retryInMs = failure.failedAt + intervalMs - this.now();
       // new pull secrets are tried at once: they are how a user fixes a private image
-      if (retryInMs > 0 && pull.secrets === secretsKey(request)) return { state: 'failed', reason: pull.failure.reason, message: pull.failure.message, retryInMs };
+      if (retryInMs > 0 && pull.secrets === secretsKey(request)) {
+        return { state: 'failed', reason: failure.reason, message: `${failure.message} (tried again in ${formatGoDuration(intervalMs)})`, retryInMs };
+      }
       pull = undefined;
     }
     if (!pull) this.start(where, request);
@@ -117,12 +138,17 @@ export class BundleUnpacker {
     const image = bundle.image;
     const pull: Pull = { done: Promise.resolve(), secrets: secretsKey(request) };
     this.pulls.set(where, pull);
+    const timeoutMs = request.timeoutMs ?? this.timeoutMs;
+    // the unpack Job's activeDeadlineSeconds: a pull still running then is given up
+    const deadline = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
+    const signal = deadline ? AbortSignal.any([this.aborter.signal, deadline]) : this.aborter.signal;
     pull.done = (async () => {
       let notes: string[] = [];
       try {
         const found = await this.credentialsFor(image, catalog.namespace, request.pullSecrets ?? []);
         notes = found.notes;
-        const pulled = await this.options.registryClient.pullImage(image, { signal: this.aborter.signal, credentials: found.credentials });
+        const pulled = await this.options.registryClient.pullImage(image, { signal, credentials: found.credentials });
+        signal.throwIfAborted();
         const files = await extractBundleFiles(pulled.layers, image);
         const configMap = unpackedConfigMap({ image, digest: pulled.digest, files, catalog, ...(request.catalogUid ? { catalogUid: request.catalogUid } : {}) });
         await this.store(configMap);
@@ -130,13 +156,17 @@ export class BundleUnpacker {
         this.pulls.delete(where);
       } catch (error) {
         if (this.aborter.signal.aborted) return;
+        const what = `bundle image ${image} of ${bundle.name} (catalogsource ${catalog.namespace}/${catalog.name})`;
+        if (deadline?.aborted) {
+          const message = `${unpackDeadlineExceededMessage}: unpacking ${what} took longer than ${formatGoDuration(timeoutMs)}; raise the OperatorGroup's ${bundleUnpackTimeoutAnnotation} annotation or the --bundle-unpack-timeout flag, or check that the registry answers`;
+          pull.failure = { reason: 'BundleUnpackFailed', message, failedAt: this.now(), imageAtFault: true };
+          this.options.logger.warn('bundle image unpack timed out', { image, timeout: formatGoDuration(timeoutMs) });
+          return;
+        }
         const imageAtFault = hasErrorCode(error) && (error.code.startsWith('OLM_BUNDLE_IMAGE_') || error.code.startsWith('OLM_BUNDLE_UNPACK_'));
-        const retryMs = imageAtFault ? this.failedRetryMs : this.errorRetryMs;
         const unauthorized = hasErrorCode(error, 'OLM_BUNDLE_IMAGE_UNAUTHORIZED');
-        const message =
-          `unpacking bundle image ${image} of ${bundle.name} (catalogsource ${catalog.namespace}/${catalog.name}) failed: ${describeError(error)}` +
-          `${unauthorized && notes.length > 0 ? ` (pull secrets: ${notes.join('; ')})` : ''} (tried again in ${formatGoDuration(retryMs)})`;
-        pull.failure = { reason: imageAtFault ? 'BundleUnpackFailed' : 'ErrorPreventedUnpacking', message, retryAt: this.now() + retryMs };
+        const message = `unpacking ${what} failed: ${describeError(error)}${unauthorized && notes.length > 0 ? ` (pull secrets: ${notes.join('; ')})` : ''}`;
+        pull.failure = { reason: imageAtFault ? 'BundleUnpackFailed' : 'ErrorPreventedUnpacking', message, failedAt: this.now(), imageAtFault };
         this.options.logger.warn('bundle image unpack failed', { image, error: describeError(error) });
       }
     })();

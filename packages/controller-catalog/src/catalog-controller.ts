@@ -46,8 +46,16 @@ export interface CatalogControllerOptions {
   readonly insecureRegistries?: readonly string[];
   /** How soon a namespace waiting on a bundle image unpack is resolved again. Default 5 s (upstream). */
   readonly bundleUnpackPollMs?: number;
-  /** How long a failed bundle image pull is reported (`BundleUnpackFailed`) before it is tried again. Default 5 minutes (upstream). */
+  /**
+   * How long a failed bundle image pull is reported (`BundleUnpackFailed`) before it is tried again. Default 5
+   * minutes. An OperatorGroup's `operatorframework.io/bundle-unpack-min-retry-interval` overrides it.
+   */
   readonly bundleUnpackFailedRetryMs?: number;
+  /**
+   * How long one bundle unpack may take (upstream's `--bundle-unpack-timeout`). Default 10 minutes; 0 for no
+   * limit. An OperatorGroup's `operatorframework.io/bundle-unpack-timeout` overrides it.
+   */
+  readonly bundleUnpackTimeoutMs?: number;
   /** Timeout of each request to an image registry. Default 60 s. */
   readonly registryRequestTimeoutMs?: number;
   /**
@@ -142,6 +150,7 @@ export function createCatalogController(options: CatalogControllerOptions): Cata
     logger,
     now: () => now().getTime(),
     ...(options.bundleUnpackFailedRetryMs !== undefined ? { failedRetryMs: options.bundleUnpackFailedRetryMs } : {}),
+    ...(options.bundleUnpackTimeoutMs !== undefined ? { timeoutMs: options.bundleUnpackTimeoutMs } : {}),
     errorRetryMs: bundleUnpackPollMs,
     fieldManager: 'catalog-operator',
   });

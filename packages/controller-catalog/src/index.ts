@@ -8,6 +8,7 @@ export * from './bundle-steps.js';
 export * from './bundle-manifests.js';
 export * from './bundle-files.js';
 export * from './bundle-unpacker.js';
+export * from './bundle-unpack-settings.js';
 export * from './registry-credentials.js';
 export * from './oci-registry-client.js';
 export * from './catalog-controller.js';

@@ -27,6 +27,7 @@ export type ControllerCatalogPluginOptions = Pick<
   | 'insecureRegistries'
   | 'bundleUnpackPollMs'
   | 'bundleUnpackFailedRetryMs'
+  | 'bundleUnpackTimeoutMs'
   | 'registryRequestTimeoutMs'
   | 'globalPullSecret'
   | 'registryProxy'
