@@ -15,6 +15,7 @@ import { createInstallPlanReconciler } from './install-plan-reconciler.js';
 import { Kinds } from './kinds.js';
 import { createNamespaceResolutionReconciler } from './namespace-resolution.js';
 import { createOciRegistryClient } from './oci-registry-client.js';
+import { defaultOpmImage, defaultUtilImage, defaultWorkloadUserId } from './registry-pod.js';
 
 /** A value, or a function giving it once it exists (a plugin learns its dependencies on start). */
 export type Provided<T> = T | (() => T);
@@ -66,6 +67,12 @@ export interface CatalogControllerOptions {
   readonly globalPullSecret?: { readonly namespace: string; readonly name: string };
   /** Proxies for image registry requests; unset fields come from `HTTP_PROXY`, `HTTPS_PROXY` and `NO_PROXY`. */
   readonly registryProxy?: { readonly httpProxy?: string; readonly httpsProxy?: string; readonly noProxy?: string };
+  /** The image serving catalogs extracted by `grpcPodConfig.extractContent` (upstream's `--opmImage`). Default `quay.io/operator-framework/opm:latest`. */
+  readonly opmImage?: string;
+  /** The image holding `copy-content` for `extractContent` Pods (upstream's `--util-image`). Default `quay.io/operator-framework/olm:latest`. */
+  readonly utilImage?: string;
+  /** `runAsUser` of registry Pods with the restricted security context (upstream's `--set-workload-user-id`). Default 1001; 0 leaves it unset. */
+  readonly workloadUserId?: number;
   /** A prom-client registry for the catalog operator's metrics, or metrics made with `createCatalogMetrics`. */
   readonly metrics?: Provided<Registry | CatalogMetrics | undefined>;
   readonly logger?: Logger;
@@ -179,6 +186,11 @@ export function createCatalogController(options: CatalogControllerOptions): Cata
     subscriptionNamespaces: new Set(),
     reconciledCatalogSources: new Set(),
     ...(options.onStepApplied ? { onStepApplied: options.onStepApplied } : {}),
+    registryPod: {
+      opmImage: options.opmImage ?? defaultOpmImage,
+      utilImage: options.utilImage ?? defaultUtilImage,
+      workloadUserId: options.workloadUserId ?? defaultWorkloadUserId,
+    },
   };
   return {
     reconcilers: [createCatalogSourceReconciler(context), createNamespaceResolutionReconciler(context), createInstallPlanReconciler(context)],

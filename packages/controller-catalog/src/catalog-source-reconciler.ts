@@ -112,7 +112,10 @@ export function createCatalogSourceReconciler(context: CatalogControllerContext)
       // 4. an image catalog's registry Pod and Service (recreating the Pod when a poll is due)
       if (sourceType === 'grpc' && asString(spec.image)) {
         try {
-          const changes = await ensureRegistryServer(context.client(), source, { replacePod: pollDue && previous.latestImageRegistryPoll !== undefined });
+          const changes = await ensureRegistryServer(context.client(), source, {
+            replacePod: pollDue && previous.latestImageRegistryPoll !== undefined,
+            pod: context.registryPod,
+          });
           if (changes.length > 0) context.logger.info('registry server updated', { catalogSource: `${namespace}/${name}`, changes });
         } catch (error) {
           next.reason = 'RegistryServerError';

@@ -30,6 +30,9 @@ export type ControllerCatalogPluginOptions = Pick<
   | 'bundleUnpackTimeoutMs'
   | 'registryRequestTimeoutMs'
   | 'globalPullSecret'
+  | 'opmImage'
+  | 'utilImage'
+  | 'workloadUserId'
   | 'registryProxy'
 >;
 

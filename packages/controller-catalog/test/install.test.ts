@@ -239,14 +239,14 @@ describe('catalog sources that cannot be served', () => {
     const registryPods = async () =>
       (await list(client, { apiVersion: 'v1', kind: 'Pod' }, 'broken')).filter((pod) => pod.metadata?.labels?.['olm.catalogSource'] === 'image.only');
     const [pod] = await registryPods();
-    expect(pod?.metadata?.name).toMatch(/^image-only-/);
+    expect(pod?.metadata?.name).toMatch(/^image\.only-/);
     expect((pod?.spec as { containers: unknown[] }).containers).toMatchObject([
       {
         name: 'registry-server',
         image: 'registry.example.com/acme/catalog:latest',
         imagePullPolicy: 'Always',
         ports: [{ name: 'grpc', containerPort: 50051 }],
-        readinessProbe: { exec: { command: ['grpc_health_probe', '-addr=:50051'] } },
+        readinessProbe: { exec: { command: ['grpc_health_probe', '-addr=:50051'] }, initialDelaySeconds: 5, timeoutSeconds: 5 },
       },
     ]);
     // a new image replaces the Pod; the Service stays
