@@ -16,6 +16,7 @@ import { Kinds } from './kinds.js';
 import { createNamespaceResolutionReconciler } from './namespace-resolution.js';
 import { createOciRegistryClient } from './oci-registry-client.js';
 import { defaultOpmImage, defaultUtilImage, defaultWorkloadUserId } from './registry-pod.js';
+import type { RegistryServiceRouting } from './registry-service-address.js';
 
 /** A value, or a function giving it once it exists (a plugin learns its dependencies on start). */
 export type Provided<T> = T | (() => T);
@@ -73,6 +74,13 @@ export interface CatalogControllerOptions {
   readonly utilImage?: string;
   /** `runAsUser` of registry Pods with the restricted security context (upstream's `--set-workload-user-id`). Default 1001; 0 leaves it unset. */
   readonly workloadUserId?: number;
+  /**
+   * How an image catalog's registry Service is reached: `dns` (default), its cluster DNS name
+   * `<service>.<namespace>.svc:50051`, as upstream's in-cluster controller does; `pod-ip`, a ready Pod the
+   * Service selects, found through the API server (a controller outside the cluster network that can reach
+   * Pod IPs, e.g. on the embedded API server). Status shows the DNS name either way.
+   */
+  readonly registryServiceRouting?: RegistryServiceRouting;
   /** A prom-client registry for the catalog operator's metrics, or metrics made with `createCatalogMetrics`. */
   readonly metrics?: Provided<Registry | CatalogMetrics | undefined>;
   readonly logger?: Logger;
@@ -186,6 +194,7 @@ export function createCatalogController(options: CatalogControllerOptions): Cata
     subscriptionNamespaces: new Set(),
     reconciledCatalogSources: new Set(),
     ...(options.onStepApplied ? { onStepApplied: options.onStepApplied } : {}),
+    registryServiceRouting: options.registryServiceRouting ?? 'dns',
     registryPod: {
       opmImage: options.opmImage ?? defaultOpmImage,
       utilImage: options.utilImage ?? defaultUtilImage,

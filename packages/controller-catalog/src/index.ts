@@ -10,6 +10,8 @@ export * from './bundle-files.js';
 export * from './bundle-unpacker.js';
 export * from './bundle-unpack-settings.js';
 export * from './registry-credentials.js';
+export { binaryQuantity, registryPod, registryService, registryServiceAccount, type RegistryPodSettings } from './registry-pod.js';
+export type { RegistryServiceRouting } from './registry-service-address.js';
 export * from './oci-registry-client.js';
 export * from './catalog-controller.js';
 export * from './catalog-metrics.js';

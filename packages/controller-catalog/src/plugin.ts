@@ -33,6 +33,7 @@ export type ControllerCatalogPluginOptions = Pick<
   | 'opmImage'
   | 'utilImage'
   | 'workloadUserId'
+  | 'registryServiceRouting'
   | 'registryProxy'
 >;
 
