@@ -33,6 +33,10 @@ export interface DistributionOptions {
   readonly protectedCopiedCsvNamespaces?: readonly string[];
   /** How long an InstallPlan whose steps fail is retried before it fails (upstream's `--install-plan-retry-timeout`, default 1 minute). */
   readonly installPlanRetryTimeoutMs?: number;
+  /** How long one bundle image unpack may take (upstream's `--bundle-unpack-timeout`, default 10 minutes; 0 for none). */
+  readonly bundleUnpackTimeoutMs?: number;
+  /** A pull secret tried for every bundle image after the catalog's own (OLM v1's `--global-pull-secret`). */
+  readonly globalPullSecret?: { readonly namespace: string; readonly name: string };
 }
 
 /** The Lease the controllers elect a leader on when every controller runs in one process. */
@@ -62,6 +66,8 @@ export function controllerPlugins(options: DistributionOptions): LazyPlugin[] {
         globalCatalogNamespace: options.namespace,
         ...(options.insecureRegistries?.length ? { insecureRegistries: options.insecureRegistries } : {}),
         ...(options.installPlanRetryTimeoutMs !== undefined ? { installPlanRetryTimeoutMs: options.installPlanRetryTimeoutMs } : {}),
+        ...(options.bundleUnpackTimeoutMs !== undefined ? { bundleUnpackTimeoutMs: options.bundleUnpackTimeoutMs } : {}),
+        ...(options.globalPullSecret ? { globalPullSecret: options.globalPullSecret } : {}),
       }),
     ),
   ];

@@ -3,7 +3,7 @@ import { availableControllers, leaseNameFor, selectControllers } from '../contro
 import { olmDistribution, type Distribution } from '../distribution.js';
 import { loadKubeconfig } from '../kubeconfig.js';
 import type { LazyPlugin } from '../lazy-plugin.js';
-import { collect, parseDurationFlag, parseList } from '../option-parsers.js';
+import { collect, parseDurationFlag, parseList, parseNamespacedName } from '../option-parsers.js';
 import { defaultLeaseName, watchedNamespaces, type DistributionOptions } from '../plugins.js';
 import type { LogLevel } from '../runtime/log-levels.js';
 import { untilStopped } from '../runtime/until-stopped.js';
@@ -25,6 +25,10 @@ export interface RunOptions {
   readonly protectedCopiedCsvNamespaces?: readonly string[];
   /** How long a failing InstallPlan is retried (upstream's `--install-plan-retry-timeout`). */
   readonly installPlanRetryTimeoutMs?: number;
+  /** How long a bundle image unpack may take (upstream's `--bundle-unpack-timeout`; 0 for none). */
+  readonly bundleUnpackTimeoutMs?: number;
+  /** A pull secret tried for every bundle image after the catalog's own. */
+  readonly globalPullSecret?: { readonly namespace: string; readonly name: string };
   readonly metricsPort: number;
   readonly metricsHost: string;
   readonly logLevel: LogLevel;
@@ -39,7 +43,10 @@ export interface RunOptions {
  */
 export function runPlugins(
   distribution: Distribution,
-  options: Pick<RunOptions, 'namespace' | 'watchNamespaces' | 'leaderElection' | 'controllers' | 'insecureRegistries' | 'protectedCopiedCsvNamespaces' | 'installPlanRetryTimeoutMs'>,
+  options: Pick<
+    RunOptions,
+    'namespace' | 'watchNamespaces' | 'leaderElection' | 'controllers' | 'insecureRegistries' | 'protectedCopiedCsvNamespaces' | 'installPlanRetryTimeoutMs' | 'bundleUnpackTimeoutMs' | 'globalPullSecret'
+  >,
 ): LazyPlugin[] {
   const selected = options.controllers ?? [];
   const base: DistributionOptions = {
@@ -49,6 +56,8 @@ export function runPlugins(
     ...(options.insecureRegistries?.length ? { insecureRegistries: options.insecureRegistries } : {}),
     ...(options.protectedCopiedCsvNamespaces?.length ? { protectedCopiedCsvNamespaces: options.protectedCopiedCsvNamespaces } : {}),
     ...(options.installPlanRetryTimeoutMs !== undefined ? { installPlanRetryTimeoutMs: options.installPlanRetryTimeoutMs } : {}),
+    ...(options.bundleUnpackTimeoutMs !== undefined ? { bundleUnpackTimeoutMs: options.bundleUnpackTimeoutMs } : {}),
+    ...(options.globalPullSecret ? { globalPullSecret: options.globalPullSecret } : {}),
   };
   const available = availableControllers(distribution.distributionPlugins(base));
   const plugins = distribution.distributionPlugins({ ...base, leaseName: leaseNameFor(defaultLeaseName, available, selected) });
@@ -104,16 +113,34 @@ export function registerRunCommand(program: Command, distribution: Distribution 
         .default([], 'none'),
     )
     .option('--install-plan-retry-timeout <duration>', 'how long an InstallPlan whose steps fail is retried before it fails (upstream\'s flag; default 1m)')
+    .option('--bundle-unpack-timeout <duration>', 'how long a bundle image unpack may take before it fails with DeadlineExceeded (upstream\'s flag; default 10m, 0 for none)')
+    .option('--global-pull-secret <namespace/name>', 'a kubernetes.io/dockerconfigjson Secret whose credentials are tried for every bundle image after the catalog\'s own pull secrets')
     .option('--no-leader-election', 'reconcile without electing a leader (only for a single replica)');
   addStopOptions(command).action(
     async ({
       insecureRegistry,
       installPlanRetryTimeout,
+      bundleUnpackTimeout,
+      globalPullSecret,
       ...options
-    }: Omit<RunOptions, 'leaderElection' | 'insecureRegistries'> & { leaderElection: boolean; insecureRegistry: string[]; installPlanRetryTimeout?: string }) => {
+    }: Omit<RunOptions, 'leaderElection' | 'insecureRegistries' | 'globalPullSecret'> & {
+      leaderElection: boolean;
+      insecureRegistry: string[];
+      installPlanRetryTimeout?: string;
+      bundleUnpackTimeout?: string;
+      globalPullSecret?: string;
+    }) => {
       const retryTimeoutMs = await parseDurationFlag('--install-plan-retry-timeout', installPlanRetryTimeout);
+      const unpackTimeoutMs = await parseDurationFlag('--bundle-unpack-timeout', bundleUnpackTimeout, { allowZero: true });
+      const pullSecret = parseNamespacedName('--global-pull-secret', globalPullSecret);
       await runControllers(
-        { ...options, insecureRegistries: insecureRegistry, ...(retryTimeoutMs !== undefined ? { installPlanRetryTimeoutMs: retryTimeoutMs } : {}) },
+        {
+          ...options,
+          insecureRegistries: insecureRegistry,
+          ...(retryTimeoutMs !== undefined ? { installPlanRetryTimeoutMs: retryTimeoutMs } : {}),
+          ...(unpackTimeoutMs !== undefined ? { bundleUnpackTimeoutMs: unpackTimeoutMs } : {}),
+          ...(pullSecret ? { globalPullSecret: pullSecret } : {}),
+        },
         undefined,
         distribution,
       );

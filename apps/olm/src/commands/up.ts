@@ -26,6 +26,8 @@ export interface UpOptions {
   readonly insecureRegistries?: readonly string[];
   /** How long a failing InstallPlan is retried (upstream's `--install-plan-retry-timeout`). */
   readonly installPlanRetryTimeoutMs?: number;
+  /** How long a bundle image unpack may take (upstream's `--bundle-unpack-timeout`; 0 for none). */
+  readonly bundleUnpackTimeoutMs?: number;
   /** Stop as soon as everything started (tests, smoke checks). */
   readonly exitAfterStart?: boolean;
   /** Stop after this many milliseconds (tests). */
@@ -124,6 +126,7 @@ export async function runUp(
         leaderElection: false,
         ...(options.insecureRegistries?.length ? { insecureRegistries: options.insecureRegistries } : {}),
         ...(options.installPlanRetryTimeoutMs !== undefined ? { installPlanRetryTimeoutMs: options.installPlanRetryTimeoutMs } : {}),
+        ...(options.bundleUnpackTimeoutMs !== undefined ? { bundleUnpackTimeoutMs: options.bundleUnpackTimeoutMs } : {}),
       }),
       metricsPort: options.metricsPort ?? 0,
       metricsHost: options.host,
@@ -189,9 +192,11 @@ export function registerUpCommand(program: Command, distribution: Distribution =
     .option('--insecure-registry <host[:port]>', 'pull bundle images from this registry over plain http (repeatable)', collect, [])
     .option('--catalog <dir>', 'also serve this file-based catalog directory (repeatable)', collect, [])
     .option('--install-plan-retry-timeout <duration>', 'how long an InstallPlan whose steps fail is retried before it fails (default 1m)')
+    .option('--bundle-unpack-timeout <duration>', 'how long a bundle image unpack may take before it fails with DeadlineExceeded (default 10m, 0 for none)')
     .addOption(new Option('--rollout-delay <ms>', 'how long simulated Deployments take to become available').argParser(parseMilliseconds).hideHelp());
-  addStopOptions(command).action(async (options: { port: number; host: string; dataDir?: string; kubeconfig?: string; catalog: string[]; insecureRegistry: string[]; installPlanRetryTimeout?: string; metricsPort: number; logLevel: LogLevel; exitAfterStart?: boolean; runFor?: number; rolloutDelay?: number }) => {
+  addStopOptions(command).action(async (options: { port: number; host: string; dataDir?: string; kubeconfig?: string; catalog: string[]; insecureRegistry: string[]; installPlanRetryTimeout?: string; bundleUnpackTimeout?: string; metricsPort: number; logLevel: LogLevel; exitAfterStart?: boolean; runFor?: number; rolloutDelay?: number }) => {
     const retryTimeoutMs = await parseDurationFlag('--install-plan-retry-timeout', options.installPlanRetryTimeout);
+    const unpackTimeoutMs = await parseDurationFlag('--bundle-unpack-timeout', options.bundleUnpackTimeout, { allowZero: true });
     await runUp({
       port: options.port,
       host: options.host,
@@ -200,6 +205,7 @@ export function registerUpCommand(program: Command, distribution: Distribution =
       catalogs: options.catalog,
       insecureRegistries: options.insecureRegistry,
       ...(retryTimeoutMs !== undefined ? { installPlanRetryTimeoutMs: retryTimeoutMs } : {}),
+      ...(unpackTimeoutMs !== undefined ? { bundleUnpackTimeoutMs: unpackTimeoutMs } : {}),
       ...(options.dataDir !== undefined ? { dataDir: options.dataDir } : {}),
       ...(options.kubeconfig !== undefined ? { kubeconfig: options.kubeconfig } : {}),
       ...(options.exitAfterStart ? { exitAfterStart: true } : {}),
