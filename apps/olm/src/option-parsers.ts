@@ -36,7 +36,7 @@ export function collect(value: string, previous: string[]): string[] {
  * undefined when not given. Parsed when the command runs: the parser lives in `@olm/api`, which
  * `--help` and `--version` do not load.
  */
-export async function parseDurationFlag(flag: string, value: string | undefined): Promise<number | undefined> {
+export async function parseDurationFlag(flag: string, value: string | undefined, options: { readonly allowZero?: boolean } = {}): Promise<number | undefined> {
   if (value === undefined) return undefined;
   const { parseGoDuration } = await import('@olm/api');
   let milliseconds: number;
@@ -45,6 +45,20 @@ export async function parseDurationFlag(flag: string, value: string | undefined)
   } catch (error) {
     throw usageError(`${flag} ${JSON.stringify(value)}: ${(error as Error).message}; give a duration such as 90s, 5m or 1h30m`);
   }
-  if (!(milliseconds > 0)) throw usageError(`${flag} ${JSON.stringify(value)}: give a duration above zero, such as 90s, 5m or 1h30m`);
+  if (options.allowZero && milliseconds === 0) return 0;
+  if (!(milliseconds > 0)) throw usageError(`${flag} ${JSON.stringify(value)}: give a duration above zero, such as 90s, 5m or 1h30m${options.allowZero ? ', or 0 for none' : ''}`);
   return milliseconds;
+}
+
+const dnsLabel = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const dnsSubdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/** A `namespace/name` reference to an object (e.g. a Secret), both parts checked to be Kubernetes names. */
+export function parseNamespacedName(flag: string, value: string | undefined): { namespace: string; name: string } | undefined {
+  if (value === undefined) return undefined;
+  const [namespace = '', name = '', ...rest] = value.split('/');
+  if (rest.length > 0 || namespace.length > 63 || !dnsLabel.test(namespace) || name.length > 253 || !dnsSubdomain.test(name)) {
+    throw usageError(`${flag} ${JSON.stringify(value)}: give the Secret as NAMESPACE/NAME, e.g. olm/global-pull-secret`);
+  }
+  return { namespace, name };
 }

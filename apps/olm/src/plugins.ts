@@ -35,6 +35,10 @@ export interface DistributionOptions {
   readonly installPlanRetryTimeoutMs?: number;
   /** Units of constraint evaluation one namespace resolution may spend (`--resolution-budget`; the resolver's default otherwise). */
   readonly resolutionBudget?: number;
+  /** How long one bundle image unpack may take (upstream's `--bundle-unpack-timeout`, default 10 minutes; 0 for none). */
+  readonly bundleUnpackTimeoutMs?: number;
+  /** A pull secret tried for every bundle image after the catalog's own (OLM v1's `--global-pull-secret`). */
+  readonly globalPullSecret?: { readonly namespace: string; readonly name: string };
 }
 
 /** The Lease the controllers elect a leader on when every controller runs in one process. */
@@ -70,6 +74,8 @@ export function controllerPlugins(options: DistributionOptions): LazyPlugin[] {
         ...(options.insecureRegistries?.length ? { insecureRegistries: options.insecureRegistries } : {}),
         ...(options.installPlanRetryTimeoutMs !== undefined ? { installPlanRetryTimeoutMs: options.installPlanRetryTimeoutMs } : {}),
         ...(options.resolutionBudget !== undefined ? { resolutionLimits: { evaluationUnits: options.resolutionBudget } } : {}),
+        ...(options.bundleUnpackTimeoutMs !== undefined ? { bundleUnpackTimeoutMs: options.bundleUnpackTimeoutMs } : {}),
+        ...(options.globalPullSecret ? { globalPullSecret: options.globalPullSecret } : {}),
       }),
     ),
   ];

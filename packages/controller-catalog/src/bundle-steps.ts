@@ -26,6 +26,11 @@ export const propertiesAnnotation = 'operatorframework.io/properties';
 /** Properties that describe the bundle's contents rather than the operator; never projected onto the CSV. */
 const contentProperties = new Set(['olm.bundle.object', 'olm.csv.metadata']);
 
+/** The properties annotation's value for a bundle: `{"properties":[…]}` without the content properties. */
+export function propertiesAnnotationValue(properties: readonly Property[]): string {
+  return JSON.stringify({ properties: properties.filter((property) => !contentProperties.has(property.type)) });
+}
+
 export interface BundleStepsInput {
   readonly bundleName: string;
   readonly properties: readonly Property[];
@@ -56,7 +61,6 @@ export function stepsFromBundle(input: BundleStepsInput): Step[] {
   const spec: Record<string, unknown> = { ...(original.spec ?? {}) };
   if (input.replaces) spec.replaces = input.replaces;
   else delete spec.replaces;
-  const projected = input.properties.filter((property) => !contentProperties.has(property.type));
   const csv: KubeObject = {
     ...original,
     metadata: {
@@ -64,7 +68,7 @@ export function stepsFromBundle(input: BundleStepsInput): Step[] {
       namespace: input.namespace,
       annotations: {
         ...(original.metadata.annotations as Record<string, string> | undefined),
-        [propertiesAnnotation]: JSON.stringify({ properties: projected }),
+        [propertiesAnnotation]: propertiesAnnotationValue(input.properties),
       },
     },
     spec,

@@ -15,6 +15,8 @@ import { createInstallPlanReconciler } from './install-plan-reconciler.js';
 import { Kinds } from './kinds.js';
 import { createNamespaceResolutionReconciler } from './namespace-resolution.js';
 import { createOciRegistryClient } from './oci-registry-client.js';
+import { defaultOpmImage, defaultUtilImage, defaultWorkloadUserId } from './registry-pod.js';
+import type { RegistryServiceRouting } from './registry-service-address.js';
 
 /** A value, or a function giving it once it exists (a plugin learns its dependencies on start). */
 export type Provided<T> = T | (() => T);
@@ -46,10 +48,39 @@ export interface CatalogControllerOptions {
   readonly insecureRegistries?: readonly string[];
   /** How soon a namespace waiting on a bundle image unpack is resolved again. Default 5 s (upstream). */
   readonly bundleUnpackPollMs?: number;
-  /** How long a failed bundle image pull is reported (`BundleUnpackFailed`) before it is tried again. Default 5 minutes (upstream). */
+  /**
+   * How long a failed bundle image pull is reported (`BundleUnpackFailed`) before it is tried again. Default 5
+   * minutes. An OperatorGroup's `operatorframework.io/bundle-unpack-min-retry-interval` overrides it.
+   */
   readonly bundleUnpackFailedRetryMs?: number;
+  /**
+   * How long one bundle unpack may take (upstream's `--bundle-unpack-timeout`). Default 10 minutes; 0 for no
+   * limit. An OperatorGroup's `operatorframework.io/bundle-unpack-timeout` overrides it.
+   */
+  readonly bundleUnpackTimeoutMs?: number;
   /** Timeout of each request to an image registry. Default 60 s. */
   readonly registryRequestTimeoutMs?: number;
+  /**
+   * A `kubernetes.io/dockerconfigjson` Secret whose credentials are tried for every bundle image after
+   * the catalog's own pull secrets (the part node credentials play for upstream's unpack Pods; OLM v1's
+   * `--global-pull-secret`).
+   */
+  readonly globalPullSecret?: { readonly namespace: string; readonly name: string };
+  /** Proxies for image registry requests; unset fields come from `HTTP_PROXY`, `HTTPS_PROXY` and `NO_PROXY`. */
+  readonly registryProxy?: { readonly httpProxy?: string; readonly httpsProxy?: string; readonly noProxy?: string };
+  /** The image serving catalogs extracted by `grpcPodConfig.extractContent` (upstream's `--opmImage`). Default `quay.io/operator-framework/opm:latest`. */
+  readonly opmImage?: string;
+  /** The image holding `copy-content` for `extractContent` Pods (upstream's `--util-image`). Default `quay.io/operator-framework/olm:latest`. */
+  readonly utilImage?: string;
+  /** `runAsUser` of registry Pods with the restricted security context (upstream's `--set-workload-user-id`). Default 1001; 0 leaves it unset. */
+  readonly workloadUserId?: number;
+  /**
+   * How an image catalog's registry Service is reached: `dns` (default), its cluster DNS name
+   * `<service>.<namespace>.svc:50051`, as upstream's in-cluster controller does; `pod-ip`, a ready Pod the
+   * Service selects, found through the API server (a controller outside the cluster network that can reach
+   * Pod IPs, e.g. on the embedded API server). Status shows the DNS name either way.
+   */
+  readonly registryServiceRouting?: RegistryServiceRouting;
   /** A prom-client registry for the catalog operator's metrics, or metrics made with `createCatalogMetrics`. */
   readonly metrics?: Provided<Registry | CatalogMetrics | undefined>;
   readonly logger?: Logger;
@@ -128,10 +159,13 @@ export function createCatalogController(options: CatalogControllerOptions): Cata
     registryClient: createOciRegistryClient({
       ...(options.insecureRegistries ? { insecureRegistries: options.insecureRegistries } : {}),
       ...(options.registryRequestTimeoutMs !== undefined ? { requestTimeoutMs: options.registryRequestTimeoutMs } : {}),
+      ...(options.registryProxy ? { proxy: options.registryProxy } : {}),
     }),
+    ...(options.globalPullSecret ? { globalPullSecret: options.globalPullSecret } : {}),
     logger,
     now: () => now().getTime(),
     ...(options.bundleUnpackFailedRetryMs !== undefined ? { failedRetryMs: options.bundleUnpackFailedRetryMs } : {}),
+    ...(options.bundleUnpackTimeoutMs !== undefined ? { timeoutMs: options.bundleUnpackTimeoutMs } : {}),
     errorRetryMs: bundleUnpackPollMs,
     fieldManager: 'catalog-operator',
   });
@@ -160,6 +194,12 @@ export function createCatalogController(options: CatalogControllerOptions): Cata
     subscriptionNamespaces: new Set(),
     reconciledCatalogSources: new Set(),
     ...(options.onStepApplied ? { onStepApplied: options.onStepApplied } : {}),
+    registryServiceRouting: options.registryServiceRouting ?? 'dns',
+    registryPod: {
+      opmImage: options.opmImage ?? defaultOpmImage,
+      utilImage: options.utilImage ?? defaultUtilImage,
+      workloadUserId: options.workloadUserId ?? defaultWorkloadUserId,
+    },
   };
   return {
     reconcilers: [createCatalogSourceReconciler(context), createNamespaceResolutionReconciler(context), createInstallPlanReconciler(context)],

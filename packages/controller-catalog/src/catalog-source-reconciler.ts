@@ -2,6 +2,8 @@ import { describeError, type ConnectionState, type Reconciler } from '@olm/core'
 import { isNotFound, isSemanticallyEqual, updateStatus } from '@olm/controller-runtime';
 import { registryPoll, registryServiceName, specInvalidReason } from './catalog-source-spec.js';
 import type { CatalogControllerContext } from './controller-context.js';
+import { registryPort } from './registry-pod.js';
+import { podAddressOfService } from './registry-service-address.js';
 import { ensureRegistryServer, removeRegistryServer } from './registry-server.js';
 import { asString, Kinds, timestamp, type AnyObject } from './kinds.js';
 
@@ -112,7 +114,10 @@ export function createCatalogSourceReconciler(context: CatalogControllerContext)
       // 4. an image catalog's registry Pod and Service (recreating the Pod when a poll is due)
       if (sourceType === 'grpc' && asString(spec.image)) {
         try {
-          const changes = await ensureRegistryServer(context.client(), source, { replacePod: pollDue && previous.latestImageRegistryPoll !== undefined });
+          const changes = await ensureRegistryServer(context.client(), source, {
+            replacePod: pollDue && previous.latestImageRegistryPoll !== undefined,
+            pod: context.registryPod,
+          });
           if (changes.length > 0) context.logger.info('registry server updated', { catalogSource: `${namespace}/${name}`, changes });
         } catch (error) {
           next.reason = 'RegistryServerError';
@@ -129,9 +134,23 @@ export function createCatalogSourceReconciler(context: CatalogControllerContext)
       let state: ConnectionState;
       let address = asString(connectSpec.address) || undefined;
       try {
-        const connection = await context.connections.connect(key, sourceType, connectSpec);
-        address = connection.address ?? address;
-        state = await context.connections.probe(key);
+        // the registry Service's address is what status shows; where it is dialed depends on the routing
+        const serviceAddress = next.registryService ? address : undefined;
+        let dial = connectSpec;
+        let hasEndpoint = true;
+        if (serviceAddress && context.registryServiceRouting === 'pod-ip') {
+          const podAddress = await podAddressOfService(context.client(), namespace, next.registryService!.serviceName, registryPort);
+          if (podAddress) dial = { ...connectSpec, address: podAddress };
+          else hasEndpoint = false;
+        }
+        if (!hasEndpoint) {
+          // no ready registry Pod (yet): like a Service without endpoints
+          state = 'TRANSIENT_FAILURE';
+        } else {
+          const connection = await context.connections.connect(key, sourceType, dial);
+          address = serviceAddress ?? connection.address ?? address;
+          state = await context.connections.probe(key);
+        }
       } catch (error) {
         next.reason = 'RegistryServerError';
         next.message = describeError(error);

@@ -5,6 +5,8 @@ import type { BundleUnpacker } from './bundle-unpacker.js';
 import type { CatalogEvents } from './catalog-events.js';
 import type { CatalogMetrics } from './catalog-metrics.js';
 import type { CatalogSourceConnections } from './catalog-source-connections.js';
+import type { RegistryPodSettings } from './registry-pod.js';
+import type { RegistryServiceRouting } from './registry-service-address.js';
 
 /** Reported after each InstallPlan step is applied (observability and tests). */
 export interface StepAppliedEvent {
@@ -46,4 +48,8 @@ export interface CatalogControllerContext {
   /** `namespace/name` of the CatalogSources this process has reconciled at least once (resolution waits for the others). */
   readonly reconciledCatalogSources: Set<string>;
   readonly onStepApplied?: (event: StepAppliedEvent) => void | Promise<void>;
+  /** The images and user of image catalogs' registry Pods (the security default comes from each namespace). */
+  readonly registryPod: Omit<RegistryPodSettings, 'defaultSecurityContextConfig'>;
+  /** How an image catalog's registry Service is dialed. */
+  readonly registryServiceRouting: RegistryServiceRouting;
 }

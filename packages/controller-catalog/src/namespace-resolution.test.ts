@@ -4,7 +4,8 @@ import type { CachedObject, ObjectReader } from '@olm/core';
 import { createCatalogEvents } from './catalog-events.js';
 import type { CatalogControllerContext } from './controller-context.js';
 import { Kinds } from './kinds.js';
-import { createNamespaceResolutionReconciler, installedOperators, isUnsafeFailForward } from './namespace-resolution.js';
+import { installedOperators } from './installed-operators.js';
+import { createNamespaceResolutionReconciler, isUnsafeFailForward } from './namespace-resolution.js';
 
 describe('namespaces resolved again when a catalog changes', () => {
   it('are those holding Subscriptions: learnt from their events, forgotten once they have none', async () => {

@@ -1,13 +1,14 @@
-import { describeError, hasErrorCode, type CachedObject, type ObjectReader, type Property, type Reconciler } from '@olm/core';
+import { describeError, hasErrorCode, type CachedObject, type ObjectReader, type Reconciler } from '@olm/core';
 import { isSemanticallyEqual, updateStatus } from '@olm/controller-runtime';
-import type { InstalledOperator, Resolution, ResolverCatalog, ResolverSubscription } from '@olm/resolver';
-import { propertiesAnnotation, stepsFromBundle, subscriptionStep, type Step } from './bundle-steps.js';
-import type { UnpackResult } from './bundle-unpacker.js';
+import type { Resolution, ResolverCatalog, ResolverSubscription } from '@olm/resolver';
+import { bundleUnpackSettings, type BundleUnpackSettings } from './bundle-unpack-settings.js';
 import { specInvalidReason } from './catalog-source-spec.js';
 import { catalogSourceRevision } from './catalog-source-connections.js';
 import type { CatalogControllerContext } from './controller-context.js';
 import { deprecationConditions } from './deprecation-conditions.js';
-import { installPlanApproval, installPlansToCollect, nextInstallPlanGeneration, orderSteps } from './install-plan-rules.js';
+import { ensureInstallPlan, referenceOf } from './install-plan-creation.js';
+import { installedOperators } from './installed-operators.js';
+import { installPlansToCollect, orderSteps } from './install-plan-rules.js';
 import { asString, Kinds, nameOf, timestamp, type AnyObject } from './kinds.js';
 import {
   removeConditions,
@@ -19,6 +20,7 @@ import {
   type InstallPlanStatusView,
   type SubscriptionStatus,
 } from './subscription-status.js';
+import { resolveSteps, type StepResolution, type Unfinished } from './step-resolution.js';
 
 const generatedByAnnotation = 'olm.generated-by';
 const excludeGlobalAnnotation = 'olm.operatorframework.io/exclude-global-namespace-resolution';
@@ -170,9 +172,11 @@ async function syncNamespace(context: CatalogControllerContext, cache: ObjectRea
   }
   let resolution: Resolution;
   let catalogs: ResolverCatalog[];
+  let unpack: BundleUnpackSettings;
   const started = performance.now();
   try {
     if (operatorGroups.length !== 1) throw new Error(`expected 1 OperatorGroup in the namespace, found ${operatorGroups.length}`);
+    unpack = bundleUnpackSettings(operatorGroups[0]);
     catalogs = await loadCatalogs(context, sources, subscriptions);
     // In slices: a costly resolution gives the event loop (other namespaces, an in-process API server) a turn every few ms.
     resolution = await context.resolver().resolveInSlices(
@@ -194,20 +198,32 @@ async function syncNamespace(context: CatalogControllerContext, cache: ObjectRea
   }
 
   // 4. steps for every new or changed operator (image-only bundles once their image is unpacked)
-  let steps: Step[];
-  let updated: Map<string, string>;
-  let unpacking: Unfinished[];
+  let resolved: StepResolution;
   try {
-    ({ steps, updated, unpacking } = await planSteps(context, namespace, resolution, catalogs, subscriptions, csvs, sources));
+    resolved = await resolveSteps(context, { namespace, resolution, catalogs, subscriptions, csvs, sources, unpack });
   } catch (error) {
     return failResolution(context, working, error, now);
   }
-  // No InstallPlan until every bundle of it is unpacked; the conditions say what is being waited on.
+  const { steps, updated, unpacking, bundleLookups } = resolved;
+  // No InstallPlan until every bundle of it is unpacked (as upstream since it unpacks during resolution);
+  // the conditions say what is being waited on.
   if (unpacking.length > 0) return reportUnpacking(context, working, unpacking, now);
 
   // 5. an InstallPlan when some Subscription's currentCSV changes
   if (updated.size > 0 && steps.length > 0) {
-    const { reference, generation } = await ensureInstallPlan(context, namespace, subscriptions, plans, orderSteps(steps));
+    let created: Awaited<ReturnType<typeof ensureInstallPlan>>;
+    try {
+      created = await ensureInstallPlan(context, namespace, subscriptions, plans, orderSteps(steps), bundleLookups);
+    } catch (error) {
+      // upstream reports this under BundleUnpackFailed, with its own reason, and retries
+      const message = `error ensuring InstallPlan: ${describeError(error)}`;
+      for (const sub of working) {
+        sub.status = setCondition(sub.status, { type: 'BundleUnpackFailed', status: 'True', reason: 'EnsureInstallPlanFailed', message }, now).status;
+      }
+      await writeSubscriptions(context, working);
+      throw error;
+    }
+    const { reference, generation } = created;
     for (const sub of working) {
       const currentCSV = updated.get(nameOf(sub.object));
       if (currentCSV === undefined) continue;
@@ -285,17 +301,6 @@ function adoptGeneratingInstallPlan(sub: SubscriptionObject, status: Subscriptio
   };
 }
 
-function referenceOf(plan: AnyObject) {
-  return {
-    apiVersion: Kinds.installPlan.apiVersion,
-    kind: Kinds.installPlan.kind,
-    name: nameOf(plan),
-    namespace: plan.metadata?.namespace ?? '',
-    uid: plan.metadata?.uid ?? '',
-    resourceVersion: plan.metadata?.resourceVersion ?? '',
-  };
-}
-
 /**
  * The content of each visible catalog. A catalog that cannot be read fails resolution when a
  * Subscription of this namespace targets it; otherwise it is left out, so one broken catalog does
@@ -318,68 +323,6 @@ async function loadCatalogs(context: CatalogControllerContext, sources: readonly
   return catalogs;
 }
 
-/** Installed, non-copied CSVs: the `@existing` catalog. */
-type OwnedOrRequired<T> = { owned?: T[]; required?: T[] };
-type CrdDescription = { name?: string; version?: string; kind?: string };
-type ApiServiceDescription = { group?: string; version?: string; kind?: string };
-
-/**
- * The namespace's non-copied CSVs as the resolver's `@existing` catalog: provided and required APIs from
- * owned/required CRDs and APIServices, properties from the `operatorframework.io/properties` annotation.
- * A CSV that cannot be read fails resolution of the namespace, as upstream.
- */
-export function installedOperators(namespace: string, csvs: readonly AnyObject[]): InstalledOperator[] {
-  return csvs
-    .filter((csv) => !csv.metadata?.labels?.['olm.copiedFrom'] && (csv.status as { reason?: string } | undefined)?.reason !== 'Copied')
-    .map((csv) => {
-      const spec = (csv.spec ?? {}) as {
-        version?: string;
-        replaces?: string;
-        customresourcedefinitions?: OwnedOrRequired<CrdDescription>;
-        apiservicedefinitions?: OwnedOrRequired<ApiServiceDescription>;
-      };
-      const fail = (detail: string) => new Error(`error using catalogsource ${namespace}/@existing: ${detail}`);
-      const crdApis = (list: CrdDescription[] | undefined) =>
-        (list ?? []).map((crd) => {
-          const name = crd.name ?? '';
-          const dot = name.indexOf('.');
-          if (dot < 1) throw fail(`error parsing crd name: ${name}`);
-          return { group: name.slice(dot + 1), version: crd.version ?? '', kind: crd.kind ?? '' };
-        });
-      const apiServiceApis = (list: ApiServiceDescription[] | undefined) =>
-        (list ?? []).map((api) => ({ group: api.group ?? '', version: api.version ?? '', kind: api.kind ?? '' }));
-      let properties: Property[] | undefined;
-      try {
-        properties = propertiesFromAnnotation(csv);
-      } catch (error) {
-        throw fail(`failed to retrieve properties of csv ${JSON.stringify(nameOf(csv))}: ${describeError(error)}`);
-      }
-      const phase = (csv.status as { phase?: string } | undefined)?.phase;
-      return {
-        name: nameOf(csv),
-        ...(properties ? { properties } : {}),
-        providedApis: [...crdApis(spec.customresourcedefinitions?.owned), ...apiServiceApis(spec.apiservicedefinitions?.owned)],
-        requiredApis: [...crdApis(spec.customresourcedefinitions?.required), ...apiServiceApis(spec.apiservicedefinitions?.required)],
-        ...(spec.version ? { version: spec.version } : {}),
-        ...(spec.replaces ? { replaces: spec.replaces } : {}),
-        ...(phase ? { phase } : {}),
-      };
-    });
-}
-
-/** The `operatorframework.io/properties` annotation's list; absent when there is no annotation; throws when it is malformed. */
-function propertiesFromAnnotation(csv: AnyObject): Property[] | undefined {
-  const text = csv.metadata?.annotations?.[propertiesAnnotation];
-  if (text === undefined) return undefined;
-  const parsed = JSON.parse(text) as unknown;
-  const properties = (parsed as { properties?: unknown } | null)?.properties;
-  if (properties === undefined) return [];
-  if (!Array.isArray(properties) || !properties.every((item) => typeof item === 'object' && item !== null && typeof (item as { type?: unknown }).type === 'string')) {
-    throw new Error('"properties" must be a list of {"type", "value"} objects');
-  }
-  return properties as Property[];
-}
-
 function resolverSubscription(sub: SubscriptionObject): ResolverSubscription {
   return {
     name: nameOf(sub),
@@ -390,70 +333,6 @@ function resolverSubscription(sub: SubscriptionObject): ResolverSubscription {
     ...(sub.spec?.startingCSV ? { startingCSV: sub.spec.startingCSV } : {}),
     ...(sub.status?.installedCSV ? { installedCSV: sub.status.installedCSV } : {}),
   };
-}
-
-/** A bundle whose image is being unpacked, or failed to be. */
-type Unfinished = Exclude<UnpackResult, { state: 'unpacked' }>;
-
-/** Upstream's step resolver: steps for bundles whose Subscriptions do not have them yet, and the new currentCSVs. */
-async function planSteps(
-  context: CatalogControllerContext,
-  namespace: string,
-  resolution: Resolution,
-  catalogs: readonly ResolverCatalog[],
-  subscriptions: readonly SubscriptionObject[],
-  csvs: readonly AnyObject[],
-  sources: readonly AnyObject[],
-): Promise<{ steps: Step[]; updated: Map<string, string>; unpacking: Unfinished[] }> {
-  const steps: Step[] = [];
-  const updated = new Map<string, string>();
-  const unpacking: Unfinished[] = [];
-  for (const operator of resolution.operators) {
-    if (operator.existing) continue;
-    const matching = subscriptions.filter(
-      (sub) =>
-        sub.spec?.name === operator.package &&
-        (!sub.spec?.channel || sub.spec.channel === operator.channel) &&
-        (!sub.spec?.source || (sub.spec.source === operator.catalog.name && sub.spec.sourceNamespace === operator.catalog.namespace)),
-    );
-    const csvExists = csvs.some((csv) => nameOf(csv) === operator.name);
-    if (matching.length > 0 && csvExists && matching.every((sub) => sub.status?.currentCSV === operator.name)) continue;
-    const catalog = catalogs.find((candidate) => candidate.name === operator.catalog.name && candidate.namespace === operator.catalog.namespace);
-    const listed = catalog?.content.packages.get(operator.package)?.bundles.get(operator.name);
-    if (!catalog || !listed) throw new Error(`bundle ${operator.name} not found in catalogsource ${operator.catalog.namespace}/${operator.catalog.name}`);
-    let bundle: typeof listed;
-    try {
-      bundle = await context.connections.bundleWithManifests(catalog.content, listed, operator.channel);
-    } catch (error) {
-      throw new Error(`error using catalogsource ${operator.catalog.namespace}/${operator.catalog.name}: ${describeError(error)}`);
-    }
-    const source = sources.find((candidate) => nameOf(candidate) === operator.catalog.name && candidate.metadata?.namespace === operator.catalog.namespace);
-    const contents = await context.bundleUnpacker.lookup({
-      bundle,
-      catalog: operator.catalog,
-      ...(source?.metadata?.uid ? { catalogUid: source.metadata.uid } : {}),
-    });
-    if (contents.state !== 'unpacked') {
-      unpacking.push(contents);
-      continue;
-    }
-    steps.push(
-      ...stepsFromBundle({
-        bundleName: operator.name,
-        properties: bundle.properties,
-        manifests: contents.manifests,
-        namespace,
-        replaces: operator.replaces ?? '',
-        catalog: operator.catalog,
-        rbac: context.rbacGenerator(),
-      }),
-    );
-    if (matching.length === 0) {
-      steps.push(subscriptionStep(namespace, { package: operator.package, channel: operator.channel, catalog: operator.catalog, startingCSV: operator.name }));
-    }
-    for (const sub of matching) if (sub.status?.currentCSV !== operator.name) updated.set(nameOf(sub), operator.name);
-  }
-  return { steps, updated, unpacking };
 }
 
 /**
@@ -486,65 +365,6 @@ async function reportUnpacking(context: CatalogControllerContext, working: Worki
   }
   const retryInMs = failed.map((entry) => entry.retryInMs);
   return { requeueAfter: pending.length > 0 ? context.bundleUnpackPollMs : Math.max(100, Math.min(...retryInMs)) };
-}
-
-/**
- * The InstallPlan of this resolution: an existing plan of the next generation for the same CSVs is
- * reused (a restart between creating it and updating the Subscriptions), else a new one is created
- * and its status (phase, plan, catalog sources) written through the status subresource.
- */
-async function ensureInstallPlan(
-  context: CatalogControllerContext,
-  namespace: string,
-  subscriptions: readonly SubscriptionObject[],
-  plans: readonly AnyObject[],
-  steps: readonly Step[],
-) {
-  const client = context.client();
-  const csvNames = steps.filter((step) => step.resource.kind === 'ClusterServiceVersion').map((step) => step.resource.name);
-  const approval = installPlanApproval(subscriptions.map((sub) => sub.spec?.installPlanApproval));
-  const subscriptionGenerations = subscriptions.map((sub) => sub.status?.installPlanGeneration);
-  const planGeneration = (plan: AnyObject) => Number((plan.spec as { generation?: number } | undefined)?.generation ?? 0);
-  const reusableGeneration = nextInstallPlanGeneration(subscriptionGenerations, []);
-  let plan = plans.find(
-    (candidate) =>
-      planGeneration(candidate) === reusableGeneration &&
-      isSemanticallyEqual((candidate.spec as { clusterServiceVersionNames?: string[] } | undefined)?.clusterServiceVersionNames, csvNames),
-  );
-  if (!plan) {
-    const generation = nextInstallPlanGeneration(subscriptionGenerations, plans.map(planGeneration));
-    plan = await client.create<AnyObject>({
-      apiVersion: Kinds.installPlan.apiVersion,
-      kind: Kinds.installPlan.kind,
-      metadata: {
-        generateName: 'install-',
-        namespace,
-        ownerReferences: subscriptions.map((sub) => ({
-          apiVersion: Kinds.subscription.apiVersion,
-          kind: Kinds.subscription.kind,
-          name: nameOf(sub),
-          uid: sub.metadata?.uid ?? '',
-          controller: false,
-          blockOwnerDeletion: false,
-        })),
-      },
-      spec: { clusterServiceVersionNames: csvNames, approval, approved: approval === 'Automatic', generation },
-    });
-  }
-  if (!((plan.status as { plan?: unknown[] } | undefined)?.plan?.length)) {
-    const catalogSources = [...new Set(steps.map((step) => step.resource.sourceName))];
-    plan = await updateStatus<AnyObject>(
-      client,
-      { ...Kinds.installPlan, namespace, name: nameOf(plan) },
-      (latest) => {
-        if ((latest.status as { plan?: unknown[] } | undefined)?.plan?.length) return false;
-        latest.status = { phase: approval === 'Manual' ? 'RequiresApproval' : 'Installing', plan: steps, catalogSources };
-        return true;
-      },
-      { fieldManager: context.fieldManager },
-    );
-  }
-  return { reference: referenceOf(plan), generation: planGeneration(plan) };
 }
 
 async function failResolution(context: CatalogControllerContext, working: Working[], error: unknown, now: Date) {

@@ -1,5 +1,10 @@
 import { createHash } from 'node:crypto';
 import { OlmError, describeError } from '@olm/core';
+import { EnvHttpProxyAgent, fetch as proxiedFetch, type Response } from 'undici';
+import { parseAuthChallenge, pullSecretHint, RegistryAuthenticator } from './registry-auth.js';
+import type { RegistryCredential } from './registry-credentials.js';
+
+export { parseAuthChallenge, type AuthChallenge } from './registry-auth.js';
 
 /** Error codes of image pulls; the unpacker turns them into `BundleUnpackFailed` conditions. */
 export const BundleImageErrorCodes = {
@@ -88,36 +93,6 @@ export function parseImageReference(text: string): ImageReference {
   return { registry, repository, reference: digest ?? tag ?? 'latest', ...(digest ? { digest } : {}) };
 }
 
-/** One challenge of a `WWW-Authenticate` header: `Bearer realm="…",service="…",scope="…"`. */
-export interface AuthChallenge {
-  /** Lower case: `bearer`, `basic`. */
-  readonly scheme: string;
-  readonly parameters: Readonly<Record<string, string>>;
-}
-
-/**
- * Parses the first challenge of a `WWW-Authenticate` header (quoted values may hold commas and
- * escaped quotes). Undefined when the header is missing or has no scheme.
- */
-export function parseAuthChallenge(header: string | null | undefined): AuthChallenge | undefined {
-  if (!header) return undefined;
-  const schemeMatch = /^\s*([A-Za-z][A-Za-z0-9._~+/-]*)\s*/.exec(header);
-  if (!schemeMatch) return undefined;
-  const parameters: Record<string, string> = {};
-  let position = schemeMatch[0].length;
-  const parameter = /\s*([A-Za-z0-9._~+/-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^,\s]*))\s*(,|$)/y;
-  for (;;) {
-    parameter.lastIndex = position;
-    const match = parameter.exec(header);
-    if (!match) break;
-    parameters[match[1]!.toLowerCase()] = match[2] !== undefined ? match[2].replace(/\\(.)/g, '$1') : (match[3] ?? '');
-    position = parameter.lastIndex;
-    // a second challenge (another scheme) starts here: keep to the first one
-    if (match[4] === '' || /^\s*[A-Za-z][A-Za-z0-9._~+/-]*\s+[A-Za-z0-9._~+/-]+\s*=/.test(header.slice(position))) break;
-  }
-  return { scheme: schemeMatch[1]!.toLowerCase(), parameters };
-}
-
 /** A content descriptor of a manifest or index. */
 export interface Descriptor {
   readonly mediaType: string;
@@ -176,11 +151,22 @@ export interface OciRegistryClientOptions {
   /** Largest manifest or layer blob accepted. Default 64 MiB (bundle images are a few KiB to MiB). */
   readonly maxBlobBytes?: number;
   readonly userAgent?: string;
+  /**
+   * Proxies for registry requests; each unset field falls back to the environment (`HTTP_PROXY`,
+   * `HTTPS_PROXY`, `NO_PROXY`, also lower case), as other Kubernetes clients read them.
+   */
+  readonly proxy?: { readonly httpProxy?: string; readonly httpsProxy?: string; readonly noProxy?: string };
+}
+
+export interface PullOptions {
+  readonly signal?: AbortSignal;
+  /** Credentials that apply to the image's registry, most specific first (`credentialsForImage`). Anonymous when empty. */
+  readonly credentials?: readonly RegistryCredential[];
 }
 
 export interface OciRegistryClient {
   /** Reads the image's manifest (choosing linux/amd64 from an index) and its layer blobs, verifying every digest. */
-  pullImage(image: string, options?: { readonly signal?: AbortSignal }): Promise<PulledImage>;
+  pullImage(image: string, options?: PullOptions): Promise<PulledImage>;
 }
 
 interface ImageManifest {
@@ -190,18 +176,33 @@ interface ImageManifest {
   layers?: Descriptor[];
 }
 
+/** One pull: the image, the credentials it may use, and the Authorization that worked so far. */
+interface PullSession {
+  readonly image: ImageReference;
+  readonly imageText: string;
+  readonly credentials: readonly RegistryCredential[];
+  readonly signal: AbortSignal;
+  authorization?: string;
+  /** Whose credentials the authorization carries (for messages). */
+  authorizedBy?: string;
+}
+
 /**
- * A client of the OCI distribution API for anonymous pulls: manifests and blobs over http(s),
- * with the bearer-token flow public registries (Docker Hub, quay.io, ghcr.io) use for anonymous
- * access. Pull secrets are not read.
+ * A client of the OCI distribution API: manifests and blobs over http(s), through the proxies of
+ * the environment, answering `Basic` and `Bearer` challenges with the pull secrets' credentials
+ * (or anonymously, as public registries such as Docker Hub, quay.io and ghcr.io allow).
  */
 export function createOciRegistryClient(options: OciRegistryClientOptions = {}): OciRegistryClient {
   const insecure = new Set(options.insecureRegistries ?? []);
   const timeoutMs = options.requestTimeoutMs ?? 60_000;
   const maxBlobBytes = options.maxBlobBytes ?? 64 * 1024 * 1024;
   const userAgent = options.userAgent ?? 'olm-catalog-operator';
-  // Anonymous tokens by realm + service + scope; they are short-lived, so kept only until expiry.
-  const tokens = new Map<string, { token: string; expiresAt: number }>();
+  // undici's agent reads HTTP_PROXY, HTTPS_PROXY and NO_PROXY (a direct connection when none is set).
+  const dispatcher = new EnvHttpProxyAgent({
+    ...(options.proxy?.httpProxy !== undefined ? { httpProxy: options.proxy.httpProxy } : {}),
+    ...(options.proxy?.httpsProxy !== undefined ? { httpsProxy: options.proxy.httpsProxy } : {}),
+    ...(options.proxy?.noProxy !== undefined ? { noProxy: options.proxy.noProxy } : {}),
+  });
 
   const schemeOf = (registry: string): 'http' | 'https' => {
     const host = registry.startsWith('[') ? registry.slice(0, registry.indexOf(']') + 1) : registry.split(':')[0]!;
@@ -209,69 +210,59 @@ export function createOciRegistryClient(options: OciRegistryClientOptions = {}):
     return local || insecure.has(registry) || insecure.has(host) ? 'http' : 'https';
   };
 
-  async function fetchToken(challenge: AuthChallenge, image: ImageReference, imageText: string, signal: AbortSignal): Promise<string> {
-    const realm = challenge.parameters.realm;
-    if (!realm) {
-      throw new OlmError(BundleImageErrorCodes.unauthorized, `registry ${image.registry} asked for a bearer token without a realm while pulling ${imageText}; the registry's WWW-Authenticate header is malformed`);
-    }
-    const scope = challenge.parameters.scope ?? `repository:${image.repository}:pull`;
-    const key = `${realm}|${challenge.parameters.service ?? ''}|${scope}`;
-    const cached = tokens.get(key);
-    if (cached && cached.expiresAt > Date.now()) return cached.token;
-    const url = new URL(realm);
-    if (challenge.parameters.service) url.searchParams.set('service', challenge.parameters.service);
-    url.searchParams.set('scope', scope);
-    const response = await send(url.toString(), { 'User-Agent': userAgent }, signal, `the token service ${url.origin} of ${image.registry}`);
-    if (!response.ok) {
-      throw new OlmError(
-        BundleImageErrorCodes.unauthorized,
-        `pulling ${imageText}: the token service ${url.origin}${url.pathname} refused an anonymous token for ${scope} (HTTP ${response.status}); the image is private: make it public or ship the bundle's manifests in the catalog (olm.bundle.object)`,
-      );
-    }
-    const body = (await response.json().catch(() => ({}))) as { token?: string; access_token?: string; expires_in?: number };
-    const token = body.token ?? body.access_token;
-    if (!token) throw new OlmError(BundleImageErrorCodes.unauthorized, `pulling ${imageText}: the token service ${url.origin} answered without a token`);
-    tokens.set(key, { token, expiresAt: Date.now() + Math.max(30, (body.expires_in ?? 60) - 10) * 1000 });
-    return token;
-  }
-
-  async function send(url: string, headers: Record<string, string>, signal: AbortSignal, where: string): Promise<Response> {
+  async function send(url: string, init: { method?: string; headers: Record<string, string>; body?: string }, where: string, signal: AbortSignal): Promise<Response> {
     try {
-      return await fetch(url, { headers, redirect: 'follow', signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) });
+      return await proxiedFetch(url, { ...init, redirect: 'follow', dispatcher, signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) });
     } catch (error) {
       if (signal.aborted) throw error;
       const cause = (error as { cause?: unknown }).cause;
       const detail = cause ? describeError(cause) : describeError(error);
       throw new OlmError(
         BundleImageErrorCodes.unreachable,
-        `cannot reach ${where} (${url}): ${detail}; check that the registry is up and reachable from the catalog operator` +
+        `cannot reach ${where} (${url}): ${detail}; check that the registry is up and reachable from the catalog operator (and the HTTPS_PROXY, HTTP_PROXY and NO_PROXY it runs with)` +
           (url.startsWith('https:') ? ', or list it in insecureRegistries if it serves plain http' : ''),
         { cause: error },
       );
     }
   }
 
-  /** GET with anonymous bearer-token authentication when the registry asks for it. */
-  async function get(image: ImageReference, imageText: string, path: string, accept: string | undefined, signal: AbortSignal): Promise<Response> {
+  /**
+   * GET, answering a `401` challenge with each candidate credential in turn (anonymously when there
+   * are none); the first that the registry accepts is used for the rest of the pull.
+   */
+  async function get(session: PullSession, path: string, accept: string | undefined): Promise<Response> {
+    const { image, signal } = session;
     const url = `${schemeOf(image.registry)}://${image.registry}/v2/${image.repository}/${path}`;
     const headers: Record<string, string> = { 'User-Agent': userAgent, ...(accept ? { Accept: accept } : {}) };
-    let response = await send(url, headers, signal, `registry ${image.registry}`);
-    if (response.status === 401) {
-      const challenge = parseAuthChallenge(response.headers.get('www-authenticate'));
-      await response.body?.cancel();
-      if (challenge?.scheme !== 'bearer') {
-        throw new OlmError(
-          BundleImageErrorCodes.unauthorized,
-          `registry ${image.registry} requires credentials (${challenge ? `${challenge.scheme} authentication` : 'HTTP 401'}) to pull ${imageText}; pull secrets are not supported: make the image public or ship the bundle's manifests in the catalog (olm.bundle.object)`,
-        );
+    const where = `registry ${image.registry}`;
+    const authorizedSend = (authorization: string | undefined) => send(url, { headers: { ...headers, ...(authorization ? { Authorization: authorization } : {}) } }, where, signal);
+    let response = await authorizedSend(session.authorization);
+    if (response.status !== 401) return response;
+    const challenge = parseAuthChallenge(response.headers.get('www-authenticate'));
+    await response.body?.cancel();
+    const refused: string[] = [];
+    const context = { registry: image.registry, repository: image.repository, imageText: session.imageText, credentials: session.credentials, signal };
+    for await (const attempt of authenticator.authorizations(challenge, context, refused)) {
+      response = await authorizedSend(attempt.header);
+      if (response.status !== 401 && response.status !== 403) {
+        session.authorization = attempt.header;
+        if (attempt.credential) session.authorizedBy = attempt.credential.source;
+        return response;
       }
-      const token = await fetchToken(challenge, image, imageText, signal);
-      response = await send(url, { ...headers, Authorization: `Bearer ${token}` }, signal, `registry ${image.registry}`);
+      await response.body?.cancel();
+      refused.push(`registry ${image.registry} refused ${attempt.credential ? `the credentials of ${attempt.credential.source}` : 'an anonymous token'} (HTTP ${response.status})`);
     }
-    return response;
+    throw new OlmError(
+      BundleImageErrorCodes.unauthorized,
+      `not allowed to pull ${session.imageText}: ${refused.join('; ')}; ${session.credentials.length > 0 ? 'fix the credentials in that pull secret, or ' : ''}${pullSecretHint(image.registry)}`,
+    );
   }
 
-  async function failure(response: Response, image: ImageReference, imageText: string, what: string): Promise<OlmError> {
+  // One authenticator, so its tokens are reused across pulls until they expire.
+  const authenticator = new RegistryAuthenticator(send, userAgent);
+
+  async function failure(response: Response, session: PullSession, what: string): Promise<OlmError> {
+    const { image, imageText } = session;
     const text = await response.text().catch(() => '');
     let detail = '';
     try {
@@ -290,7 +281,7 @@ export function createOciRegistryClient(options: OciRegistryClientOptions = {}):
     if (response.status === 401 || response.status === 403) {
       return new OlmError(
         BundleImageErrorCodes.unauthorized,
-        `not allowed to pull ${imageText}: ${answered} for ${what}; pull secrets are not supported: make the image public or ship the bundle's manifests in the catalog (olm.bundle.object)`,
+        `not allowed to pull ${imageText}: ${answered} for ${what}${session.authorizedBy ? ` with the credentials of ${session.authorizedBy}` : ''}; ${pullSecretHint(image.registry)}, with credentials that may pull this repository`,
       );
     }
     return new OlmError(BundleImageErrorCodes.registryError, `pulling ${imageText}: ${answered} for ${what}; retried later`);
@@ -307,7 +298,7 @@ export function createOciRegistryClient(options: OciRegistryClientOptions = {}):
     const chunks: Buffer[] = [];
     let total = 0;
     if (response.body) {
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      for await (const chunk of response.body) {
         total += chunk.byteLength;
         if (total > limit) throw tooLarge();
         chunks.push(Buffer.from(chunk));
@@ -316,10 +307,11 @@ export function createOciRegistryClient(options: OciRegistryClientOptions = {}):
     return Buffer.concat(chunks);
   }
 
-  async function fetchManifest(image: ImageReference, imageText: string, reference: string, signal: AbortSignal) {
+  async function fetchManifest(session: PullSession, reference: string) {
+    const { image, imageText } = session;
     const what = `manifest ${JSON.stringify(reference)} of repository ${image.repository}`;
-    const response = await get(image, imageText, `manifests/${reference}`, manifestAccept, signal);
-    if (!response.ok) throw await failure(response, image, imageText, what);
+    const response = await get(session, `manifests/${reference}`, manifestAccept);
+    if (!response.ok) throw await failure(response, session, what);
     const bytes = await readBody(response, Math.min(maxBlobBytes, 4 * 1024 * 1024), `${what} of ${imageText}`);
     // Pinned by digest: the content must match it. By tag: the registry's own digest header, when sent, must match too.
     const expected = reference.includes(':') ? reference : (response.headers.get('docker-content-digest') ?? undefined);
@@ -336,13 +328,17 @@ export function createOciRegistryClient(options: OciRegistryClientOptions = {}):
 
   return {
     async pullImage(imageText, pullOptions = {}) {
-      const signal = pullOptions.signal ?? new AbortController().signal;
-      const image = parseImageReference(imageText);
-      let { manifest, mediaType, digest } = await fetchManifest(image, imageText, image.reference, signal);
+      const session: PullSession = {
+        image: parseImageReference(imageText),
+        imageText,
+        credentials: pullOptions.credentials ?? [],
+        signal: pullOptions.signal ?? new AbortController().signal,
+      };
+      let { manifest, mediaType, digest } = await fetchManifest(session, session.image.reference);
       if (mediaType === MediaTypes.ociIndex || mediaType === MediaTypes.dockerManifestList || (manifest.manifests && !manifest.layers)) {
         const chosen = selectPlatformManifest(manifest.manifests ?? []);
         if (!chosen) throw new OlmError(BundleImageErrorCodes.unsupported, `the image index of ${imageText} lists no manifests`);
-        ({ manifest, mediaType, digest } = await fetchManifest(image, imageText, chosen.digest, signal));
+        ({ manifest, mediaType, digest } = await fetchManifest(session, chosen.digest));
       }
       if (manifest.schemaVersion !== 2 || !Array.isArray(manifest.layers)) {
         throw new OlmError(
@@ -362,8 +358,8 @@ export function createOciRegistryClient(options: OciRegistryClientOptions = {}):
         if (layer.size > maxBlobBytes) {
           throw new OlmError(BundleImageErrorCodes.tooLarge, `${what} is ${layer.size} bytes, more than ${maxBlobBytes}; a bundle image holds only manifests and metadata: is this really a bundle image?`);
         }
-        const response = await get(image, imageText, `blobs/${layer.digest}`, undefined, signal);
-        if (!response.ok) throw await failure(response, image, imageText, `blob ${layer.digest}`);
+        const response = await get(session, `blobs/${layer.digest}`, undefined);
+        if (!response.ok) throw await failure(response, session, `blob ${layer.digest}`);
         const bytes = await readBody(response, maxBlobBytes, what);
         verifyDigest(layer.digest, bytes, what);
         layers.push({ digest: layer.digest, mediaType: layer.mediaType, bytes });

@@ -30,7 +30,14 @@ export type ControllerCatalogPluginOptions = {
   | 'insecureRegistries'
   | 'bundleUnpackPollMs'
   | 'bundleUnpackFailedRetryMs'
+  | 'bundleUnpackTimeoutMs'
   | 'registryRequestTimeoutMs'
+  | 'globalPullSecret'
+  | 'opmImage'
+  | 'utilImage'
+  | 'workloadUserId'
+  | 'registryServiceRouting'
+  | 'registryProxy'
 >;
 
 interface Started {

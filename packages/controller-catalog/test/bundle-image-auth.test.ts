@@ -30,10 +30,11 @@ const issuer = 'olm-test-token-issuer';
  */
 describe.skipIf(!binary || !openssl)('pulling from a registry that asks for a bearer token', () => {
   const directory = mkdtempSync(join(tmpdir(), 'olm-registry-auth-'));
-  const tokenRequests: Array<{ service: string | null; scope: string | null }> = [];
+  const tokenRequests: Array<{ service: string | null; scope: string | null; method?: string; user?: string; refreshToken?: string }> = [];
   let tokenServer: Server;
   let registry: DockerRegistry;
   let pushed: PushedImage;
+  let secret: PushedImage;
   let privateKey: string;
   let certificate: string;
 
@@ -59,15 +60,25 @@ describe.skipIf(!binary || !openssl)('pulling from a registry that asks for a be
     privateKey = readFileSync(join(directory, 'key.pem'), 'utf8');
     certificate = readFileSync(join(directory, 'cert.pem'), 'utf8').replace(/-----[A-Z ]+-----|\s/g, '');
     tokenServer = createServer((request, response) => {
-      const url = new URL(request.url ?? '/', 'http://token');
-      const scope = url.searchParams.get('scope') ?? '';
-      tokenRequests.push({ service: url.searchParams.get('service'), scope });
-      if (scope.includes('acme/secret-bundle')) {
-        response.writeHead(401, { 'Content-Type': 'application/json' }).end('{"details":"login required"}');
-        return;
-      }
-      const issued = token(scope);
-      response.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ token: issued, access_token: issued, expires_in: 600 }));
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        // GET ?service=&scope= with optional Basic credentials, or the OAuth2 POST with a refresh token
+        const url = new URL(request.url ?? '/', 'http://token');
+        const form = request.method === 'POST' ? new URLSearchParams(body) : url.searchParams;
+        const scope = form.get('scope') ?? '';
+        const basic = /^Basic (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+        const login = basic ? Buffer.from(basic, 'base64').toString('utf8') : undefined;
+        const refreshToken = form.get('refresh_token') ?? undefined;
+        tokenRequests.push({ service: form.get('service'), scope, method: request.method, ...(login ? { user: login.split(':')[0] } : {}), ...(refreshToken ? { refreshToken } : {}) });
+        const loggedIn = login === 'olm:s3cret' || (form.get('grant_type') === 'refresh_token' && refreshToken === 'refresh-me');
+        if (scope.includes('acme/secret-bundle') && !loggedIn) {
+          response.writeHead(401, { 'Content-Type': 'application/json' }).end('{"details":"login required"}');
+          return;
+        }
+        const issued = token(scope);
+        response.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ token: issued, access_token: issued, expires_in: 600 }));
+      });
     });
     await new Promise<void>((resolve) => tokenServer.listen(0, '127.0.0.1', resolve));
     const realm = `http://127.0.0.1:${(tokenServer.address() as { port: number }).port}/token`;
@@ -77,6 +88,9 @@ describe.skipIf(!binary || !openssl)('pulling from a registry that asks for a be
     ]);
     pushed = await pushImage(registry, 'acme/private-bundle', 'v1', [{ bytes: layer, gzipped: false }], {
       Authorization: `Bearer ${token('repository:acme/private-bundle:pull,push')}`,
+    });
+    secret = await pushImage(registry, 'acme/secret-bundle', 'v1', [{ bytes: layer, gzipped: false }], {
+      Authorization: `Bearer ${token('repository:acme/secret-bundle:pull,push')}`,
     });
   });
   afterAll(async () => {
@@ -94,7 +108,45 @@ describe.skipIf(!binary || !openssl)('pulling from a registry that asks for a be
     const pulled = await createOciRegistryClient().pullImage(pushed.reference);
     expect(pulled.digest).toBe(pushed.manifestDigest);
     expect([...(await extractBundleFiles(pulled.layers, pushed.reference)).keys()]).toEqual(['manifests/csv.yaml']);
-    expect(tokenRequests).toContainEqual({ service, scope: 'repository:acme/private-bundle:pull' });
+    expect(tokenRequests).toContainEqual({ service, scope: 'repository:acme/private-bundle:pull', method: 'GET' });
+  });
+
+  it('exchanges the Basic credentials of a pull secret for a token to pull a private image', async () => {
+    const pulled = await createOciRegistryClient().pullImage(secret.reference, { credentials: [{ source: 'secret olm/regcred', username: 'olm', password: 's3cret' }] });
+    expect(pulled.digest).toBe(secret.manifestDigest);
+    expect(tokenRequests).toContainEqual({ service, scope: 'repository:acme/secret-bundle:pull', method: 'GET', user: 'olm' });
+  });
+
+  it('exchanges an identity token with the OAuth2 refresh-token grant, and sends a registry token as it is', async () => {
+    const refreshed = await createOciRegistryClient().pullImage(secret.reference, { credentials: [{ source: 'secret olm/identity', identityToken: 'refresh-me' }] });
+    expect(refreshed.digest).toBe(secret.manifestDigest);
+    expect(tokenRequests).toContainEqual({ service, scope: 'repository:acme/secret-bundle:pull', method: 'POST', refreshToken: 'refresh-me' });
+
+    const before = tokenRequests.length;
+    const direct = await createOciRegistryClient().pullImage(secret.reference, {
+      credentials: [{ source: 'secret olm/token', registryToken: token('repository:acme/secret-bundle:pull') }],
+    });
+    expect(direct.digest).toBe(secret.manifestDigest);
+    expect(tokenRequests.length).toBe(before);
+  });
+
+  it('tries the next credential when the token service refuses one, and names every refusal', async () => {
+    const wrong = { source: 'secret olm/wrong', username: 'olm', password: 'nope' };
+    const pulled = await createOciRegistryClient().pullImage(secret.reference, { credentials: [wrong, { source: 'secret olm/right', username: 'olm', password: 's3cret' }] });
+    expect(pulled.digest).toBe(secret.manifestDigest);
+
+    const error = await createOciRegistryClient()
+      .pullImage(secret.reference, { credentials: [wrong] })
+      .then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+    expect(hasErrorCode(error, BundleImageErrorCodes.unauthorized)).toBe(true);
+    expect((error as Error).message).toMatch(
+      new RegExp(
+        `^not allowed to pull ${secret.reference.replaceAll('.', '\\.')}: the token service http://127\\.0\\.0\\.1:\\d+/token refused the credentials of secret olm/wrong for repository:acme/secret-bundle:pull \\(HTTP 401\\); fix the credentials in that pull secret`,
+      ),
+    );
   });
 
   it('says so when the token service refuses an anonymous token', async () => {

@@ -7,7 +7,7 @@ import { loadCatalog, startRegistryServer, type RegistryServer } from '@olm/regi
 import { bundleDigestAnnotation, bundleImageAnnotation, unpackedConfigMapName } from '../src/index.js';
 import { Kinds, type AnyObject } from '../src/kinds.js';
 import { condition, createOperatorNamespace, eventually, get, grpcCatalogSource, list, startCluster, startController, subscription } from './helpers.js';
-import { blobDataPath, dockerRegistryBinary, gzip, pushImage, startDockerRegistry, tarLayer, type DockerRegistry, type PushedImage } from './oci-images.js';
+import { blobDataPath, dockerRegistryBinary, gzip, imageOnlyPackage, pushImage, pushMinimalBundle, startDockerRegistry, tarLayer, type DockerRegistry, type PushedImage } from './oci-images.js';
 
 const binary = dockerRegistryBinary();
 if (!binary) console.warn('bundle image tests skipped: docker-registry not found (apt-get install docker-registry, or set DOCKER_REGISTRY to the binary)');
@@ -61,24 +61,6 @@ metadata:
 data: {}
 `;
 
-/** An image-only package: the catalog knows the bundle's properties and image, not its manifests. */
-function imageOnlyPackage(name: string, image: string) {
-  return [
-    { schema: 'olm.package', name, defaultChannel: 'stable' },
-    { schema: 'olm.channel', package: name, name: 'stable', entries: [{ name: `${name}.v1.0.0` }] },
-    {
-      schema: 'olm.bundle',
-      name: `${name}.v1.0.0`,
-      package: name,
-      image,
-      properties: [
-        { type: 'olm.package', value: { packageName: name, version: '1.0.0' } },
-        { type: 'olm.gvk', value: { group: 'acme.example.com', version: 'v1', kind: 'Thing' } },
-      ],
-    },
-  ];
-}
-
 const stepsOf = (plan: AnyObject) => ((plan.status as { plan?: Array<{ resolving: string; resource: { kind: string; name: string }; status: string }> }).plan ?? []);
 const phaseOf = (object: AnyObject | undefined) => (object?.status as { phase?: string } | undefined)?.phase;
 
@@ -92,6 +74,7 @@ describe.skipIf(!binary)('image-only bundles pulled from a registry', () => {
   let thing: PushedImage;
   let tampered: PushedImage;
   let missingImage: string;
+  let slow: PushedImage;
   const controllerOverrides = { bundleUnpackPollMs: 100, bundleUnpackFailedRetryMs: 500, registryRequestTimeoutMs: 20_000 };
 
   beforeAll(async () => {
@@ -120,12 +103,18 @@ describe.skipIf(!binary)('image-only bundles pulled from a registry', () => {
     const stored = blobDataPath(images.storage, tampered.layers[0]!.digest);
     writeFileSync(stored, Buffer.from(readFileSync(stored).toString('latin1').replace('tampered.v1.0.0', 'tampered.v6.6.6'), 'latin1'));
     missingImage = `${images.host}/acme/missing-bundle:v1`;
+    slow = await pushMinimalBundle(images, 'acme/slow-bundle', 'v1', 'slow');
 
     const catalogDirectory = join(directory, 'catalog');
     mkdirSync(catalogDirectory);
     writeFileSync(
       join(catalogDirectory, 'catalog.json'),
-      [...imageOnlyPackage('thing', thing.reference), ...imageOnlyPackage('tampered', tampered.reference), ...imageOnlyPackage('missing', missingImage)]
+      [
+        ...imageOnlyPackage('thing', thing.reference),
+        ...imageOnlyPackage('tampered', tampered.reference),
+        ...imageOnlyPackage('missing', missingImage),
+        ...imageOnlyPackage('slow', slow.reference),
+      ]
         .map((blob) => JSON.stringify(blob))
         .join('\n'),
     );
@@ -178,6 +167,17 @@ describe.skipIf(!binary)('image-only bundles pulled from a registry', () => {
     const steps = stepsOf(plan);
     expect(steps.map((step) => `${step.resource.kind}/${step.resource.name}`)).toEqual(['ClusterServiceVersion/thing.v1.0.0', 'CustomResourceDefinition/things.acme.example.com']);
     expect(steps.every((step) => step.status === 'Created' || step.status === 'Present')).toBe(true);
+    // the image-only bundle, as upstream lists it once unpacked
+    const lookups = (plan.status as { bundleLookups?: Array<Record<string, unknown>> }).bundleLookups ?? [];
+    expect(lookups.map(({ properties: _properties, ...lookup }) => lookup)).toEqual([
+      { path: thing.reference, identifier: 'thing.v1.0.0', replaces: '', catalogSourceRef: { namespace: 'olm', name: 'acme-images' } },
+    ]);
+    expect(JSON.parse(String(lookups[0]!.properties))).toEqual({
+      properties: [
+        { type: 'olm.package', value: { packageName: 'thing', version: '1.0.0' } },
+        { type: 'olm.gvk', value: { group: 'acme.example.com', version: 'v1', kind: 'Thing' } },
+      ],
+    });
 
     const csv = await get(client, Kinds.clusterServiceVersion, 'images-a', 'thing.v1.0.0');
     expect(csv?.metadata?.annotations).toMatchObject({ createdAt: '2024-01-02T03:04:05Z' });
@@ -248,6 +248,38 @@ describe.skipIf(!binary)('image-only bundles pulled from a registry', () => {
     expect(await list(client, Kinds.installPlan, 'images-tampered')).toEqual([]);
     expect(await get(client, Kinds.configMap, 'olm', unpackedConfigMapName(tampered.reference))).toBeUndefined();
     expect(await get(client, Kinds.clusterServiceVersion, 'images-tampered', 'tampered.v6.6.6')).toBeUndefined();
+  });
+
+  it('gives up a pull past the OperatorGroup\'s unpack timeout as upstream\'s DeadlineExceeded, and tries again after its minimum retry interval', async () => {
+    await createOperatorNamespace(client, 'images-slow', {
+      'operatorframework.io/bundle-unpack-timeout': '1s',
+      'operatorframework.io/bundle-unpack-min-retry-interval': '3s',
+    });
+    // a frozen registry: the pull hangs past the deadline
+    images.pause();
+    try {
+      await client.create(imageSubscription('images-slow', 'slow'));
+      const failed = await eventually(async () => {
+        const found = await get(client, Kinds.subscription, 'images-slow', 'slow');
+        return condition(found, 'BundleUnpackFailed')?.status === 'True' && found;
+      });
+      expect(condition(failed, 'BundleUnpackFailed')?.reason).toBe('BundleUnpackFailed');
+      expect(condition(failed, 'BundleUnpackFailed')?.message).toBe(
+        `bundle unpacking failed. Reason: DeadlineExceeded, and Message: Job was active longer than specified deadline: unpacking bundle image ${slow.reference} of slow.v1.0.0 (catalogsource olm/acme-images) took longer than 1s; ` +
+          `raise the OperatorGroup's operatorframework.io/bundle-unpack-timeout annotation or the --bundle-unpack-timeout flag, or check that the registry answers (tried again in 3s)`,
+      );
+      expect(await list(client, Kinds.installPlan, 'images-slow')).toEqual([]);
+    } finally {
+      images.resume();
+    }
+    // the registry answers again: the next try (after the retry interval) installs it
+    const plan = await completedPlan('images-slow');
+    expect((plan.spec as { clusterServiceVersionNames: string[] }).clusterServiceVersionNames).toEqual(['slow.v1.0.0']);
+    const settled = await eventually(async () => {
+      const found = await get(client, Kinds.subscription, 'images-slow', 'slow');
+      return (found?.status as { state?: string } | undefined)?.state === 'AtLatestKnown' && found;
+    });
+    expect(condition(settled, 'BundleUnpackFailed')).toBeUndefined();
   });
 
   it('after a restart with the registry stopped, installs the bundle again from the ConfigMap without pulling', async () => {

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { crds } from '@olm/api';
 import type { CachedObject } from '@olm/core';
 import { createManager, isAlreadyExists, KubeClient, type Manager } from '@olm/controller-runtime';
-import { selfSignedCertificate, startApiServer, type TlsMaterial } from '@olm/local-apiserver';
+import { selfSignedCertificate, startApiServer, type ApiServerOptions, type TlsMaterial } from '@olm/local-apiserver';
 import { createCelConstraintEvaluator } from '@olm/plugin-cel';
 import { createRbacGenerator } from '@olm/plugin-rbac';
 import { createLogicSolverBackend } from '@olm/plugin-sat-logic-solver';
@@ -23,8 +23,8 @@ let certificate: TlsMaterial | undefined;
  * A local API server with the OLM CRDs installed and the global catalog namespace `olm`, over
  * HTTPS so that kubectl (which sends credentials only over TLS) can be a user too.
  */
-export async function startCluster(): Promise<{ server: TestServer; client: KubeClient; stop(): Promise<void> }> {
-  const server = await startApiServer({ port: 0, tls: (certificate ??= selfSignedCertificate()) });
+export async function startCluster(options: Omit<ApiServerOptions, 'port'> = {}): Promise<{ server: TestServer; client: KubeClient; stop(): Promise<void> }> {
+  const server = await startApiServer({ tls: (certificate ??= selfSignedCertificate()), ...options, port: 0 });
   const client = new KubeClient({ kubeconfig: server.kubeconfig, requestTimeoutMs: 10_000 });
   for (const crd of crds) await client.create(crd as unknown as CachedObject);
   await createNamespace(client, 'olm');

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -239,14 +239,14 @@ describe('catalog sources that cannot be served', () => {
     const registryPods = async () =>
       (await list(client, { apiVersion: 'v1', kind: 'Pod' }, 'broken')).filter((pod) => pod.metadata?.labels?.['olm.catalogSource'] === 'image.only');
     const [pod] = await registryPods();
-    expect(pod?.metadata?.name).toMatch(/^image-only-/);
+    expect(pod?.metadata?.name).toMatch(/^image\.only-/);
     expect((pod?.spec as { containers: unknown[] }).containers).toMatchObject([
       {
         name: 'registry-server',
         image: 'registry.example.com/acme/catalog:latest',
         imagePullPolicy: 'Always',
         ports: [{ name: 'grpc', containerPort: 50051 }],
-        readinessProbe: { exec: { command: ['grpc_health_probe', '-addr=:50051'] } },
+        readinessProbe: { exec: { command: ['grpc_health_probe', '-addr=:50051'] }, initialDelaySeconds: 5, timeoutSeconds: 5 },
       },
     ]);
     // a new image replaces the Pod; the Service stays
@@ -362,6 +362,62 @@ describe('resolution failures', () => {
       return !condition(found, 'ResolutionFailed') && !!(found?.status as { installPlanRef?: unknown } | undefined)?.installPlanRef && found;
     }, { timeoutMs: 20_000 });
     expect(fixed.status).toMatchObject({ currentCSV: 'acme-database.v1.2.0' });
+  });
+
+  it('reports an InstallPlan the API server refuses under BundleUnpackFailed with reason EnsureInstallPlanFailed, as upstream', async () => {
+    // a bundle whose manifests make the plan's status larger than the API server takes (3 MiB)
+    const hugeDirectory = join(directory, 'huge');
+    mkdirSync(hugeDirectory);
+    const csv = {
+      apiVersion: 'operators.coreos.com/v1alpha1',
+      kind: 'ClusterServiceVersion',
+      metadata: { name: 'huge.v1.0.0' },
+      spec: { displayName: 'huge', version: '1.0.0', install: { strategy: 'deployment', spec: { deployments: [] } } },
+    };
+    const bigConfigMaps = [0, 1, 2, 3].map((index) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `big-${index}` }, data: { blob: 'x'.repeat(900_000) } }));
+    const object = (value: object) => ({ type: 'olm.bundle.object', value: { data: Buffer.from(JSON.stringify(value)).toString('base64') } });
+    writeFileSync(
+      join(hugeDirectory, 'catalog.json'),
+      [
+        { schema: 'olm.package', name: 'huge', defaultChannel: 'stable' },
+        { schema: 'olm.channel', package: 'huge', name: 'stable', entries: [{ name: 'huge.v1.0.0' }] },
+        {
+          schema: 'olm.bundle',
+          name: 'huge.v1.0.0',
+          package: 'huge',
+          image: 'registry.example.com/huge:v1.0.0',
+          properties: [{ type: 'olm.package', value: { packageName: 'huge', version: '1.0.0' } }, object(csv), ...bigConfigMaps.map(object)],
+        },
+      ]
+        .map((blob) => JSON.stringify(blob))
+        .join('\n'),
+    );
+    await createOperatorNamespace(client, 'huge', { 'olm.operatorframework.io/exclude-global-namespace-resolution': 'true' });
+    await client.create({ ...Kinds.catalogSource, metadata: { name: 'huge', namespace: 'huge' }, spec: { sourceType: 'fbc-directory', address: hugeDirectory } });
+    await client.create(subscription('huge', 'huge', { source: 'huge', sourceNamespace: 'huge' }));
+    const sub = await eventually(async () => {
+      const found = await get(client, Kinds.subscription, 'huge', 'huge');
+      return condition(found, 'BundleUnpackFailed')?.reason === 'EnsureInstallPlanFailed' && found;
+    }, { timeoutMs: 30_000 });
+    expect(condition(sub, 'BundleUnpackFailed')).toMatchObject({ status: 'True', reason: 'EnsureInstallPlanFailed' });
+    expect(condition(sub, 'BundleUnpackFailed')?.message).toMatch(/^error ensuring InstallPlan: .*413.*Request entity too large: limit is 3145728/);
+    expect((sub.status as { installPlanRef?: unknown }).installPlanRef).toBeUndefined();
+  });
+
+  it('refuses an unpack annotation of the OperatorGroup that is not a Go duration, in upstream\'s words', async () => {
+    await createOperatorNamespace(client, 'bad-timeout', { 'operatorframework.io/bundle-unpack-timeout': 'soon' });
+    await client.create(subscription('bad-timeout', 'acme-database', {}));
+    const sub = await eventually(async () => {
+      const found = await get(client, Kinds.subscription, 'bad-timeout', 'acme-database');
+      return condition(found, 'ResolutionFailed') && found;
+    });
+    expect(condition(sub, 'ResolutionFailed')).toMatchObject({
+      status: 'True',
+      reason: 'ErrorPreventedResolution',
+      message:
+        'failed to parse unpack timeout annotation(operatorframework.io/bundle-unpack-timeout: soon): time: invalid duration "soon"; fix the annotation of OperatorGroup bad-timeout (a Go duration such as 10m or 1h30m)',
+    });
+    expect(await list(client, Kinds.installPlan, 'bad-timeout')).toEqual([]);
   });
 
   it('keeps at most 5 InstallPlans in a namespace, collecting the oldest generations', async () => {

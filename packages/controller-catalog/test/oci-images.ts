@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -75,13 +75,28 @@ export interface DockerRegistry {
 }
 
 /**
+ * An htpasswd line for the registry's basic authentication (bcrypt, which distribution requires),
+ * hashed by perl's crypt (libxcrypt); undefined when this machine's crypt cannot do bcrypt.
+ */
+export function htpasswdLine(user: string, password: string): string | undefined {
+  try {
+    const salt = `$2b$05$${randomBytes(16).toString('base64').replace(/[^A-Za-z0-9]/g, '.').slice(0, 22)}`;
+    const hash = execFileSync('perl', ['-e', 'print crypt($ARGV[0], $ARGV[1])', password, salt], { encoding: 'utf8', timeout: 10_000 });
+    return hash.startsWith('$2b$') ? `${user}:${hash}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * A real registry (distribution's `registry serve`) on 127.0.0.1 with filesystem storage in
- * `directory`. `auth` turns on token authentication: clients must fetch a token from `realm`.
+ * `directory`. `auth` turns on token authentication: clients must fetch a token from `realm`;
+ * `htpasswd` (a file of `htpasswdLine`s) turns on basic authentication.
  */
 export async function startDockerRegistry(
   binary: string,
   directory: string,
-  options: { port?: number; auth?: { realm: string; service: string; issuer: string; rootCertBundle: string } } = {},
+  options: { port?: number; auth?: { realm: string; service: string; issuer: string; rootCertBundle: string }; htpasswd?: string } = {},
 ): Promise<DockerRegistry> {
   const port = options.port ?? (await freePort());
   const storage = join(directory, 'storage');
@@ -89,7 +104,9 @@ export async function startDockerRegistry(
   const config = join(directory, `config-${port}.yml`);
   const auth = options.auth
     ? `auth:\n  token:\n    realm: ${options.auth.realm}\n    service: ${options.auth.service}\n    issuer: ${options.auth.issuer}\n    rootcertbundle: ${options.auth.rootCertBundle}\n`
-    : '';
+    : options.htpasswd
+      ? `auth:\n  htpasswd:\n    realm: olm-test-registry\n    path: ${options.htpasswd}\n`
+      : '';
   writeFileSync(
     config,
     `version: 0.1\nlog:\n  level: error\n  accesslog:\n    disabled: true\nstorage:\n  filesystem:\n    rootdirectory: ${storage}\n  delete:\n    enabled: true\nhttp:\n  addr: 127.0.0.1:${port}\n${auth}`,
@@ -198,4 +215,28 @@ export async function pushImage(
 export function blobDataPath(storage: string, digest: string): string {
   const hex = digest.slice('sha256:'.length);
   return join(storage, 'docker', 'registry', 'v2', 'blobs', 'sha256', hex.slice(0, 2), hex, 'data');
+}
+
+/** An image-only package: the catalog knows the bundle's properties and image, not its manifests. */
+export function imageOnlyPackage(name: string, image: string) {
+  return [
+    { schema: 'olm.package', name, defaultChannel: 'stable' },
+    { schema: 'olm.channel', package: name, name: 'stable', entries: [{ name: `${name}.v1.0.0` }] },
+    {
+      schema: 'olm.bundle',
+      name: `${name}.v1.0.0`,
+      package: name,
+      image,
+      properties: [
+        { type: 'olm.package', value: { packageName: name, version: '1.0.0' } },
+        { type: 'olm.gvk', value: { group: 'acme.example.com', version: 'v1', kind: 'Thing' } },
+      ],
+    },
+  ];
+}
+
+/** Pushes a one-layer bundle image whose only manifest is the CSV `<name>.v1.0.0` (for `imageOnlyPackage(name, …)`). */
+export async function pushMinimalBundle(registry: { host: string; url: string }, repository: string, tag: string, name: string, headers: Record<string, string> = {}): Promise<PushedImage> {
+  const csv = `apiVersion: operators.coreos.com/v1alpha1\nkind: ClusterServiceVersion\nmetadata:\n  name: ${name}.v1.0.0\nspec:\n  displayName: ${name}\n  version: 1.0.0\n  install:\n    strategy: deployment\n    spec:\n      deployments: []\n`;
+  return pushImage(registry, repository, tag, [{ bytes: await tarLayer([{ name: `manifests/${name}.clusterserviceversion.yaml`, content: csv }]), gzipped: false }], headers);
 }

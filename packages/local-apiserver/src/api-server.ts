@@ -16,6 +16,7 @@ import { DeploymentSimulator } from './controllers/deployment-simulator.js';
 import { EventExpiry } from './controllers/event-expiry.js';
 import { GarbageCollector } from './controllers/garbage-collector.js';
 import { NamespaceController } from './controllers/namespace-controller.js';
+import type { PodImageServer } from './controllers/pod-image-servers.js';
 import { PodSimulator } from './controllers/pod-simulator.js';
 import { ReplicaSetSimulator } from './controllers/replica-set-simulator.js';
 import { ServiceAccountController } from './controllers/service-account-controller.js';
@@ -65,6 +66,11 @@ export interface ApiServerOptions {
   readonly connectionLimits?: Partial<ConnectionLimits>;
   /** The Kubernetes version `/version` reports, a release tag such as `v1.28.3` (default v1.32.4). */
   readonly kubernetesVersion?: string;
+  /**
+   * What Pods of some images run, by image: each such Pod gets a loopback IP of its own (`127.x.y.z`) and is
+   * Ready once its server started there; the server stops when the Pod is deleted. See the README.
+   */
+  readonly podImageServers?: Readonly<Record<string, PodImageServer>>;
 }
 
 export interface ApiServer {
@@ -119,7 +125,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const namespaceController = new NamespaceController(cluster);
   const garbageCollector = new GarbageCollector(cluster);
   const deploymentSimulator = new DeploymentSimulator(cluster, options.deploymentRolloutDelayMs ?? 50);
-  const podSimulator = new PodSimulator(cluster, options.deploymentRolloutDelayMs ?? 50);
+  const podSimulator = new PodSimulator(cluster, options.deploymentRolloutDelayMs ?? 50, options.podImageServers);
   const eventExpiry = new EventExpiry(cluster, options.eventTtlMs ?? 3_600_000);
   const apiServiceAvailability = new ApiServiceAvailability(cluster, { ...(options.apiServiceCheckIntervalMs !== undefined ? { intervalMs: options.apiServiceCheckIntervalMs } : {}) });
   const controllers = [

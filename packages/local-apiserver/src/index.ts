@@ -4,6 +4,7 @@ export type { UserInfo } from './auth/user-info.js';
 export { Cluster, type DeleteOptions, type FieldValidation, type ListOptions, type ListResult, type PatchType, type WriteOptions } from './cluster.js';
 export { ApiError, statusBody, type StatusCause, type StatusDetails } from './errors.js';
 export { failAnnotation } from './controllers/deployment-simulator.js';
+export type { PodImageServer, ServedPod } from './controllers/pod-image-servers.js';
 export { renderKubeconfig, type KubeconfigOptions } from './kubeconfig.js';
 export type { KubeObject, ObjectMeta, OwnerReference, ManagedFieldsEntry } from './kube-object.js';
 export { parseLabelSelector, type LabelSelector } from './label-selector.js';

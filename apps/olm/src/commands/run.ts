@@ -3,7 +3,7 @@ import { availableControllers, leaseNameFor, selectControllers } from '../contro
 import { olmDistribution, type Distribution } from '../distribution.js';
 import { loadKubeconfig } from '../kubeconfig.js';
 import type { LazyPlugin } from '../lazy-plugin.js';
-import { collect, parseDurationFlag, parseList } from '../option-parsers.js';
+import { collect, parseDurationFlag, parseList, parseNamespacedName } from '../option-parsers.js';
 import { defaultLeaseName, watchedNamespaces, type DistributionOptions } from '../plugins.js';
 import type { LogLevel } from '../runtime/log-levels.js';
 import { untilStopped } from '../runtime/until-stopped.js';
@@ -27,6 +27,10 @@ export interface RunOptions {
   readonly installPlanRetryTimeoutMs?: number;
   /** Units of constraint evaluation one namespace resolution may spend. */
   readonly resolutionBudget?: number;
+  /** How long a bundle image unpack may take (upstream's `--bundle-unpack-timeout`; 0 for none). */
+  readonly bundleUnpackTimeoutMs?: number;
+  /** A pull secret tried for every bundle image after the catalog's own. */
+  readonly globalPullSecret?: { readonly namespace: string; readonly name: string };
   readonly metricsPort: number;
   readonly metricsHost: string;
   readonly logLevel: LogLevel;
@@ -41,7 +45,10 @@ export interface RunOptions {
  */
 export function runPlugins(
   distribution: Distribution,
-  options: Pick<RunOptions, 'namespace' | 'watchNamespaces' | 'leaderElection' | 'controllers' | 'insecureRegistries' | 'protectedCopiedCsvNamespaces' | 'installPlanRetryTimeoutMs' | 'resolutionBudget'>,
+  options: Pick<
+    RunOptions,
+    'namespace' | 'watchNamespaces' | 'leaderElection' | 'controllers' | 'insecureRegistries' | 'protectedCopiedCsvNamespaces' | 'installPlanRetryTimeoutMs' | 'bundleUnpackTimeoutMs' | 'globalPullSecret' | 'resolutionBudget'
+  >,
 ): LazyPlugin[] {
   const selected = options.controllers ?? [];
   const base: DistributionOptions = {
@@ -52,6 +59,8 @@ export function runPlugins(
     ...(options.protectedCopiedCsvNamespaces?.length ? { protectedCopiedCsvNamespaces: options.protectedCopiedCsvNamespaces } : {}),
     ...(options.installPlanRetryTimeoutMs !== undefined ? { installPlanRetryTimeoutMs: options.installPlanRetryTimeoutMs } : {}),
     ...(options.resolutionBudget !== undefined ? { resolutionBudget: options.resolutionBudget } : {}),
+    ...(options.bundleUnpackTimeoutMs !== undefined ? { bundleUnpackTimeoutMs: options.bundleUnpackTimeoutMs } : {}),
+    ...(options.globalPullSecret ? { globalPullSecret: options.globalPullSecret } : {}),
   };
   const available = availableControllers(distribution.distributionPlugins(base));
   const plugins = distribution.distributionPlugins({ ...base, leaseName: leaseNameFor(defaultLeaseName, available, selected) });
@@ -107,17 +116,35 @@ export function registerRunCommand(program: Command, distribution: Distribution 
         .default([], 'none'),
     )
     .option('--install-plan-retry-timeout <duration>', 'how long an InstallPlan whose steps fail is retried before it fails (upstream\'s flag; default 1m)')
+    .option('--bundle-unpack-timeout <duration>', 'how long a bundle image unpack may take before it fails with DeadlineExceeded (upstream\'s flag; default 10m, 0 for none)')
+    .option('--global-pull-secret <namespace/name>', 'a kubernetes.io/dockerconfigjson Secret whose credentials are tried for every bundle image after the catalog\'s own pull secrets')
     .option('--no-leader-election', 'reconcile without electing a leader (only for a single replica)');
   addResolutionOptions(command);
   addStopOptions(command).action(
     async ({
       insecureRegistry,
       installPlanRetryTimeout,
+      bundleUnpackTimeout,
+      globalPullSecret,
       ...options
-    }: Omit<RunOptions, 'leaderElection' | 'insecureRegistries'> & { leaderElection: boolean; insecureRegistry: string[]; installPlanRetryTimeout?: string }) => {
+    }: Omit<RunOptions, 'leaderElection' | 'insecureRegistries' | 'globalPullSecret'> & {
+      leaderElection: boolean;
+      insecureRegistry: string[];
+      installPlanRetryTimeout?: string;
+      bundleUnpackTimeout?: string;
+      globalPullSecret?: string;
+    }) => {
       const retryTimeoutMs = await parseDurationFlag('--install-plan-retry-timeout', installPlanRetryTimeout);
+      const unpackTimeoutMs = await parseDurationFlag('--bundle-unpack-timeout', bundleUnpackTimeout, { allowZero: true });
+      const pullSecret = parseNamespacedName('--global-pull-secret', globalPullSecret);
       await runControllers(
-        { ...options, insecureRegistries: insecureRegistry, ...(retryTimeoutMs !== undefined ? { installPlanRetryTimeoutMs: retryTimeoutMs } : {}) },
+        {
+          ...options,
+          insecureRegistries: insecureRegistry,
+          ...(retryTimeoutMs !== undefined ? { installPlanRetryTimeoutMs: retryTimeoutMs } : {}),
+          ...(unpackTimeoutMs !== undefined ? { bundleUnpackTimeoutMs: unpackTimeoutMs } : {}),
+          ...(pullSecret ? { globalPullSecret: pullSecret } : {}),
+        },
         undefined,
         distribution,
       );

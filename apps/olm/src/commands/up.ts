@@ -28,6 +28,8 @@ export interface UpOptions {
   readonly installPlanRetryTimeoutMs?: number;
   /** Units of constraint evaluation one namespace resolution may spend. */
   readonly resolutionBudget?: number;
+  /** How long a bundle image unpack may take (upstream's `--bundle-unpack-timeout`; 0 for none). */
+  readonly bundleUnpackTimeoutMs?: number;
   /** Stop as soon as everything started (tests, smoke checks). */
   readonly exitAfterStart?: boolean;
   /** Stop after this many milliseconds (tests). */
@@ -139,6 +141,7 @@ export async function runUp(
         ...(options.insecureRegistries?.length ? { insecureRegistries: options.insecureRegistries } : {}),
         ...(options.installPlanRetryTimeoutMs !== undefined ? { installPlanRetryTimeoutMs: options.installPlanRetryTimeoutMs } : {}),
         ...(options.resolutionBudget !== undefined ? { resolutionBudget: options.resolutionBudget } : {}),
+        ...(options.bundleUnpackTimeoutMs !== undefined ? { bundleUnpackTimeoutMs: options.bundleUnpackTimeoutMs } : {}),
       }),
       metricsPort: options.metricsPort ?? 0,
       metricsHost: options.host,
@@ -205,10 +208,12 @@ export function registerUpCommand(program: Command, distribution: Distribution =
     .option('--catalog <dir>', 'also serve this file-based catalog directory (repeatable)', collect, [])
     .option('--install-plan-retry-timeout <duration>', 'how long an InstallPlan whose steps fail is retried before it fails (default 1m)')
     .option('--kubernetes-version <version>', 'the Kubernetes version the local API server reports, e.g. v1.28.3 (default v1.32.4)')
+    .option('--bundle-unpack-timeout <duration>', 'how long a bundle image unpack may take before it fails with DeadlineExceeded (default 10m, 0 for none)')
     .addOption(new Option('--rollout-delay <ms>', 'how long simulated Deployments take to become available').argParser(parseMilliseconds).hideHelp());
   addResolutionOptions(command);
-  addStopOptions(command).action(async (options: { port: number; host: string; dataDir?: string; kubeconfig?: string; catalog: string[]; insecureRegistry: string[]; installPlanRetryTimeout?: string; metricsPort: number; logLevel: LogLevel; exitAfterStart?: boolean; runFor?: number; rolloutDelay?: number; resolutionBudget?: number; kubernetesVersion?: string }) => {
+  addStopOptions(command).action(async (options: { port: number; host: string; dataDir?: string; kubeconfig?: string; catalog: string[]; insecureRegistry: string[]; installPlanRetryTimeout?: string; bundleUnpackTimeout?: string; metricsPort: number; logLevel: LogLevel; exitAfterStart?: boolean; runFor?: number; rolloutDelay?: number; resolutionBudget?: number; kubernetesVersion?: string }) => {
     const retryTimeoutMs = await parseDurationFlag('--install-plan-retry-timeout', options.installPlanRetryTimeout);
+    const unpackTimeoutMs = await parseDurationFlag('--bundle-unpack-timeout', options.bundleUnpackTimeout, { allowZero: true });
     await runUp({
       port: options.port,
       host: options.host,
@@ -217,6 +222,7 @@ export function registerUpCommand(program: Command, distribution: Distribution =
       catalogs: options.catalog,
       insecureRegistries: options.insecureRegistry,
       ...(retryTimeoutMs !== undefined ? { installPlanRetryTimeoutMs: retryTimeoutMs } : {}),
+      ...(unpackTimeoutMs !== undefined ? { bundleUnpackTimeoutMs: unpackTimeoutMs } : {}),
       ...(options.dataDir !== undefined ? { dataDir: options.dataDir } : {}),
       ...(options.kubeconfig !== undefined ? { kubeconfig: options.kubeconfig } : {}),
       ...(options.exitAfterStart ? { exitAfterStart: true } : {}),

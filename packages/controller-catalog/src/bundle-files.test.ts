@@ -18,7 +18,7 @@ import {
   readLayerEntries,
   unpackedConfigMap,
   unpackedConfigMapName,
-} from './bundle-unpacker.js';
+} from './bundle-files.js';
 
 const csvYaml = `apiVersion: operators.coreos.com/v1alpha1
 kind: ClusterServiceVersion

@@ -1,0 +1,155 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CachedObject } from '@olm/core';
+import { KubeClient } from '@olm/controller-runtime';
+import { startApiServer, type ApiServer } from '@olm/local-apiserver';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installOlmResources, serveCatalogs, type ServedCatalog } from '../src/local-olm.js';
+import { runCliCaptured } from './run-cli.js';
+
+type Json = CachedObject & Record<string, any>;
+
+const builtCli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const login = `Basic ${Buffer.from('olm:s3cret').toString('base64')}`;
+
+/**
+ * A registry stand-in: `acme/slow-bundle` never answers; every other repository needs basic credentials
+ * (401 without them) and then has no such manifest (404), so the message says whether credentials were sent.
+ */
+async function startFakeRegistry(): Promise<{ host: string; close(): Promise<void> }> {
+  const held: ServerResponse[] = [];
+  const server: Server = createServer((request, response) => {
+    if (request.url?.startsWith('/v2/acme/slow-bundle/')) {
+      held.push(response);
+      return;
+    }
+    if (request.headers.authorization !== login) {
+      response.writeHead(401, { 'WWW-Authenticate': 'Basic realm="fake"' }).end();
+      return;
+    }
+    response.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ errors: [{ code: 'MANIFEST_UNKNOWN', message: 'manifest unknown' }] }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    host: `127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise((resolve) => {
+        for (const response of held) response.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function imageOnlyPackage(name: string, image: string) {
+  return [
+    { schema: 'olm.package', name, defaultChannel: 'stable' },
+    { schema: 'olm.channel', package: name, name: 'stable', entries: [{ name: `${name}.v1.0.0` }] },
+    { schema: 'olm.bundle', name: `${name}.v1.0.0`, package: name, image, properties: [{ type: 'olm.package', value: { packageName: name, version: '1.0.0' } }] },
+  ];
+}
+
+/** `olm run --bundle-unpack-timeout` and `--global-pull-secret`, through the built CLI. */
+describe('olm run bundle unpack flags (the built CLI)', () => {
+  let server: ApiServer;
+  let client: KubeClient;
+  let directory: string;
+  let kubeconfig: string;
+  let registry: Awaited<ReturnType<typeof startFakeRegistry>>;
+  let catalogs: ServedCatalog[] = [];
+
+  beforeAll(async () => {
+    registry = await startFakeRegistry();
+    directory = await mkdtemp(join(tmpdir(), 'olm-unpack-flags-'));
+    kubeconfig = join(directory, 'kubeconfig');
+    await mkdir(join(directory, 'catalog'));
+    await writeFile(
+      join(directory, 'catalog', 'catalog.json'),
+      [...imageOnlyPackage('slow', `${registry.host}/acme/slow-bundle:v1`), ...imageOnlyPackage('private', `${registry.host}/acme/private-bundle:v1`)]
+        .map((blob) => JSON.stringify(blob))
+        .join('\n'),
+    );
+    server = await startApiServer({ port: 0 });
+    await writeFile(kubeconfig, server.kubeconfig);
+    client = new KubeClient({ kubeconfig: server.kubeconfig });
+    await installOlmResources(client, { namespace: 'olm' });
+    catalogs = await serveCatalogs(client, [{ name: 'fake-images', directory: join(directory, 'catalog') }], 'olm');
+    const config = { auths: { [registry.host]: { auth: Buffer.from('olm:s3cret').toString('base64') } } };
+    await client.create({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'global-pull', namespace: 'olm' },
+      type: 'kubernetes.io/dockerconfigjson',
+      data: { '.dockerconfigjson': Buffer.from(JSON.stringify(config)).toString('base64') },
+    } as Json);
+    for (const [namespace, name] of [['unpack-slow', 'slow'], ['unpack-private', 'private']] as const) {
+      await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } } as Json);
+      await client.create({ apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: { name: namespace, namespace }, spec: { targetNamespaces: [namespace] } } as Json);
+      await client.create({
+        apiVersion: 'operators.coreos.com/v1alpha1',
+        kind: 'Subscription',
+        metadata: { name, namespace },
+        spec: { name, channel: 'stable', source: 'fake-images', sourceNamespace: 'olm', installPlanApproval: 'Automatic' },
+      } as Json);
+    }
+  });
+  afterAll(async () => {
+    await Promise.all(catalogs.map((catalog) => catalog.server.stop({ graceMs: 0 })));
+    client?.close();
+    await server?.stop();
+    await registry?.close();
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  const unpackFailure = async (namespace: string, name: string) => {
+    for (let tries = 0; tries < 600; tries += 1) {
+      const sub = await client.get<Json>({ apiVersion: 'operators.coreos.com/v1alpha1', kind: 'Subscription', namespace, name });
+      const failed = (sub.status?.conditions ?? []).find((condition: Json) => condition.type === 'BundleUnpackFailed' && condition.status === 'True');
+      if (failed) return failed as { reason: string; message: string };
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`no BundleUnpackFailed on ${namespace}/${name}`);
+  };
+
+  it('gives up an unpack past --bundle-unpack-timeout and pulls with --global-pull-secret', async () => {
+    const child: ChildProcess = spawn(
+      process.execPath,
+      [
+        builtCli, 'run', '--kubeconfig', kubeconfig, '--bundle-unpack-timeout', '1s', '--global-pull-secret', 'olm/global-pull',
+        '--no-leader-election', '--metrics-port', '0', '--metrics-host', '127.0.0.1', '--log-level', 'error', '--run-for', '120000',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    try {
+      const slow = await unpackFailure('unpack-slow', 'slow');
+      expect(slow.reason, output).toBe('BundleUnpackFailed');
+      expect(slow.message).toContain(
+        `bundle unpacking failed. Reason: DeadlineExceeded, and Message: Job was active longer than specified deadline: unpacking bundle image ${registry.host}/acme/slow-bundle:v1 of slow.v1.0.0 (catalogsource olm/fake-images) took longer than 1s`,
+      );
+      // the registry accepted the global pull secret's credentials: the image is then missing, not forbidden
+      const missing = await unpackFailure('unpack-private', 'private');
+      expect(missing.message).toContain(`bundle image ${registry.host}/acme/private-bundle:v1 not found: registry ${registry.host} answered HTTP 404 (MANIFEST_UNKNOWN: manifest unknown)`);
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
+  }, 90_000);
+
+  it('refuses values it cannot use', async () => {
+    const timeout = await runCliCaptured(['run', '--kubeconfig', kubeconfig, '--bundle-unpack-timeout', 'soon', '--exit-after-start']);
+    expect(timeout.code).toBe(2);
+    expect(timeout.stderr).toContain('--bundle-unpack-timeout "soon": time: invalid duration "soon"; give a duration such as 90s, 5m or 1h30m');
+    const secret = await runCliCaptured(['run', '--kubeconfig', kubeconfig, '--global-pull-secret', 'pull-secret', '--exit-after-start']);
+    expect(secret.code).toBe(2);
+    expect(secret.stderr).toContain('--global-pull-secret "pull-secret": give the Secret as NAMESPACE/NAME, e.g. olm/global-pull-secret');
+  });
+});

@@ -1,0 +1,43 @@
+import { OlmError } from '@olm/core';
+import { parseGoDuration } from './go-duration.js';
+
+/** Upstream's OperatorGroup annotation: how long an unpack may run (Go duration; `0` for no limit). */
+export const bundleUnpackTimeoutAnnotation = 'operatorframework.io/bundle-unpack-timeout';
+/** Upstream's OperatorGroup annotation: how long after a failed unpack it may be tried again. */
+export const bundleUnpackMinRetryIntervalAnnotation = 'operatorframework.io/bundle-unpack-min-retry-interval';
+
+/** Upstream's `--bundle-unpack-timeout` default. */
+export const defaultBundleUnpackTimeoutMs = 10 * 60_000;
+
+export interface BundleUnpackSettings {
+  /** Overrides the controller's unpack timeout; 0 means none. Unset when the annotation is absent or negative. */
+  readonly timeoutMs?: number;
+  /** How long a failed unpack is reported before it is tried again. Unset when the annotation is absent or not positive. */
+  readonly minRetryIntervalMs?: number;
+}
+
+/**
+ * The unpack settings a namespace's OperatorGroup gives with upstream's annotations. A value that is
+ * not a Go duration fails with upstream's message, as it fails the namespace's sync there.
+ */
+export function bundleUnpackSettings(operatorGroup: { metadata?: { name?: string; annotations?: Readonly<Record<string, string>> } } | undefined): BundleUnpackSettings {
+  const annotations = operatorGroup?.metadata?.annotations ?? {};
+  const read = (key: string, what: string): number | undefined => {
+    const text = annotations[key];
+    if (text === undefined) return undefined;
+    try {
+      return parseGoDuration(text);
+    } catch (error) {
+      throw new OlmError(
+        'OLM_CATALOG_INVALID_UNPACK_ANNOTATION',
+        `failed to parse ${what} annotation(${key}: ${text}): ${(error as Error).message}; fix the annotation of OperatorGroup ${operatorGroup?.metadata?.name ?? ''} (a Go duration such as 10m or 1h30m)`,
+      );
+    }
+  };
+  const timeoutMs = read(bundleUnpackTimeoutAnnotation, 'unpack timeout');
+  const minRetryIntervalMs = read(bundleUnpackMinRetryIntervalAnnotation, 'unpack retry');
+  return {
+    ...(timeoutMs !== undefined && timeoutMs >= 0 ? { timeoutMs } : {}),
+    ...(minRetryIntervalMs !== undefined && minRetryIntervalMs > 0 ? { minRetryIntervalMs } : {}),
+  };
+}

@@ -1,0 +1,66 @@
+import { describeError, type Property } from '@olm/core';
+import type { InstalledOperator } from '@olm/resolver';
+import { propertiesAnnotation } from './bundle-steps.js';
+import { nameOf, type AnyObject } from './kinds.js';
+
+/** Installed, non-copied CSVs: the `@existing` catalog. */
+type OwnedOrRequired<T> = { owned?: T[]; required?: T[] };
+type CrdDescription = { name?: string; version?: string; kind?: string };
+type ApiServiceDescription = { group?: string; version?: string; kind?: string };
+
+/**
+ * The namespace's non-copied CSVs as the resolver's `@existing` catalog: provided and required APIs from
+ * owned/required CRDs and APIServices, properties from the `operatorframework.io/properties` annotation.
+ * A CSV that cannot be read fails resolution of the namespace, as upstream.
+ */
+export function installedOperators(namespace: string, csvs: readonly AnyObject[]): InstalledOperator[] {
+  return csvs
+    .filter((csv) => !csv.metadata?.labels?.['olm.copiedFrom'] && (csv.status as { reason?: string } | undefined)?.reason !== 'Copied')
+    .map((csv) => {
+      const spec = (csv.spec ?? {}) as {
+        version?: string;
+        replaces?: string;
+        customresourcedefinitions?: OwnedOrRequired<CrdDescription>;
+        apiservicedefinitions?: OwnedOrRequired<ApiServiceDescription>;
+      };
+      const fail = (detail: string) => new Error(`error using catalogsource ${namespace}/@existing: ${detail}`);
+      const crdApis = (list: CrdDescription[] | undefined) =>
+        (list ?? []).map((crd) => {
+          const name = crd.name ?? '';
+          const dot = name.indexOf('.');
+          if (dot < 1) throw fail(`error parsing crd name: ${name}`);
+          return { group: name.slice(dot + 1), version: crd.version ?? '', kind: crd.kind ?? '' };
+        });
+      const apiServiceApis = (list: ApiServiceDescription[] | undefined) =>
+        (list ?? []).map((api) => ({ group: api.group ?? '', version: api.version ?? '', kind: api.kind ?? '' }));
+      let properties: Property[] | undefined;
+      try {
+        properties = propertiesFromAnnotation(csv);
+      } catch (error) {
+        throw fail(`failed to retrieve properties of csv ${JSON.stringify(nameOf(csv))}: ${describeError(error)}`);
+      }
+      const phase = (csv.status as { phase?: string } | undefined)?.phase;
+      return {
+        name: nameOf(csv),
+        ...(properties ? { properties } : {}),
+        providedApis: [...crdApis(spec.customresourcedefinitions?.owned), ...apiServiceApis(spec.apiservicedefinitions?.owned)],
+        requiredApis: [...crdApis(spec.customresourcedefinitions?.required), ...apiServiceApis(spec.apiservicedefinitions?.required)],
+        ...(spec.version ? { version: spec.version } : {}),
+        ...(spec.replaces ? { replaces: spec.replaces } : {}),
+        ...(phase ? { phase } : {}),
+      };
+    });
+}
+
+/** The `operatorframework.io/properties` annotation's list; absent when there is no annotation; throws when it is malformed. */
+function propertiesFromAnnotation(csv: AnyObject): Property[] | undefined {
+  const text = csv.metadata?.annotations?.[propertiesAnnotation];
+  if (text === undefined) return undefined;
+  const parsed = JSON.parse(text) as unknown;
+  const properties = (parsed as { properties?: unknown } | null)?.properties;
+  if (properties === undefined) return [];
+  if (!Array.isArray(properties) || !properties.every((item) => typeof item === 'object' && item !== null && typeof (item as { type?: unknown }).type === 'string')) {
+    throw new Error('"properties" must be a list of {"type", "value"} objects');
+  }
+  return properties as Property[];
+}

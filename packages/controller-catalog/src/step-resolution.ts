@@ -1,0 +1,114 @@
+import { describeError } from '@olm/core';
+import type { Resolution, ResolverCatalog } from '@olm/resolver';
+import { propertiesAnnotationValue, stepsFromBundle, subscriptionStep, type Step } from './bundle-steps.js';
+import type { BundleUnpackSettings } from './bundle-unpack-settings.js';
+import { isImageOnly, type UnpackResult } from './bundle-unpacker.js';
+import type { CatalogControllerContext } from './controller-context.js';
+import { nameOf, type AnyObject } from './kinds.js';
+
+/** What the step resolver reads of a Subscription. */
+export interface ResolvingSubscription extends AnyObject {
+  spec?: { name?: string; channel?: string; source?: string; sourceNamespace?: string; [field: string]: unknown };
+  status?: { currentCSV?: string; [field: string]: unknown };
+}
+
+/** A bundle whose image is being unpacked, or failed to be. */
+export type Unfinished = Exclude<UnpackResult, { state: 'unpacked' }>;
+
+/** An image-only bundle the plan installs, as upstream lists it in the InstallPlan's `status.bundleLookups`. */
+export interface BundleLookup {
+  readonly path: string;
+  readonly identifier: string;
+  readonly replaces: string;
+  readonly catalogSourceRef: { readonly namespace: string; readonly name: string };
+  /** The bundle's properties as the CSV annotation holds them: `{"properties":[…]}`. */
+  readonly properties: string;
+}
+
+export interface StepResolutionInput {
+  readonly namespace: string;
+  readonly resolution: Resolution;
+  readonly catalogs: readonly ResolverCatalog[];
+  readonly subscriptions: readonly ResolvingSubscription[];
+  readonly csvs: readonly AnyObject[];
+  /** The CatalogSources resolution saw (their uid and pull secrets go with an unpack). */
+  readonly sources: readonly AnyObject[];
+  /** The OperatorGroup's unpack timeout and retry interval. */
+  readonly unpack: BundleUnpackSettings;
+}
+
+export interface StepResolution {
+  readonly steps: Step[];
+  /** Subscription name → its new currentCSV. */
+  readonly updated: Map<string, string>;
+  /** Image-only bundles not unpacked yet (pending or failed). */
+  readonly unpacking: Unfinished[];
+  readonly bundleLookups: BundleLookup[];
+}
+
+/** Upstream's step resolver: steps for bundles whose Subscriptions do not have them yet, and the new currentCSVs. */
+export async function resolveSteps(context: CatalogControllerContext, input: StepResolutionInput): Promise<StepResolution> {
+  const { namespace, resolution, catalogs, subscriptions, csvs, sources } = input;
+  const steps: Step[] = [];
+  const updated = new Map<string, string>();
+  const unpacking: Unfinished[] = [];
+  const bundleLookups: BundleLookup[] = [];
+  for (const operator of resolution.operators) {
+    if (operator.existing) continue;
+    const matching = subscriptions.filter(
+      (sub) =>
+        sub.spec?.name === operator.package &&
+        (!sub.spec?.channel || sub.spec.channel === operator.channel) &&
+        (!sub.spec?.source || (sub.spec.source === operator.catalog.name && sub.spec.sourceNamespace === operator.catalog.namespace)),
+    );
+    const csvExists = csvs.some((csv) => nameOf(csv) === operator.name);
+    if (matching.length > 0 && csvExists && matching.every((sub) => sub.status?.currentCSV === operator.name)) continue;
+    const catalog = catalogs.find((candidate) => candidate.name === operator.catalog.name && candidate.namespace === operator.catalog.namespace);
+    const listed = catalog?.content.packages.get(operator.package)?.bundles.get(operator.name);
+    if (!catalog || !listed) throw new Error(`bundle ${operator.name} not found in catalogsource ${operator.catalog.namespace}/${operator.catalog.name}`);
+    let bundle: typeof listed;
+    try {
+      bundle = await context.connections.bundleWithManifests(catalog.content, listed, operator.channel);
+    } catch (error) {
+      throw new Error(`error using catalogsource ${operator.catalog.namespace}/${operator.catalog.name}: ${describeError(error)}`);
+    }
+    const source = sources.find((candidate) => nameOf(candidate) === operator.catalog.name && candidate.metadata?.namespace === operator.catalog.namespace);
+    const pullSecrets = (source?.spec as { secrets?: unknown } | undefined)?.secrets;
+    const contents = await context.bundleUnpacker.lookup({
+      bundle,
+      catalog: operator.catalog,
+      ...(source?.metadata?.uid ? { catalogUid: source.metadata.uid } : {}),
+      ...(Array.isArray(pullSecrets) ? { pullSecrets: pullSecrets.filter((name): name is string => typeof name === 'string') } : {}),
+      ...input.unpack,
+    });
+    if (contents.state !== 'unpacked') {
+      unpacking.push(contents);
+      continue;
+    }
+    if (isImageOnly(bundle)) {
+      bundleLookups.push({
+        path: bundle.image,
+        identifier: operator.name,
+        replaces: operator.replaces ?? '',
+        catalogSourceRef: { namespace: operator.catalog.namespace, name: operator.catalog.name },
+        properties: propertiesAnnotationValue(bundle.properties),
+      });
+    }
+    steps.push(
+      ...stepsFromBundle({
+        bundleName: operator.name,
+        properties: bundle.properties,
+        manifests: contents.manifests,
+        namespace,
+        replaces: operator.replaces ?? '',
+        catalog: operator.catalog,
+        rbac: context.rbacGenerator(),
+      }),
+    );
+    if (matching.length === 0) {
+      steps.push(subscriptionStep(namespace, { package: operator.package, channel: operator.channel, catalog: operator.catalog, startingCSV: operator.name }));
+    }
+    for (const sub of matching) if (sub.status?.currentCSV !== operator.name) updated.set(nameOf(sub), operator.name);
+  }
+  return { steps, updated, unpacking, bundleLookups };
+}
