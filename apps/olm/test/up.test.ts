@@ -8,6 +8,7 @@ import { startApiServer } from '@olm/local-apiserver';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../src/program.js';
 import { runCliCaptured } from './run-cli.js';
+import { kubeconfigGetJson } from './kubeconfig-fetch.js';
 
 /** A kubeconfig path in a fresh temporary directory, so that no test writes ./.olm. */
 const kubeconfigDirectories: string[] = [];
@@ -171,8 +172,7 @@ describe('olm up', () => {
       const running = runCli(['up', '--port', '0', '--kubeconfig', kubeconfigPath, '--kubernetes-version', 'v1.28.3', '--run-for', '60000']);
       const deadline = Date.now() + 30_000;
       while (!output.text.includes('OLM is up') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-      const server = /server: (\S+)/.exec(readFileSync(kubeconfigPath, 'utf8'))![1];
-      const version = (await (await fetch(`${server}/version`)).json()) as Record<string, string>;
+      const version = await kubeconfigGetJson<Record<string, string>>(kubeconfigPath, '/version');
       expect(version).toMatchObject({ major: '1', minor: '28', gitVersion: 'v1.28.3' });
       process.emit('SIGINT');
       return running;

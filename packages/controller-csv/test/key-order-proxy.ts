@@ -11,7 +11,7 @@ export async function startKeyOrderProxy(target: string): Promise<{ url: string;
   const sockets = new Set<Socket>();
   const server: Server = createServer((incoming, outgoing) => {
     const forwarded = request(
-      { host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
+      { host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers: { ...incoming.headers, host: upstream.host } },
       (response: IncomingMessage) => {
         const headers = { ...response.headers };
         const json = (headers['content-type'] ?? '').startsWith('application/json');

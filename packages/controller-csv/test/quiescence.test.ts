@@ -18,7 +18,7 @@ async function writeLoggingProxy(target: string): Promise<{ url: string; request
   const requests: string[] = [];
   const server: Server = createServer((incoming, outgoing) => {
     if (incoming.method !== 'GET') requests.push(`${incoming.method} ${incoming.url ?? ''}`);
-    const forwarded = request({ host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers: incoming.headers }, (response) => {
+    const forwarded = request({ host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers: { ...incoming.headers, host: upstream.host } }, (response) => {
       outgoing.writeHead(response.statusCode ?? 502, response.headers);
       response.pipe(outgoing);
     });

@@ -59,7 +59,8 @@ describe('hostile regular expressions', () => {
     expect(good.status).toBe(201);
     const bad = await call(server, 'POST', path, { apiVersion: 'example.com/v1', kind: 'Go', metadata: { name: 'g2' }, spec: { flag: 'maybe', word: 'h3llo', posix: 'ab1' } });
     expect(bad.status).toBe(422);
-    expect(bad.body.details.causes.map((cause: { field: string }) => cause.field)).toEqual(['spec.flag', 'spec.word', 'spec.posix']);
+    // kube-apiserver walks schema properties in map order, so only the set of causes is stable.
+    expect(bad.body.details.causes.map((cause: { field: string }) => cause.field).sort()).toEqual(['spec.flag', 'spec.posix', 'spec.word']);
   });
 
   it('refuses a CRD whose pattern Go refuses (lookahead, backreference), naming the field as the API server does', async () => {

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { kubeconfigGet, kubeconfigGetJson } from '../kubeconfig-fetch.js';
 
 const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const kubectlBinary = process.env.KUBECTL ?? 'kubectl';
@@ -118,8 +119,7 @@ interface ResourceList {
  * and aggregated APIs are left out.
  */
 export async function writesDuring(up: OlmUp, ms: number): Promise<string[]> {
-  const server = /server: (\S+)/.exec(readFileSync(up.kubeconfig, 'utf8'))![1]!;
-  const getJson = async <T>(path: string): Promise<T> => (await (await fetch(`${server}${path}`)).json()) as T;
+  const getJson = <T>(path: string): Promise<T> => kubeconfigGetJson<T>(up.kubeconfig, path);
   const groups = await getJson<{ groups: Array<{ name: string; preferredVersion: { groupVersion: string } }> }>('/apis');
   const lists = [await getJson<ResourceList>('/api/v1')];
   for (const group of groups.groups) {
@@ -135,7 +135,7 @@ export async function writesDuring(up: OlmUp, ms: number): Promise<string[]> {
   const timeoutSeconds = Math.ceil(ms / 1000);
   const writes = await Promise.all(
     paths.map(async (path) => {
-      const text = await (await fetch(`${server}${path}?watch=true&resourceVersion=${metadata.resourceVersion}&timeoutSeconds=${timeoutSeconds}`)).text();
+      const { text } = await kubeconfigGet(up.kubeconfig, `${path}?watch=true&resourceVersion=${metadata.resourceVersion}&timeoutSeconds=${timeoutSeconds}`);
       return text
         .split('\n')
         .filter((line) => line.trim() !== '')
