@@ -2,7 +2,7 @@ import { definePlugin, type Plugin } from '@olm/core';
 import { describe, expect, it } from 'vitest';
 import { availableControllers, leaseNameFor, selectControllers } from './controller-selection.js';
 
-const plugin = (id: string): Plugin => definePlugin({ id, version: '1.0.0', register() {} });
+const plugin = (id: string): Plugin => definePlugin({ id, version: '1.0.0', init() {} });
 const list = ['registry', 'controller-runtime', 'controller-csv', 'controller-catalog', 'plugin-cel'].map(plugin);
 
 describe('controller selection', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { lazyPlugin, loadPlugins } from './lazy-plugin.js';
 import { plugins } from './plugins.js';
 
-const plain = (id: string, version = '1.0.0') => definePlugin({ id, version, register() {} });
+const plain = (id: string, version = '1.0.0') => definePlugin({ id, version, init() {} });
 
 describe('lazy plugins', () => {
   it('imports nothing until loaded, then gives the plugins in list order; loaded plugins pass through', async () => {

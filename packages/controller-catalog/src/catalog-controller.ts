@@ -18,17 +18,14 @@ import { createOciRegistryClient } from './oci-registry-client.js';
 import { defaultOpmImage, defaultUtilImage, defaultWorkloadUserId } from './registry-pod.js';
 import type { RegistryServiceRouting } from './registry-service-address.js';
 
-/** A value, or a function giving it once it exists (a plugin learns its dependencies on start). */
-export type Provided<T> = T | (() => T);
-
 export interface CatalogControllerOptions {
   /** The client the controllers write with; or `kubeconfig` to build one. */
-  readonly client?: Provided<KubeClient>;
+  readonly client?: KubeClient;
   readonly kubeconfig?: string | KubeConfig;
-  readonly resolver: Provided<Resolver>;
-  readonly rbacGenerator: Provided<RbacGenerator>;
+  readonly resolver: Resolver;
+  readonly rbacGenerator: RbacGenerator;
   /** Catalog source types by `spec.sourceType` (the kernel's `catalogSourceTypes` point). */
-  readonly catalogSourceTypes: Provided<ReadonlyMap<string, CatalogSourceType> | Iterable<CatalogSourceType>>;
+  readonly catalogSourceTypes: ReadonlyMap<string, CatalogSourceType> | Iterable<CatalogSourceType>;
   /** Upstream's `--namespace`: catalogs here are visible to every namespace. Default `olm`. */
   readonly globalCatalogNamespace?: string;
   /** Upstream's `--install-plan-retry-timeout`. Default 1 minute. */
@@ -82,7 +79,7 @@ export interface CatalogControllerOptions {
    */
   readonly registryServiceRouting?: RegistryServiceRouting;
   /** A prom-client registry for the catalog operator's metrics, or metrics made with `createCatalogMetrics`. */
-  readonly metrics?: Provided<Registry | CatalogMetrics | undefined>;
+  readonly metrics?: Registry | CatalogMetrics;
   readonly logger?: Logger;
   /** The clock (tests). */
   readonly clock?: () => Date;
@@ -98,8 +95,6 @@ export interface CatalogController {
   close(): Promise<void>;
 }
 
-const provided = <T>(value: Provided<T>): (() => T) => (typeof value === 'function' ? (value as () => T) : () => value);
-
 /**
  * The Catalog Operator as three reconcilers over one shared state (catalog connections and their
  * cached content): CatalogSources, namespace resolution (triggered by Subscriptions,
@@ -107,34 +102,23 @@ const provided = <T>(value: Provided<T>): (() => T) => (typeof value === 'functi
  */
 export function createCatalogController(options: CatalogControllerOptions): CatalogController {
   let ownClient: KubeClient | undefined;
+  const givenClient = options.client;
   const client =
-    options.client !== undefined
-      ? provided(options.client)
+    givenClient !== undefined
+      ? () => givenClient
       : () => {
           if (options.kubeconfig === undefined) throw new OlmError('OLM_CATALOG_INVALID_OPTIONS', 'createCatalogController needs a client or a kubeconfig');
           ownClient ??= new KubeClient({ kubeconfig: options.kubeconfig });
           return ownClient;
         };
-  const sourceTypesInput = provided(options.catalogSourceTypes);
-  const sourceTypes = () => {
-    const given = sourceTypesInput();
-    return given instanceof Map ? (given as ReadonlyMap<string, CatalogSourceType>) : new Map([...(given as Iterable<CatalogSourceType>)].map((type) => [type.sourceType, type]));
-  };
-  let metricsResolved = false;
-  let metricsValue: CatalogMetrics | undefined;
-  const metricsInput = options.metrics === undefined ? () => undefined : provided(options.metrics);
-  const getMetrics = (): CatalogMetrics | undefined => {
-    if (metricsResolved) return metricsValue;
-    let given: Registry | CatalogMetrics | undefined;
-    try {
-      given = metricsInput();
-    } catch {
-      return undefined; // not available yet (a plugin before start)
-    }
-    metricsResolved = true;
-    metricsValue = given === undefined ? undefined : 'catalogSourceCount' in given ? given : createCatalogMetrics(given);
-    return metricsValue;
-  };
+  const given = options.catalogSourceTypes;
+  const sourceTypeMap =
+    given instanceof Map ? (given as ReadonlyMap<string, CatalogSourceType>) : new Map([...(given as Iterable<CatalogSourceType>)].map((type) => [type.sourceType, type]));
+  const sourceTypes = () => sourceTypeMap;
+  const givenMetrics = options.metrics;
+  const metricsValue: CatalogMetrics | undefined =
+    givenMetrics === undefined ? undefined : 'catalogSourceCount' in givenMetrics ? givenMetrics : createCatalogMetrics(givenMetrics);
+  const getMetrics = (): CatalogMetrics | undefined => metricsValue;
   const logger = options.logger ?? silentLogger;
   const now = options.clock ?? (() => new Date());
   // ConfigMap catalogs read their ConfigMap from the cluster when the booted source type cannot.
@@ -172,8 +156,8 @@ export function createCatalogController(options: CatalogControllerOptions): Cata
   let events: EventRecorder | undefined;
   const context: CatalogControllerContext = {
     client,
-    resolver: provided(options.resolver),
-    rbacGenerator: provided(options.rbacGenerator),
+    resolver: () => options.resolver,
+    rbacGenerator: () => options.rbacGenerator,
     sourceTypes,
     events: () => (events ??= new EventRecorder({ client: client(), component: 'catalog-operator', logger })),
     connections,

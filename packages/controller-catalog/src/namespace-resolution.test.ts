@@ -14,10 +14,11 @@ describe('namespaces resolved again when a catalog changes', () => {
     const reconciler = createNamespaceResolutionReconciler(context);
     const watch = (kind: string) => reconciler.watches!.find((candidate) => candidate.kind === kind)!;
     const subscription = (namespace: string): CachedObject => ({ ...Kinds.subscription, metadata: { name: 'sub', namespace } });
-    watch('Subscription').map!(subscription('team-a'));
-    watch('Subscription').map!(subscription('team-b'));
+    const emptyCache: ObjectReader = { get: () => undefined, list: () => [] };
+    watch('Subscription').map!(subscription('team-a'), emptyCache);
+    watch('Subscription').map!(subscription('team-b'), emptyCache);
     const globalCatalog: CachedObject = { ...Kinds.catalogSource, metadata: { name: 'catalog', namespace: 'olm' } };
-    expect(watch('CatalogSource').map!(globalCatalog)).toEqual([{ name: 'team-a' }, { name: 'team-b' }]);
+    expect(watch('CatalogSource').map!(globalCatalog, emptyCache)).toEqual([{ name: 'team-a' }, { name: 'team-b' }]);
     // the same namespaces when a catalog's registry may serve other content (restarted behind its address)
     const requested: unknown[] = [];
     const unsubscribe = reconciler.eventSources![0]!.subscribe((request) => requested.push(request));
@@ -27,9 +28,8 @@ describe('namespaces resolved again when a catalog changes', () => {
     catalogEvents.contentChanged.emit({ namespace: 'team-d', name: 'own-catalog' });
     expect(requested).toEqual([{ name: 'team-a' }, { name: 'team-b' }, { name: 'team-c' }]);
     // team-a's namespace was deleted with its Subscription: its next pass forgets it.
-    const emptyCache: ObjectReader = { get: () => undefined, list: () => [] };
     await reconciler.reconcile({ name: 'team-a' }, { cache: emptyCache, signal: new AbortController().signal, logger: silentLogger, retries: 0 });
-    expect(watch('CatalogSource').map!(globalCatalog)).toEqual([{ name: 'team-b' }]);
+    expect(watch('CatalogSource').map!(globalCatalog, emptyCache)).toEqual([{ name: 'team-b' }]);
   });
 });
 

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   boot,
   catalogSourceTypes,
+  contribute,
   definePlugin,
-  kubeClient,
   provision,
   type CatalogBundle,
   type CatalogConnection,
@@ -14,7 +14,7 @@ import {
   type Kernel,
   type Property,
 } from '@olm/core';
-import { createControllerRuntimePlugin, type KubeClient } from '@olm/controller-runtime';
+import { createControllerRuntimePlugin, kubeClient, type KubeClient } from '@olm/controller-runtime';
 import { celPlugin } from '@olm/plugin-cel';
 import { rbacPlugin } from '@olm/plugin-rbac';
 import { satLogicSolverPlugin } from '@olm/plugin-sat-logic-solver';
@@ -108,11 +108,14 @@ beforeAll(async () => {
   const platformCatalogsPlugin = definePlugin({
     id: 'platform-catalogs',
     version: '1.0.0',
-    register(context) {
+    provides: [catalogSourceTypes],
+    init: () => ({
       // Its own `grpc`, with manifests on demand, and a type without them.
-      context.provide(catalogSourceTypes, platformSourceType('grpc', catalog, true, onDemandCalls));
-      context.provide(catalogSourceTypes, platformSourceType('platform-bundled', catalog, false, wholeCalls));
-    },
+      provide: [
+        contribute(catalogSourceTypes, platformSourceType('grpc', catalog, true, onDemandCalls)),
+        contribute(catalogSourceTypes, platformSourceType('platform-bundled', catalog, false, wholeCalls)),
+      ],
+    }),
   });
   kernel = await boot({
     plugins: [
@@ -124,7 +127,7 @@ beforeAll(async () => {
       celPlugin,
       rbacPlugin,
     ],
-    provide: [provision(kubeClient, { kubeconfig: cluster.server.kubeconfig })],
+    provide: [provision(kubeClient, client)],
   });
 });
 afterAll(async () => {

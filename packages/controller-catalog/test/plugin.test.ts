@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { boot, kubeClient, logger, metrics, provision, type Kernel, type LogFields, type Logger } from '@olm/core';
-import { createControllerRuntimePlugin, type KubeClient } from '@olm/controller-runtime';
+import { boot, logger, metrics, provision, type Kernel, type LogFields, type Logger } from '@olm/core';
+import { createControllerRuntimePlugin, kubeClient, type KubeClient } from '@olm/controller-runtime';
 import { celPlugin } from '@olm/plugin-cel';
 import { rbacPlugin } from '@olm/plugin-rbac';
 import { satLogicSolverPlugin } from '@olm/plugin-sat-logic-solver';
@@ -38,7 +38,7 @@ beforeAll(async () => {
       celPlugin,
       rbacPlugin,
     ],
-    provide: [provision(kubeClient, { kubeconfig: cluster.server.kubeconfig }), provision(metrics, metricsRegistry), provision(logger, recordingLogger())],
+    provide: [provision(kubeClient, client), provision(metrics, metricsRegistry), provision(logger, recordingLogger())],
   });
 });
 afterAll(async () => {

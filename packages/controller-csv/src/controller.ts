@@ -10,20 +10,17 @@ import { GroupClusterRoleNames } from './group-cluster-role-names.js';
 import { createOperatorGroupReconciler } from './operator-group-reconciler.js';
 import type { Shared } from './shared.js';
 
-type Lazy<T> = T | (() => T);
-const resolve = <T>(value: Lazy<T>): T => (typeof value === 'function' ? (value as () => T)() : value);
-
 export interface CsvControllerOptions {
-  /** The client the reconcilers write with (or a function returning it, for plugins that connect in onStart). */
-  readonly client?: Lazy<KubeClient>;
+  /** The client the reconcilers write with (the plugin gives the shared one). */
+  readonly client?: KubeClient;
   /** Used to build a client when `client` is not given. */
   readonly kubeconfig?: string;
-  readonly rbacGenerator: Lazy<RbacGenerator>;
+  readonly rbacGenerator: RbacGenerator;
   /** Install strategies by name; default: only the `deployment` strategy of this package. */
-  readonly installStrategies?: Lazy<ReadonlyMap<string, InstallStrategy>>;
+  readonly installStrategies?: ReadonlyMap<string, InstallStrategy>;
   /** A prom-client registry for csv_count, csv_succeeded, csv_abnormal, csv_upgrade_count; none: no metrics. */
-  readonly metrics?: Lazy<Registry | undefined>;
-  readonly logger?: Lazy<Logger | undefined>;
+  readonly metrics?: Registry;
+  readonly logger?: Logger;
   /** The clock of status times, the install timeout, and the serving certificates (made and renewed with it). */
   readonly clock?: () => Date;
   /** How long a CSV may stay Installing and unhealthy before `Failed/InstallCheckFailed "install timeout"`. Default 5 min. */
@@ -61,7 +58,7 @@ export interface CsvController {
 export function createCsvController(options: CsvControllerOptions): CsvController {
   let ownClient: KubeClient | undefined;
   const client = (): KubeClient => {
-    if (options.client) return resolve(options.client);
+    if (options.client) return options.client;
     if (options.kubeconfig === undefined) throw new OlmError('OLM_CSV_NO_CLIENT', 'createCsvController needs a client or a kubeconfig');
     return (ownClient ??= new KubeClient({ kubeconfig: options.kubeconfig }));
   };
@@ -73,18 +70,17 @@ export function createCsvController(options: CsvControllerOptions): CsvControlle
   let serverVersion: Promise<string | undefined> | undefined;
   const shared: Shared = {
     client,
-    rbac: () => resolve(options.rbacGenerator),
-    strategies: () => (options.installStrategies ? resolve(options.installStrategies) : defaultStrategies),
-    recorder: () => (recorder ??= new EventRecorder({ client: client(), component: options.eventComponent ?? 'olm-operator', logger: resolve(options.logger) })),
+    rbac: () => options.rbacGenerator,
+    strategies: () => options.installStrategies ?? defaultStrategies,
+    recorder: () => (recorder ??= new EventRecorder({ client: client(), component: options.eventComponent ?? 'olm-operator', logger: options.logger })),
     metrics: () => {
       if (!metricsResolved) {
-        const registry = options.metrics ? resolve(options.metrics) : undefined;
-        metrics = registry ? createCsvMetrics(registry) : undefined;
+        metrics = options.metrics ? createCsvMetrics(options.metrics) : undefined;
         metricsResolved = true;
       }
       return metrics;
     },
-    logger: () => (options.logger ? resolve(options.logger) : undefined),
+    logger: () => options.logger,
     now: options.clock ?? (() => new Date()),
     serverVersion: () => {
       serverVersion ??= client()
@@ -116,7 +112,7 @@ export function createCsvController(options: CsvControllerOptions): CsvControlle
     copyingDisabledEvents: new Map(),
     webhookCleanups: new Map(),
     generatedRbac: new Map(),
-    groupRoleNames: new GroupClusterRoleNames(() => resolve(options.rbacGenerator)),
+    groupRoleNames: new GroupClusterRoleNames(() => options.rbacGenerator),
   };
   const csvReconciler = createCsvReconciler(shared);
   const operatorGroupReconciler = createOperatorGroupReconciler(shared);

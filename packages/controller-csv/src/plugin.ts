@@ -1,15 +1,5 @@
-import {
-  definePlugin,
-  installStrategies,
-  kubeClient,
-  logger,
-  metrics,
-  rbacGenerator,
-  reconcilers,
-  type ExtensionReader,
-  type Plugin,
-} from '@olm/core';
-import { KubeClient } from '@olm/controller-runtime';
+import { contribute, definePlugin, installStrategies, logger, metrics, optional, rbacGenerator, reconcilers, type InstallStrategy, type Plugin } from '@olm/core';
+import { kubeClient } from '@olm/controller-runtime';
 import type { Registry } from 'prom-client';
 import { createCsvController, type CsvControllerOptions } from './controller.js';
 
@@ -17,39 +7,41 @@ export type ControllerCsvPluginOptions = Omit<CsvControllerOptions, 'client' | '
 
 /**
  * The OLM operator as a kernel plugin: contributes the `deployment` install strategy and the
- * `csv` and `operatorgroup` reconcilers (run by the controller-runtime plugin); needs an RBAC
- * generator and the cluster connection; counts into the `metrics` point when provided.
+ * `csv`, `operatorgroup` and `olmconfig` reconcilers (run by the controller-runtime plugin); consumes
+ * the RBAC generator, the other plugins' install strategies and the shared `kubeClient`; counts into
+ * the `metrics` point and logs to the `logger` point when provided.
  */
 export function createControllerCsvPlugin(options: ControllerCsvPluginOptions = {}): Plugin {
   return definePlugin({
     id: 'controller-csv',
     version: '0.1.0',
-    requires: [rbacGenerator, kubeClient],
-    register(context) {
-      let client: KubeClient | undefined;
-      let extensions: ExtensionReader | undefined;
-      const started = () => {
-        if (!client || !extensions) throw new Error('controller-csv is not started');
-        return { client, extensions };
-      };
+    deps: {
+      client: kubeClient,
+      rbacGenerator,
+      installStrategies,
+      metrics: optional(metrics),
+      logger: optional(logger),
+    },
+    provides: [installStrategies, reconcilers],
+    init({ client, rbacGenerator: rbac, installStrategies: others, metrics: registry, logger: log }) {
+      // The other plugins' strategies (a point one provides gives the others'), and this one's `deployment`.
+      const strategies = new Map<string, InstallStrategy>(others);
       const controller = createCsvController({
         ...options,
-        client: () => started().client,
-        rbacGenerator: () => started().extensions.get(rbacGenerator),
-        installStrategies: () => started().extensions.get(installStrategies),
-        metrics: () => started().extensions.find(metrics) as Registry | undefined,
-        logger: () => extensions?.find(logger),
+        client,
+        rbacGenerator: rbac,
+        installStrategies: strategies,
+        // The core contract is the part of prom-client's Registry that plugins use.
+        ...(registry ? { metrics: registry as Registry } : {}),
+        ...(log ? { logger: log } : {}),
       });
-      context.provide(installStrategies, controller.deploymentStrategy);
-      for (const reconciler of controller.reconcilers) context.provide(reconcilers, reconciler);
-      context.onStart((booted) => {
-        const connection = booted.get(kubeClient);
-        client = new KubeClient({ kubeconfig: connection.kubeconfig, context: connection.context });
-        extensions = booted;
-      });
-      context.onStop(() => {
-        client?.close();
-      });
+      strategies.set(controller.deploymentStrategy.strategy, controller.deploymentStrategy as InstallStrategy);
+      return {
+        provide: [
+          contribute(installStrategies, controller.deploymentStrategy),
+          ...controller.reconcilers.map((reconciler) => contribute(reconcilers, reconciler)),
+        ],
+      };
     },
   });
 }

@@ -33,9 +33,13 @@ const configMapStrategy: InstallStrategy = {
   },
 };
 
-let strategies: ReadonlyMap<string, InstallStrategy> | undefined;
-const harness = useController({}, { installStrategies: () => strategies! });
-const withDeployment = () => (strategies ??= new Map([['deployment', harness.controller.controller.deploymentStrategy as InstallStrategy], ['configmap', configMapStrategy]]));
+// Filled once the controller exists: its own `deployment` strategy joins the test's `configmap` one.
+const strategies = new Map<string, InstallStrategy>();
+const harness = useController({}, { installStrategies: strategies });
+const withDeployment = () => {
+  strategies.set('deployment', harness.controller.controller.deploymentStrategy as InstallStrategy);
+  strategies.set('configmap', configMapStrategy);
+};
 
 /** The CSV's resourceVersion: unchanged means nothing at all was written to it. */
 const revision = (object: CsvObject | undefined) => object?.metadata?.resourceVersion;

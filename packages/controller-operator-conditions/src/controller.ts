@@ -5,11 +5,9 @@ import { createOperatorConditionGeneratorReconciler } from './generator-reconcil
 import { createOperatorConditionReconciler } from './operator-condition-reconciler.js';
 import type { Shared } from './shared.js';
 
-type Lazy<T> = T | (() => T);
-
 export interface OperatorConditionsControllerOptions {
-  /** The client the reconcilers write with (or a function returning it, for plugins that connect in onStart). */
-  readonly client?: Lazy<KubeClient>;
+  /** The client the reconcilers write with (the plugin gives the shared one). */
+  readonly client?: KubeClient;
   /** Used to build a client when `client` is not given. */
   readonly kubeconfig?: string;
   /** The clock of `lastTransitionTime`s written into status. */
@@ -28,7 +26,7 @@ export function createOperatorConditionsController(options: OperatorConditionsCo
   let ownClient: KubeClient | undefined;
   const shared: Shared = {
     client: () => {
-      if (options.client) return typeof options.client === 'function' ? options.client() : options.client;
+      if (options.client) return options.client;
       if (options.kubeconfig === undefined) {
         throw new OlmError('OLM_OPERATOR_CONDITIONS_NO_CLIENT', 'createOperatorConditionsController needs a client or a kubeconfig');
       }

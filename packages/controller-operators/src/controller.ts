@@ -6,11 +6,9 @@ import { createOperatorReconciler } from './operator-reconciler.js';
 import type { Shared } from './shared.js';
 import { createSubscriptionAdoptionReconciler } from './subscription-adoption-reconciler.js';
 
-type Lazy<T> = T | (() => T);
-
 export interface OperatorsControllerOptions {
-  /** The client the reconcilers write with (or a function returning it, for plugins that connect in onStart). */
-  readonly client?: Lazy<KubeClient>;
+  /** The client the reconcilers write with (the plugin gives the shared one). */
+  readonly client?: KubeClient;
   /** Used to build a client when `client` is not given. */
   readonly kubeconfig?: string;
   /**
@@ -33,11 +31,10 @@ export function createOperatorsController(options: OperatorsControllerOptions): 
   let ownClient: KubeClient | undefined;
   const shared: Shared = {
     client: () => {
-      if (options.client) return typeof options.client === 'function' ? options.client() : options.client;
+      if (options.client) return options.client;
       if (options.kubeconfig === undefined) throw new OlmError('OLM_OPERATORS_NO_CLIENT', 'createOperatorsController needs a client or a kubeconfig');
       return (ownClient ??= new KubeClient({ kubeconfig: options.kubeconfig }));
     },
-    cache: undefined,
     refreshIntervalMs: options.refreshIntervalMs ?? 60_000,
   };
   return {

@@ -27,8 +27,8 @@ const ownableKinds = componentKinds.filter((kind) => ![Kinds.subscription, Kinds
  */
 export function createCsvAdoptionReconciler(shared: Shared): Reconciler {
   const toOwner = mapToOwner(Kinds.csv);
-  const csvsOwningCrd = (crd: CachedObject): ReconcileRequest[] =>
-    ((shared.cache?.list(Kinds.csv) ?? []) as CsvObject[])
+  const csvsOwningCrd = (crd: CachedObject, cache: ObjectReader): ReconcileRequest[] =>
+    (cache.list(Kinds.csv) as CsvObject[])
       .filter((csv) => (csv.spec?.customresourcedefinitions?.owned ?? []).some((owned) => owned?.name === crd.metadata?.name))
       .map((csv) => ({ namespace: csv.metadata?.namespace ?? '', name: csv.metadata?.name ?? '' }));
   return {
@@ -38,7 +38,6 @@ export function createCsvAdoptionReconciler(shared: Shared): Reconciler {
       .filter((kind) => kind.cached)
       .map((kind) => ({ apiVersion: kind.apiVersion, kind: kind.kind, map: kind === Kinds.crd ? csvsOwningCrd : toOwner })),
     async reconcile({ namespace = '', name }, { cache, logger }) {
-      shared.cache = cache;
       const csv = cache.get(Kinds.csv, name, namespace) as CsvObject | undefined;
       if (!csv || isCopiedCsv(csv)) return;
       const operators = operatorNamesIn(csv.metadata?.labels).filter((operator) => {

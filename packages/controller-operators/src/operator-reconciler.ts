@@ -28,7 +28,6 @@ export function createOperatorReconciler(shared: Shared): Reconciler {
     for: Kinds.operator,
     watches: componentKinds.filter((kind) => kind.cached).map((kind) => ({ apiVersion: kind.apiVersion, kind: kind.kind, map: operatorsOf })),
     async reconcile({ name }, { cache }): Promise<ReconcileResult | void> {
-      shared.cache = cache;
       const client = shared.client();
       const refresh: ReconcileResult | undefined = shared.refreshIntervalMs > 0 ? { requeueAfter: shared.refreshIntervalMs } : undefined;
       const components = await listComponents(client, cache, name);

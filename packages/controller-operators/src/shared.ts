@@ -1,11 +1,8 @@
-import type { ObjectReader } from '@olm/core';
 import type { KubeClient } from '@olm/controller-runtime';
 
 /** What the reconcilers of this package share. */
 export interface Shared {
   client(): KubeClient;
-  /** The informer cache, once a reconcile has run (watch mappers read it). */
-  cache: ObjectReader | undefined;
   /** How often an Operator's components are listed again even if no watched object changed (0: never). */
   readonly refreshIntervalMs: number;
 }

@@ -1,4 +1,4 @@
-import type { CachedObject, ReconcileRequest, Reconciler } from '@olm/core';
+import type { CachedObject, ObjectReader, ReconcileRequest, Reconciler } from '@olm/core';
 import { Kinds } from './component-kinds.js';
 import { componentLabelKey, invalidOperatorName, operatorNameFor } from './component-labels.js';
 import { adopt, disown } from './components.js';
@@ -17,9 +17,9 @@ interface SubscriptionObject extends CachedObject {
  * is made by the `operator` reconciler once a labelled component exists.
  */
 export function createSubscriptionAdoptionReconciler(shared: Shared): Reconciler {
-  const subscriptionsIn = (object: CachedObject): ReconcileRequest[] => {
+  const subscriptionsIn = (object: CachedObject, cache: ObjectReader): ReconcileRequest[] => {
     const namespace = object.metadata?.namespace ?? '';
-    return (shared.cache?.list(Kinds.subscription, { namespace }) ?? []).map((subscription) => ({ namespace, name: subscription.metadata?.name ?? '' }));
+    return cache.list(Kinds.subscription, { namespace }).map((subscription) => ({ namespace, name: subscription.metadata?.name ?? '' }));
   };
   return {
     name: 'adoption-subscription',
@@ -30,7 +30,6 @@ export function createSubscriptionAdoptionReconciler(shared: Shared): Reconciler
       { ...Kinds.installPlan, map: subscriptionsIn },
     ],
     async reconcile({ namespace = '', name }, { cache, logger }) {
-      shared.cache = cache;
       const subscription = cache.get(Kinds.subscription, name, namespace) as SubscriptionObject | undefined;
       const packageName = subscription?.spec?.name;
       if (!subscription || typeof packageName !== 'string' || packageName === '') return;

@@ -134,7 +134,7 @@ export class Controller {
     for (const owned of reconciler.owns ?? []) wirings.push({ kind: owned, map: toOwner });
     for (const watch of reconciler.watches ?? []) {
       const map = watch.map;
-      wirings.push({ kind: watch, map: map ? (object) => map.call(watch, object) : toOwner });
+      wirings.push({ kind: watch, map: map ? (object) => map.call(watch, object, this.cache) : toOwner });
     }
     for (const source of reconciler.eventSources ?? []) {
       this.removers.push(

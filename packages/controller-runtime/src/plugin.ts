@@ -1,7 +1,7 @@
-import { definePlugin, kubeClient, logger, metrics, reconcilers, type Plugin } from '@olm/core';
+import { definePlugin, contribute, informerCache, logger, metrics, optional, reconcilers, type Plugin } from '@olm/core';
 import type { Registry } from 'prom-client';
-import { KubeClient } from './kube-client.js';
-import { createManager, type LeaderElectionOptions, type Manager, type ManagerOptions } from './manager.js';
+import { kubeClient } from './kube-client-point.js';
+import { createManager, type LeaderElectionOptions, type ManagerOptions } from './manager.js';
 
 export interface ControllerRuntimePluginOptions
   extends Pick<ManagerOptions, 'resyncPeriodMs' | 'namespace' | 'namespaces' | 'additionalNamespaces' | 'cacheSyncTimeoutMs' | 'gracefulShutdownTimeoutMs'> {
@@ -13,40 +13,33 @@ export interface ControllerRuntimePluginOptions
 }
 
 /**
- * On start, runs every reconciler contributed to the `reconcilers` point against the cluster of
- * the `kubeClient` point, with leader election; logs to the `logger` point and counts into the
- * `metrics` point when they are provided. On stop, drains in-flight reconciles and releases the lease.
+ * Runs every reconciler contributed to the `reconcilers` point (so it initialises after the plugins
+ * contributing them) with the shared `kubeClient`, with leader election; logs to the `logger` point and
+ * counts into the `metrics` point when they are provided. Provides the `informerCache` it fills. On
+ * stop, drains in-flight reconciles and releases the lease; the client stays the app's to close.
  */
 export function createControllerRuntimePlugin(options: ControllerRuntimePluginOptions = {}): Plugin {
   return definePlugin({
     id: 'controller-runtime',
     version: '0.1.0',
-    requires: [kubeClient],
-    register(context) {
-      let manager: Manager | undefined;
-      let client: KubeClient | undefined;
-      context.onStart(async (extensions) => {
-        const connection = extensions.get(kubeClient);
-        client = new KubeClient({ kubeconfig: connection.kubeconfig, context: connection.context });
-        const { leaderElection: election, ...managerOptions } = options;
-        manager = createManager({
-          ...managerOptions,
-          client,
-          logger: extensions.find(logger),
-          // The core contract is the part of prom-client's Registry that plugins use.
-          registry: extensions.find(metrics) as Registry | undefined,
-          leaderElection:
-            election === false
-              ? undefined
-              : { name: 'olm-controller-runtime', namespace: client.defaultNamespace, ...election },
-        });
-        for (const reconciler of extensions.get(reconcilers).values()) manager.add(reconciler);
-        await manager.start();
+    deps: { client: kubeClient, reconcilers, logger: optional(logger), metrics: optional(metrics) },
+    provides: [informerCache],
+    init({ client, reconcilers: contributed, logger: log, metrics: registry }) {
+      const { leaderElection: election, ...managerOptions } = options;
+      const manager = createManager({
+        ...managerOptions,
+        client,
+        ...(log ? { logger: log } : {}),
+        // The core contract is the part of prom-client's Registry that plugins use.
+        ...(registry ? { registry: registry as Registry } : {}),
+        leaderElection: election === false ? undefined : { name: 'olm-controller-runtime', namespace: client.defaultNamespace, ...election },
       });
-      context.onStop(async () => {
-        await manager?.stop();
-        client?.close();
-      });
+      for (const reconciler of contributed.values()) manager.add(reconciler);
+      return {
+        provide: [contribute(informerCache, manager.cache)],
+        start: () => manager.start(),
+        stop: () => manager.stop(),
+      };
     },
   });
 }

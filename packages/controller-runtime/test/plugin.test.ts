@@ -1,7 +1,8 @@
-import { boot, definePlugin, kubeClient, metrics, provision, reconcilers, type CachedObject } from '@olm/core';
+import { boot, contribute, definePlugin, informerCache, metrics, provision, reconcilers, type CachedObject } from '@olm/core';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeClient } from '../src/kube-client.js';
+import { kubeClient } from '../src/kube-client-point.js';
 import { createControllerRuntimePlugin } from '../src/plugin.js';
 import { configMap, configMapKind, createNamespace, eventually, startServer } from './helpers.js';
 
@@ -21,17 +22,20 @@ describe('controller-runtime plugin', () => {
     const toyPlugin = definePlugin({
       id: 'toy-controller',
       version: '1.0.0',
-      register(context) {
-        context.provide(reconcilers, {
-          name: 'toy',
-          for: configMapKind,
-          async reconcile(request, reconcileContext) {
-            if (request.namespace !== 'plugin') return;
-            const object = reconcileContext.cache.get(configMapKind, request.name, request.namespace);
-            if (object) seen.push(request.name);
-          },
-        });
-      },
+      provides: [reconcilers],
+      init: () => ({
+        provide: [
+          contribute(reconcilers, {
+            name: 'toy',
+            for: configMapKind,
+            async reconcile(request, reconcileContext) {
+              if (request.namespace !== 'plugin') return;
+              const object = reconcileContext.cache.get(configMapKind, request.name, request.namespace);
+              if (object) seen.push(request.name);
+            },
+          }),
+        ],
+      }),
     });
     const registry = new Registry();
     const kernel = await boot({
@@ -39,10 +43,13 @@ describe('controller-runtime plugin', () => {
         createControllerRuntimePlugin({ leaderElection: { name: 'plugin-lease', leaseDurationMs: 1_000, retryPeriodMs: 100 } }),
         toyPlugin,
       ],
-      provide: [provision(kubeClient, { kubeconfig: env.kubeconfig }), provision(metrics, registry)],
+      provide: [provision(kubeClient, client), provision(metrics, registry)],
     });
     await client.create(configMap('plugin', 'hello', {}));
     await eventually(() => seen.includes('hello'), { message: 'reconciled through the kernel' });
+    // The cache the reconcilers read is offered to other plugins as the informerCache point.
+    expect(kernel.get(informerCache).get(configMapKind, 'hello', 'plugin')).toBeDefined();
+    expect(kernel.plugins.map((plugin) => plugin.id)).toEqual(['toy-controller', 'controller-runtime']);
     const lease = await client.get<CachedObject & { spec: { holderIdentity?: string } }>({
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
@@ -60,6 +67,8 @@ describe('controller-runtime plugin', () => {
       name: 'plugin-lease',
     });
     expect(released.spec.holderIdentity ?? '').toBe('');
+    // The client is the app's: the kernel's stop left it open.
+    expect(await client.get({ apiVersion: 'v1', kind: 'Namespace', name: 'plugin' })).toBeDefined();
   });
 
   it('fails at boot, before anything starts, when no kube client is provided', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boot, definePlugin, satBackend, type SatBackend, type SatLiteral, type SatSolver } from '../src/index.js';
+import { boot, contribute, definePlugin, satBackend, type SatBackend, type SatLiteral, type SatSolver } from '../src/index.js';
 
 /**
  * A consumer that only knows the satBackend contract: it asks for one model of
@@ -10,10 +10,10 @@ const pickerPlugin = (result: { picked?: string; backend?: string }) =>
   definePlugin({
     id: 'picker',
     version: '1.0.0',
-    requires: [satBackend],
-    register(ctx) {
-      ctx.onStart((extensions) => {
-        const backend = extensions.get(satBackend);
+    deps: { backend: satBackend },
+    init({ backend }) {
+      return {
+        start() {
         const solver = backend.createSolver();
         const x = solver.newVariable();
         const y = solver.newVariable();
@@ -24,7 +24,8 @@ const pickerPlugin = (result: { picked?: string; backend?: string }) =>
         result.picked = outcome.value(x) ? 'x' : 'y';
         result.backend = backend.name;
         solver.dispose();
-      });
+        },
+      };
     },
   });
 
@@ -65,7 +66,7 @@ function reverseBits(mask: number, width: number): number {
 }
 
 const backendPlugin = (backend: SatBackend) =>
-  definePlugin({ id: `plugin-sat-${backend.name}`, version: '1.0.0', register: (ctx) => ctx.provide(satBackend, backend) });
+  definePlugin({ id: `plugin-sat-${backend.name}`, version: '1.0.0', provides: [satBackend], init: () => ({ provide: [contribute(satBackend, backend)] }) });
 
 describe('swapping the SAT backend', () => {
   it('changes behaviour by changing which plugin boots, with no change to the consumer', async () => {

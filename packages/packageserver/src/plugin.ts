@@ -1,5 +1,5 @@
-import { definePlugin, describeError, kubeClient, logger, type Plugin } from '@olm/core';
-import { KubeClient } from '@olm/controller-runtime';
+import { definePlugin, describeError, logger, optional, type Plugin } from '@olm/core';
+import { kubeClient } from '@olm/controller-runtime';
 import { startPackageServer, type PackageServer, type PackageServerOptions } from './package-server.js';
 
 export interface PackageServerPluginOptions extends Omit<PackageServerOptions, 'client' | 'logger'> {
@@ -10,35 +10,30 @@ export interface PackageServerPluginOptions extends Omit<PackageServerOptions, '
 }
 
 /**
- * Runs the packageserver in a booted OLM: on start it connects to the cluster of the `kubeClient`
- * point, serves `packages.operators.coreos.com/v1` (and registers its APIService when
- * `register` is set), logging to the `logger` point, and waits for the first read of every
- * catalog, so that a process reporting ready once the kernel started serves complete lists. On
- * stop it closes everything it opened.
+ * Runs the packageserver in a booted OLM: on start it serves `packages.operators.coreos.com/v1` with
+ * the shared `kubeClient` (and registers its APIService when `register` is set), logging to the
+ * `logger` point, and waits for the first read of every catalog, so that a process reporting ready
+ * once the kernel started serves complete lists. On stop it closes everything it opened.
  */
 export function createPackageServerPlugin(options: PackageServerPluginOptions = {}): Plugin {
   return definePlugin({
     id: 'packageserver',
     version: '0.1.0',
-    requires: [kubeClient],
-    register(context) {
+    deps: { client: kubeClient, logger: optional(logger) },
+    init({ client, logger: parent }) {
+      const log = parent?.child({ component: 'packageserver' });
+      const { syncTimeoutMs, onServing, ...serverOptions } = options;
       let server: PackageServer | undefined;
-      let client: KubeClient | undefined;
-      context.onStart(async (extensions) => {
-        const connection = extensions.get(kubeClient);
-        client = new KubeClient({ kubeconfig: connection.kubeconfig, ...(connection.context !== undefined ? { context: connection.context } : {}) });
-        const log = extensions.find(logger)?.child({ component: 'packageserver' });
-        const { syncTimeoutMs, onServing, ...serverOptions } = options;
-        server = await startPackageServer({ ...serverOptions, client, ...(log ? { logger: log } : {}) });
-        await server.waitForSync(syncTimeoutMs ?? 60_000).catch((error: unknown) =>
-          log?.warn('not every catalog was read in time; serving what was read, the rest follows', { error: describeError(error) }),
-        );
-        onServing?.(server);
-      });
-      context.onStop(async () => {
-        await server?.stop();
-        client?.close();
-      });
+      return {
+        async start() {
+          server = await startPackageServer({ ...serverOptions, client, ...(log ? { logger: log } : {}) });
+          await server.waitForSync(syncTimeoutMs ?? 60_000).catch((error: unknown) =>
+            log?.warn('not every catalog was read in time; serving what was read, the rest follows', { error: describeError(error) }),
+          );
+          onServing?.(server);
+        },
+        stop: () => server?.stop(),
+      };
     },
   });
 }

@@ -1,4 +1,5 @@
-import { boot, kubeClient, provision } from '@olm/core';
+import { boot, provision } from '@olm/core';
+import { kubeClient } from '@olm/controller-runtime';
 import { loadCatalog, startRegistryServer } from '@olm/registry';
 import { describe, expect, it } from 'vitest';
 import { createPackageServerPlugin } from '../src/index.js';
@@ -12,7 +13,8 @@ describe('the packageserver plugin', () => {
       await cluster.client.create(grpcCatalogSource('olm', 'acme-examples', registry.address));
       const kernel = await boot({
         plugins: [createPackageServerPlugin({ globalNamespace: 'olm', register: { namespace: 'olm' } })],
-        provide: [provision(kubeClient, { kubeconfig: cluster.server.kubeconfig })],
+        // The cluster's own client: the plugin shares it rather than building one.
+        provide: [provision(kubeClient, cluster.client)],
       });
       expect(kernel.plugins.map((plugin) => plugin.id)).toEqual(['packageserver']);
       const names = await eventually(async () => {

@@ -1,4 +1,4 @@
-import { constraintEvaluators, definePlugin, type Plugin } from '@olm/core';
+import { constraintEvaluators, contribute, definePlugin, type Plugin } from '@olm/core';
 import { type CelConstraintEvaluatorOptions, createCelConstraintEvaluator } from './cel-constraint-evaluator.js';
 
 export const CEL_PLUGIN_ID = 'plugin-cel';
@@ -9,9 +9,8 @@ export function createCelPlugin(options: CelConstraintEvaluatorOptions = {}): Pl
   return definePlugin({
     id: CEL_PLUGIN_ID,
     version: CEL_PLUGIN_VERSION,
-    register(context) {
-      context.provide(constraintEvaluators, createCelConstraintEvaluator(options));
-    },
+    provides: [constraintEvaluators],
+    init: () => ({ provide: [contribute(constraintEvaluators, createCelConstraintEvaluator(options))] }),
   });
 }
 

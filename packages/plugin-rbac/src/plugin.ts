@@ -1,4 +1,4 @@
-import { definePlugin, rbacGenerator } from '@olm/core';
+import { contribute, definePlugin, rbacGenerator } from '@olm/core';
 import { createRbacGenerator } from './generator.js';
 
 /**
@@ -8,7 +8,6 @@ import { createRbacGenerator } from './generator.js';
 export const rbacPlugin = definePlugin({
   id: 'plugin-rbac',
   version: '0.1.0',
-  register(ctx) {
-    ctx.provide(rbacGenerator, createRbacGenerator());
-  },
+  provides: [rbacGenerator],
+  init: () => ({ provide: [contribute(rbacGenerator, createRbacGenerator())] }),
 });

@@ -1,11 +1,10 @@
-import { definePlugin, satBackend } from '@olm/core';
+import { contribute, definePlugin, satBackend } from '@olm/core';
 import { createCdclBackend } from './cdcl-backend.js';
 
 /** Provides the `satBackend` extension point with the TypeScript CDCL solver. Swap it for another SAT plugin freely. */
 export const satCdclPlugin = definePlugin({
   id: 'plugin-sat-cdcl',
   version: '0.1.0',
-  register(ctx) {
-    ctx.provide(satBackend, createCdclBackend());
-  },
+  provides: [satBackend],
+  init: () => ({ provide: [contribute(satBackend, createCdclBackend())] }),
 });

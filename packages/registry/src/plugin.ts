@@ -1,4 +1,4 @@
-import { catalogSourceTypes, definePlugin, propertyTypes } from '@olm/core';
+import { catalogSourceTypes, contribute, definePlugin, propertyTypes } from '@olm/core';
 import { builtInPropertyTypes } from './property-types.js';
 import { loadCatalog } from './build-catalog.js';
 import { createCatalogSourceTypes } from './sources/index.js';
@@ -11,11 +11,12 @@ import { createCatalogSourceTypes } from './sources/index.js';
 export const registryPlugin = definePlugin({
   id: 'registry',
   version: '0.1.0',
-  register(context) {
-    for (const propertyType of builtInPropertyTypes) context.provide(propertyTypes, propertyType);
-    // grpc, configmap/internal (no ConfigMap reader here: they report OLM_REGISTRY_SOURCE_UNAVAILABLE), fbc-directory.
-    for (const sourceType of createCatalogSourceTypes({ loadDirectory: (directory) => loadCatalog(directory) })) {
-      context.provide(catalogSourceTypes, sourceType);
-    }
-  },
+  provides: [propertyTypes, catalogSourceTypes],
+  init: () => ({
+    provide: [
+      ...builtInPropertyTypes.map((propertyType) => contribute(propertyTypes, propertyType)),
+      // grpc, configmap/internal (no ConfigMap reader here: they report OLM_REGISTRY_SOURCE_UNAVAILABLE), fbc-directory.
+      ...createCatalogSourceTypes({ loadDirectory: (directory) => loadCatalog(directory) }).map((sourceType) => contribute(catalogSourceTypes, sourceType)),
+    ],
+  }),
 });

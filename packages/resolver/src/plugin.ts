@@ -1,4 +1,4 @@
-import { constraintEvaluators, definePlugin, satBackend, type ExtensionReader } from '@olm/core';
+import { constraintEvaluators, contribute, definePlugin, satBackend, type ExtensionReader } from '@olm/core';
 import { builtInConstraintEvaluators } from './dependency-predicates.js';
 import { createResolver, type Resolver, type ResolverOptions } from './resolver.js';
 
@@ -10,10 +10,10 @@ import { createResolver, type Resolver, type ResolverOptions } from './resolver.
 export const resolverPlugin = definePlugin({
   id: 'resolver',
   version: '0.1.0',
-  requires: [satBackend],
-  register(ctx) {
-    for (const evaluator of builtInConstraintEvaluators) ctx.provide(constraintEvaluators, evaluator);
-  },
+  // Not used here, but a resolver without one cannot run: a distribution that boots none fails at boot.
+  deps: { satBackend },
+  provides: [constraintEvaluators],
+  init: () => ({ provide: builtInConstraintEvaluators.map((evaluator) => contribute(constraintEvaluators, evaluator)) }),
 });
 
 /** A resolver over the kernel's booted SAT backend and constraint evaluators (`limits`: the resolver's defaults otherwise). */

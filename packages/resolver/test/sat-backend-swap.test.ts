@@ -1,4 +1,4 @@
-import { boot, definePlugin, satBackend, type SatBackend, type SatLiteral, type SatSolver } from '@olm/core';
+import { boot, contribute, definePlugin, satBackend, type SatBackend, type SatLiteral, type SatSolver } from '@olm/core';
 import { satLogicSolverPlugin } from '@olm/plugin-sat-logic-solver';
 import { describe, expect, it } from 'vitest';
 import { resolverFromKernel, resolverPlugin, type ResolveInput } from '../src/index.js';
@@ -87,7 +87,12 @@ describe('the resolver uses whichever SAT backend is booted', () => {
     expect(dpllCalls.count).toBe(0);
     expect(first.stats.solverCalls).toBeGreaterThan(0);
 
-    const dpllPlugin = definePlugin({ id: 'plugin-sat-tiny-dpll', version: '1.0.0', register: (ctx) => ctx.provide(satBackend, dpllBackend(dpllCalls)) });
+    const dpllPlugin = definePlugin({
+      id: 'plugin-sat-tiny-dpll',
+      version: '1.0.0',
+      provides: [satBackend],
+      init: () => ({ provide: [contribute(satBackend, dpllBackend(dpllCalls))] }),
+    });
     const withDpll = await boot({ plugins: [dpllPlugin, resolverPlugin] });
     const second = resolverFromKernel(withDpll).resolve(input);
     await withDpll.stop();
@@ -103,6 +108,6 @@ describe('the resolver uses whichever SAT backend is booted', () => {
 
   it('refuses to boot the resolver without a SAT backend, with a hint', async () => {
     const error = await boot({ plugins: [resolverPlugin] }).catch((caught: unknown) => caught);
-    expect((error as Error).message).toContain('requires extension point "olm.satBackend"');
+    expect((error as Error).message).toContain('consumes extension point "olm.satBackend"');
   });
 });

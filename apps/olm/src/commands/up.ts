@@ -135,6 +135,8 @@ export async function runUp(
     // One local process: no other replica to elect a leader among.
     const controllers = await startControllers({
       kubeconfig: server.kubeconfig,
+      // One client for the process: the packageserver's and the controllers'.
+      client,
       plugins: distribution.distributionPlugins({
         namespace: olmNamespace,
         leaderElection: false,

@@ -1,4 +1,5 @@
-import { boot, kubeClient, logger as loggerPoint, metrics as metricsPoint, provision, type Kernel, type Plugin } from '@olm/core';
+import { boot, logger as loggerPoint, metrics as metricsPoint, provision, type Kernel, type Plugin } from '@olm/core';
+import { KubeClient, kubeClient } from '@olm/controller-runtime';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { loadPlugins, type LazyPlugin } from '../lazy-plugin.js';
 import { createLogger, type LogLevel } from './logger.js';
@@ -12,12 +13,15 @@ export interface RunningControllers {
 }
 
 /**
- * Boots the given plugins against a cluster with the app's logger and metrics registry, and serves
- * `/metrics`, `/healthz` and `/readyz` (ready once the kernel started, not ready while stopping).
+ * Boots the given plugins against a cluster with the process's one kube client, the app's logger and
+ * metrics registry, and serves `/metrics`, `/healthz` and `/readyz` (ready once the kernel started,
+ * not ready while stopping).
  */
 export async function startControllers(options: {
   readonly kubeconfig: string;
   readonly context?: string;
+  /** The process's client when the caller has one already (`olm up`); otherwise one is built from `kubeconfig` and closed on stop. */
+  readonly client?: KubeClient;
   /** The plugins to boot, as a distribution lists them (imported here) or already loaded. */
   readonly plugins: readonly (LazyPlugin | Plugin)[];
   readonly metricsPort: number;
@@ -37,16 +41,15 @@ export async function startControllers(options: {
     isReady: () => ready,
   });
   let kernel: Kernel;
+  let ownClient: KubeClient | undefined;
   try {
+    const client = options.client ?? (ownClient = new KubeClient({ kubeconfig: options.kubeconfig, ...(options.context !== undefined ? { context: options.context } : {}) }));
     kernel = await boot({
       plugins,
-      provide: [
-        provision(kubeClient, { kubeconfig: options.kubeconfig, ...(options.context !== undefined ? { context: options.context } : {}) }),
-        provision(loggerPoint, log),
-        provision(metricsPoint, registry),
-      ],
+      provide: [provision(kubeClient, client), provision(loggerPoint, log), provision(metricsPoint, registry)],
     });
   } catch (error) {
+    ownClient?.close();
     await operations.stop();
     throw error;
   }
@@ -60,6 +63,7 @@ export async function startControllers(options: {
       try {
         await kernel.stop();
       } finally {
+        ownClient?.close();
         await operations.stop();
       }
     },

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { boot } from '../kernel/boot.js';
 import { hasErrorCode, KernelErrorCodes } from '../kernel/errors.js';
 import type { ExtensionPoint } from '../kernel/extension-point.js';
-import { definePlugin } from '../kernel/plugin.js';
+import { contribute, definePlugin } from '../kernel/plugin.js';
 import { olmExtensionPoints } from './index.js';
 
 describe('olmExtensionPoints', () => {
@@ -18,7 +18,7 @@ describe('olmExtensionPoints', () => {
       satBackend: 'olm.satBackend single',
       rbacGenerator: 'olm.rbacGenerator single',
       reconcilers: 'olm.reconcilers keyed',
-      kubeClient: 'olm.kubeClient single',
+      informerCache: 'olm.informerCache single',
       logger: 'olm.logger single',
       metrics: 'olm.metrics single',
     });
@@ -47,8 +47,8 @@ describe('olmExtensionPoints', () => {
     const evaluator = (kind: string) => ({ kind, compile: () => ({ test: () => true, describe: () => `with ${kind}` }) });
     const kernel = await boot({
       plugins: [
-        definePlugin({ id: 'resolver', version: '1.0.0', register: (ctx) => ctx.provide(constraintEvaluators, evaluator('gvk')) }),
-        definePlugin({ id: 'plugin-cel', version: '1.0.0', register: (ctx) => ctx.provide(constraintEvaluators, evaluator('cel')) }),
+        definePlugin({ id: 'resolver', version: '1.0.0', provides: [constraintEvaluators], init: () => ({ provide: [contribute(constraintEvaluators, evaluator('gvk'))] }) }),
+        definePlugin({ id: 'plugin-cel', version: '1.0.0', provides: [constraintEvaluators], init: () => ({ provide: [contribute(constraintEvaluators, evaluator('cel'))] }) }),
       ],
     });
     expect([...kernel.get(constraintEvaluators).keys()].sort()).toEqual(['cel', 'gvk']);
@@ -56,8 +56,8 @@ describe('olmExtensionPoints', () => {
 
     const error = await boot({
       plugins: [
-        definePlugin({ id: 'plugin-cel', version: '1.0.0', register: (ctx) => ctx.provide(constraintEvaluators, evaluator('cel')) }),
-        definePlugin({ id: 'plugin-cel-fast', version: '1.0.0', register: (ctx) => ctx.provide(constraintEvaluators, evaluator('cel')) }),
+        definePlugin({ id: 'plugin-cel', version: '1.0.0', provides: [constraintEvaluators], init: () => ({ provide: [contribute(constraintEvaluators, evaluator('cel'))] }) }),
+        definePlugin({ id: 'plugin-cel-fast', version: '1.0.0', provides: [constraintEvaluators], init: () => ({ provide: [contribute(constraintEvaluators, evaluator('cel'))] }) }),
       ],
     }).catch((caught: unknown) => caught);
     expect(hasErrorCode(error, KernelErrorCodes.bootFailed)).toBe(true);

@@ -4,7 +4,7 @@ import { installStrategies } from './install-strategies.js';
 import { propertyTypes } from './property-types.js';
 import { rbacGenerator } from './rbac-generator.js';
 import { reconcilers } from './reconcilers.js';
-import { kubeClient, logger, metrics } from './runtime.js';
+import { informerCache, logger, metrics } from './runtime.js';
 import { satBackend } from './sat-backend.js';
 
 /** Every OLM extension point, in one place so an editor lists them all. */
@@ -16,7 +16,7 @@ export const olmExtensionPoints = {
   satBackend,
   rbacGenerator,
   reconcilers,
-  kubeClient,
+  informerCache,
   logger,
   metrics,
 } as const;

@@ -39,10 +39,11 @@ export interface CachedObject {
 /**
  * Another kind whose changes should reconcile this reconciler's objects. Without `map`, an object
  * maps to its owner: through `ownerReferences` of the reconciled kind, or OLM's owner labels
- * (`olm.owner`, `olm.owner.namespace`, `olm.owner.kind`).
+ * (`olm.owner`, `olm.owner.namespace`, `olm.owner.kind`). `map` reads related objects from `cache`,
+ * the runtime's informer cache (the reconciled kind and every watched kind are in it).
  */
 export interface ReconcilerWatch extends ObjectKind {
-  map?(object: CachedObject): readonly ReconcileRequest[];
+  map?(object: CachedObject, cache: ObjectReader): readonly ReconcileRequest[];
 }
 
 /**

@@ -1,10 +1,5 @@
 import { createSingleExtensionPoint } from '../kernel/extension-point.js';
-
-/** How to reach the cluster: a kubeconfig document (YAML or JSON) and an optional context. */
-export interface KubeClientConfig {
-  readonly kubeconfig: string;
-  readonly context?: string;
-}
+import type { ObjectReader } from './reconcilers.js';
 
 export type LogFields = Readonly<Record<string, unknown>>;
 
@@ -24,12 +19,6 @@ export interface MetricsRegistry {
   readonly contentType: string;
 }
 
-export const kubeClient = createSingleExtensionPoint<KubeClientConfig>({
-  id: 'olm.kubeClient',
-  description: 'the cluster connection',
-  hint: 'the app provides it: boot({ provide: [provision(kubeClient, { kubeconfig })] })',
-});
-
 export const logger = createSingleExtensionPoint<Logger>({
   id: 'olm.logger',
   description: 'the structured logger',
@@ -40,4 +29,14 @@ export const metrics = createSingleExtensionPoint<MetricsRegistry>({
   id: 'olm.metrics',
   description: 'the Prometheus metrics registry',
   hint: 'the app provides it: boot({ provide: [provision(metrics, new Registry())] })',
+});
+
+/**
+ * The informer cache the controller runtime fills for the kinds its reconcilers watch, read-only.
+ * The shared kube client itself is `@olm/controller-runtime`'s `kubeClient` point: its type is that package's.
+ */
+export const informerCache = createSingleExtensionPoint<ObjectReader>({
+  id: 'olm.informerCache',
+  description: 'the shared informer cache of the kinds reconcilers watch',
+  hint: 'boot @olm/controller-runtime, which provides it',
 });

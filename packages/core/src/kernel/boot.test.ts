@@ -1,23 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { boot, type KernelProblem } from './boot.js';
 import { hasErrorCode, KernelErrorCodes } from './errors.js';
-import { createKeyedExtensionPoint, createListExtensionPoint, createSingleExtensionPoint } from './extension-point.js';
-import { definePlugin, provision, type Plugin } from './plugin.js';
-
-const greeter = createSingleExtensionPoint<{ greet(name: string): string }>({
-  id: 'test.greeter',
-  description: 'says hello',
-  hint: 'boot @test/plugin-greeter',
-});
-const shapes = createKeyedExtensionPoint<{ name: string; sides: number }>({
-  id: 'test.shapes',
-  description: 'shapes by name',
-  keyOf: (shape) => shape.name,
-});
-const checks = createListExtensionPoint<string>({ id: 'test.checks', description: 'preflight checks' });
-
-const plain = (id: string, extra: Partial<Parameters<typeof definePlugin>[0]> = {}): Plugin =>
-  definePlugin({ id, version: '1.0.0', register: () => {}, ...extra });
+import { contribute, definePlugin, provision, type Plugin } from './plugin.js';
+import { checks, greeter, plain, shapes } from './test-plugins.js';
 
 async function bootProblems(plugins: Plugin[], provide = [] as ReturnType<typeof provision>[]): Promise<KernelProblem[]> {
   try {
@@ -28,6 +13,9 @@ async function bootProblems(plugins: Plugin[], provide = [] as ReturnType<typeof
   }
   throw new Error('boot unexpectedly succeeded');
 }
+
+const providing = (id: string, ...provide: ReturnType<typeof contribute>[]) =>
+  plain(id, { provides: [...new Set(provide.map((item) => item.point))], init: () => ({ provide }) });
 
 describe('boot: wiring problems', () => {
   it('reports a duplicate plugin', async () => {
@@ -44,14 +32,12 @@ describe('boot: wiring problems', () => {
   it('reports a missing dependency with its range', async () => {
     const problems = await bootProblems([plain('a', { dependsOn: { resolver: '^1' } })]);
     expect(problems.map((problem) => problem.code)).toEqual([KernelErrorCodes.missingDependency]);
-    expect(problems[0]!.message).toBe(
-      'plugin "a" depends on "resolver" (^1), which is not in the plugin list; add it',
-    );
+    expect(problems[0]!.message).toBe('plugin "a" depends on "resolver" (^1), which is not in the plugin list; add it');
   });
 
   it('reports a semver range that the installed version does not meet', async () => {
     const problems = await bootProblems([
-      definePlugin({ id: 'resolver', version: '2.3.0', register: () => {} }),
+      definePlugin({ id: 'resolver', version: '2.3.0', init: () => {} }),
       plain('a', { dependsOn: { resolver: '^1.2.0' } }),
     ]);
     expect(problems).toHaveLength(1);
@@ -59,29 +45,11 @@ describe('boot: wiring problems', () => {
     expect(problems[0]!.message).toContain('needs "resolver" ^1.2.0, but version 2.3.0 is installed');
   });
 
-  it('prints a dependency cycle as a -> b -> a', async () => {
+  it('names both providers when two plugins provide one single point, before any init runs', async () => {
+    const initialised: string[] = [];
     const problems = await bootProblems([
-      plain('b', { dependsOn: { a: '*' } }),
-      plain('a', { dependsOn: { b: '*' } }),
-      plain('c'),
-    ]);
-    expect(problems.map((problem) => problem.code)).toEqual([KernelErrorCodes.dependencyCycle]);
-    expect(problems[0]!.message).toContain('a -> b -> a');
-  });
-
-  it('prints a three-plugin cycle starting at its smallest id', async () => {
-    const problems = await bootProblems([
-      plain('z', { dependsOn: { x: '*' } }),
-      plain('x', { dependsOn: { y: '*' } }),
-      plain('y', { dependsOn: { z: '*' } }),
-    ]);
-    expect(problems[0]!.message).toContain('x -> y -> z -> x');
-  });
-
-  it('names both providers when two plugins provide one single point', async () => {
-    const problems = await bootProblems([
-      plain('sat-one', { register: (ctx) => ctx.provide(greeter, { greet: () => 'one' }) }),
-      plain('sat-two', { register: (ctx) => ctx.provide(greeter, { greet: () => 'two' }) }),
+      plain('sat-one', { provides: [greeter], init: () => void initialised.push('sat-one') }),
+      plain('sat-two', { provides: [greeter], init: () => void initialised.push('sat-two') }),
     ]);
     expect(problems).toEqual([
       {
@@ -90,36 +58,38 @@ describe('boot: wiring problems', () => {
         message: 'extension point "test.greeter" is provided by both "sat-one" and "sat-two"; boot only one of them',
       },
     ]);
+    expect(initialised).toEqual([]);
   });
 
   it('names both providers of one key of a keyed point, and allows different keys', async () => {
     const problems = await bootProblems([
-      plain('p1', { register: (ctx) => ctx.provide(shapes, { name: 'square', sides: 4 }) }),
-      plain('p2', {
-        register: (ctx) => {
-          ctx.provide(shapes, { name: 'triangle', sides: 3 });
-          ctx.provide(shapes, { name: 'square', sides: 4 });
-        },
-      }),
+      providing('p1', contribute(shapes, { name: 'square', sides: 4 })),
+      providing('p2', contribute(shapes, { name: 'triangle', sides: 3 }), contribute(shapes, { name: 'square', sides: 4 })),
     ]);
     expect(problems).toHaveLength(1);
-    expect(problems[0]!.message).toBe(
-      'key "square" of extension point "test.shapes" is provided by both "p1" and "p2"; boot only one of them',
-    );
+    expect(problems[0]!.message).toBe('key "square" of extension point "test.shapes" is provided by both "p1" and "p2"; boot only one of them');
   });
 
-  it('reports a required point that nobody provides, with the point hint', async () => {
-    const problems = await bootProblems([plain('resolver', { requires: [greeter] })]);
-    expect(problems).toHaveLength(1);
-    expect(problems[0]!.code).toBe(KernelErrorCodes.missingExtension);
-    expect(problems[0]!.message).toBe(
-      'plugin "resolver" requires extension point "test.greeter" (says hello), but nothing provides it. Hint: boot @test/plugin-greeter',
-    );
+  it('reports a consumed single point that nobody provides, with the dependency name and the point hint', async () => {
+    const problems = await bootProblems([plain('resolver', { deps: { hello: greeter } })]);
+    expect(problems).toEqual([
+      {
+        code: KernelErrorCodes.missingExtension,
+        plugin: 'resolver',
+        message:
+          'plugin "resolver" consumes extension point "test.greeter" (says hello) as "hello", but nothing provides it. Hint: boot @test/plugin-greeter',
+      },
+    ]);
+  });
+
+  it('reports a provider that declared a point but contributed nothing to it', async () => {
+    const problems = await bootProblems([plain('lazy', { provides: [greeter] }), plain('user', { deps: { hello: greeter } })]);
+    expect(problems.map((problem) => [problem.code, problem.plugin])).toEqual([[KernelErrorCodes.missingExtension, 'user']]);
   });
 
   it('counts a point provided by the app as provided', async () => {
     const kernel = await boot({
-      plugins: [plain('resolver', { requires: [greeter] })],
+      plugins: [plain('resolver', { deps: { hello: greeter } })],
       provide: [provision(greeter, { greet: (name) => `hi ${name}` })],
     });
     expect(kernel.get(greeter).greet('olm')).toBe('hi olm');
@@ -129,34 +99,55 @@ describe('boot: wiring problems', () => {
   it('collects every problem at once and starts nothing', async () => {
     const started: string[] = [];
     const problems = await bootProblems([
-      plain('ok', { register: (ctx) => ctx.onStart(() => void started.push('ok')) }),
+      plain('ok', { init: () => ({ start: () => void started.push('ok') }) }),
       plain('a', { dependsOn: { missing: '^1' } }),
       plain('a'),
-      plain('needs', { requires: [greeter] }),
-      plain('throws', {
-        register: () => {
-          throw new Error('boom');
-        },
-      }),
+      plain('needs', { deps: { hello: greeter } }),
     ]);
     expect(problems.map((problem) => problem.code).sort()).toEqual(
-      [
-        KernelErrorCodes.duplicatePlugin,
-        KernelErrorCodes.missingDependency,
-        KernelErrorCodes.missingExtension,
-        KernelErrorCodes.registerFailed,
-      ].sort(),
-    );
-    expect(problems.find((problem) => problem.code === KernelErrorCodes.registerFailed)!.message).toBe(
-      'plugin "throws" failed while registering: boom',
+      [KernelErrorCodes.duplicatePlugin, KernelErrorCodes.missingDependency, KernelErrorCodes.missingExtension].sort(),
     );
     expect(started).toEqual([]);
   });
 
+  it('collects every init failure and clash, and starts nothing', async () => {
+    const started: string[] = [];
+    const problems = await bootProblems([
+      plain('ok', { init: () => ({ start: () => void started.push('ok') }) }),
+      plain('throws', {
+        init: () => {
+          throw new Error('boom');
+        },
+      }),
+      providing('p1', contribute(shapes, { name: 'square', sides: 4 })),
+      providing('p2', contribute(shapes, { name: 'square', sides: 4 })),
+    ]);
+    expect(problems.map((problem) => problem.message)).toEqual([
+      'key "square" of extension point "test.shapes" is provided by both "p1" and "p2"; boot only one of them',
+      'plugin "throws" failed while initialising: boom',
+    ]);
+    expect(problems.map((problem) => problem.code)).toEqual([KernelErrorCodes.duplicateProvider, KernelErrorCodes.initFailed]);
+    expect(started).toEqual([]);
+  });
+
+  it('does not initialise a consumer of a provider that failed, reporting only the provider', async () => {
+    const initialised: string[] = [];
+    const problems = await bootProblems([
+      plain('greeter', {
+        provides: [greeter],
+        init: () => {
+          throw new Error('no greeting today');
+        },
+      }),
+      plain('user', { deps: { hello: greeter }, init: () => void initialised.push('user') }),
+      plain('after', { dependsOn: { user: '*' }, init: () => void initialised.push('after') }),
+    ]);
+    expect(problems.map((problem) => problem.message)).toEqual(['plugin "greeter" failed while initialising: no greeting today']);
+    expect(initialised).toEqual([]);
+  });
+
   it('renders all problems in the error message', async () => {
-    const error = await boot({ plugins: [plain('a'), plain('a'), plain('b', { dependsOn: { c: '1' } })] }).catch(
-      (caught: unknown) => caught,
-    );
+    const error = await boot({ plugins: [plain('a'), plain('a'), plain('b', { dependsOn: { c: '1' } })] }).catch((caught: unknown) => caught);
     expect(hasErrorCode(error)).toBe(true);
     const message = (error as Error).message;
     expect(message).toMatch(/^boot failed with 2 problems; nothing was started:/);
@@ -164,16 +155,20 @@ describe('boot: wiring problems', () => {
     expect(message).toContain('[OLM_KERNEL_MISSING_DEPENDENCY]');
   });
 
-  it('rejects things that are not plugins and versions that are not semver', async () => {
+  it('rejects things that are not plugins, versions that are not semver, and deps or provides that are not points', async () => {
     const problems = await bootProblems([
-      { id: '', version: '1.0.0', register: () => {} } as Plugin,
-      definePlugin({ id: 'v', version: 'latest', register: () => {} }),
+      { id: '', version: '1.0.0', init: () => {} } as Plugin,
+      { id: 'old-style', version: '1.0.0', register: () => {} } as unknown as Plugin,
+      definePlugin({ id: 'v', version: 'latest', init: () => {} }),
+      plain('w', { deps: { hello: 'test.greeter' as never }, provides: [{ id: 'x' } as never] }),
     ]);
-    expect(problems.map((problem) => problem.code)).toEqual([
-      KernelErrorCodes.invalidPlugin,
-      KernelErrorCodes.invalidPlugin,
-    ]);
-    expect(problems[1]!.message).toContain('"latest", which is not a semver version');
+    expect(problems.map((problem) => problem.code)).toEqual(Array(5).fill(KernelErrorCodes.invalidPlugin));
+    expect(problems[1]!.message).toContain('it needs an id, a version and init()');
+    expect(problems[2]!.message).toContain('"latest", which is not a semver version');
+    expect(problems[3]!.message).toBe(
+      'plugin "w" consumes "hello", which is not an extension point; give a point made with create*ExtensionPoint, or optional(point)',
+    );
+    expect(problems[4]!.message).toBe('plugin "w" provides[0] is not an extension point; list the points its init contributes to');
   });
 
   it('rejects a dependsOn range that is not semver', async () => {
@@ -187,27 +182,10 @@ describe('boot: wiring problems', () => {
     ]);
   });
 
-  it('prints a plugin that depends on itself as a one-step cycle', async () => {
-    const problems = await bootProblems([plain('a', { dependsOn: { a: '*' } })]);
-    expect(problems.map((problem) => problem.code)).toEqual([KernelErrorCodes.dependencyCycle]);
-    expect(problems[0]!.message).toContain('a -> a;');
-  });
-
-  it('reports each of two separate cycles once', async () => {
-    const problems = await bootProblems([
-      plain('a', { dependsOn: { b: '*' } }),
-      plain('b', { dependsOn: { a: '*' } }),
-      plain('x', { dependsOn: { y: '*' } }),
-      plain('y', { dependsOn: { x: '*' } }),
-      plain('depends-on-cycle', { dependsOn: { a: '*' } }),
-    ]);
-    expect(problems.map((problem) => problem.message.match(/cycle: (.*);/)?.[1])).toEqual(['a -> b -> a', 'x -> y -> x']);
-  });
-
   it('reports a keyed contribution without a key, or one whose key cannot be read', async () => {
     const problems = await bootProblems([
-      plain('blank', { register: (ctx) => ctx.provide(shapes, { name: '', sides: 0 }) }),
-      plain('broken', { register: (ctx) => ctx.provide(shapes, null as never) }),
+      providing('blank', contribute(shapes, { name: '', sides: 0 })),
+      providing('broken', contribute(shapes, null as never)),
     ]);
     expect(problems.map((problem) => [problem.code, problem.plugin])).toEqual([
       [KernelErrorCodes.invalidPlugin, 'blank'],
@@ -217,51 +195,41 @@ describe('boot: wiring problems', () => {
     expect(problems[1]!.message).toMatch(/^"broken" contributed something extension point "test.shapes" cannot read a key from: /);
   });
 
+  it('refuses a contribution to a point the plugin did not declare in provides', async () => {
+    const problems = await bootProblems([plain('sneaky', { init: () => ({ provide: [contribute(checks, 'disk')] }) })]);
+    expect(problems).toEqual([
+      {
+        code: KernelErrorCodes.invalidPlugin,
+        plugin: 'sneaky',
+        message: 'plugin "sneaky" contributed to extension point "test.checks" without declaring it; add the point to its provides',
+      },
+    ]);
+  });
+
   it('names the app when a plugin provides a point the app already provides', async () => {
-    const problems = await bootProblems(
-      [plain('sat-one', { register: (ctx) => ctx.provide(greeter, { greet: () => 'plugin' }) })],
-      [provision(greeter, { greet: () => 'app' })],
-    );
+    const problems = await bootProblems([plain('sat-one', { provides: [greeter] })], [provision(greeter, { greet: () => 'app' })]);
     expect(problems.map((problem) => problem.message)).toEqual([
       'extension point "test.greeter" is provided by both "app" and "sat-one"; boot only one of them',
     ]);
   });
-
-  it('refuses declarations made after register() returned', async () => {
-    let lateProvide: (() => void) | undefined;
-    const kernel = await boot({
-      plugins: [plain('late', { register: (ctx) => void (lateProvide = () => ctx.provide(checks, 'x')) })],
-    });
-    expect(() => lateProvide!()).toThrowError(/called provide\(\) after register\(\) returned/);
-    await kernel.stop();
-  });
 });
 
-describe('boot: ordering and lifecycle', () => {
+describe('boot: lifecycle', () => {
+  const recording = (log: string[], id: string, extra: Parameters<typeof plain>[1] = {}) =>
+    plain(id, {
+      ...extra,
+      init: () => {
+        log.push(`init ${id}`);
+        return { start: () => void log.push(`start ${id}`), stop: () => void log.push(`stop ${id}`) };
+      },
+    });
   const recordingPlugins = (log: string[]) => [
-    plain('controller', {
-      dependsOn: { resolver: '^1' },
-      register: (ctx) => {
-        ctx.onStart(() => void log.push('start controller'));
-        ctx.onStop(() => void log.push('stop controller'));
-      },
-    }),
-    plain('resolver', {
-      dependsOn: { 'plugin-sat': '^1' },
-      register: (ctx) => {
-        ctx.onStart(() => void log.push('start resolver'));
-        ctx.onStop(() => void log.push('stop resolver'));
-      },
-    }),
-    plain('plugin-sat', {
-      register: (ctx) => {
-        ctx.onStart(() => void log.push('start plugin-sat'));
-        ctx.onStop(() => void log.push('stop plugin-sat'));
-      },
-    }),
+    recording(log, 'controller', { dependsOn: { resolver: '^1' } }),
+    recording(log, 'resolver', { dependsOn: { 'plugin-sat': '^1' } }),
+    recording(log, 'plugin-sat'),
   ];
 
-  it('starts in dependency order whatever the list order, and stops in reverse', async () => {
+  it('initialises every plugin before starting any, in dependency order, and stops in reverse', async () => {
     for (const reorder of [(list: Plugin[]) => list, (list: Plugin[]) => [...list].reverse()]) {
       const log: string[] = [];
       const kernel = await boot({ plugins: reorder(recordingPlugins(log)) });
@@ -269,6 +237,9 @@ describe('boot: ordering and lifecycle', () => {
       await kernel.stop();
       await kernel.stop();
       expect(log).toEqual([
+        'init plugin-sat',
+        'init resolver',
+        'init controller',
         'start plugin-sat',
         'start resolver',
         'start controller',
@@ -279,62 +250,26 @@ describe('boot: ordering and lifecycle', () => {
     }
   });
 
-  it('boots the same order for every permutation of the list', async () => {
-    const plugins = [
-      plain('controller', { dependsOn: { resolver: '^1', registry: '^1' } }),
-      plain('resolver', { dependsOn: { 'plugin-sat': '^1' } }),
-      plain('registry'),
-      plain('plugin-sat'),
-      plain('metrics'),
-    ];
-    const permutations = (list: Plugin[]): Plugin[][] =>
-      list.length <= 1 ? [list] : list.flatMap((item, index) => permutations(list.filter((_, other) => other !== index)).map((rest) => [item, ...rest]));
-    const orders = new Set<string>();
-    for (const permutation of permutations(plugins)) {
-      const kernel = await boot({ plugins: permutation });
-      orders.add(kernel.plugins.map((plugin) => plugin.id).join(' '));
-      await kernel.stop();
-    }
-    // Dependencies first; plugins that are ready together start in id order.
-    expect([...orders]).toEqual(['metrics plugin-sat registry resolver controller']);
-  });
-
-  it('runs one plugin\'s hooks in declaration order on start and in reverse on stop', async () => {
-    const log: string[] = [];
-    const kernel = await boot({
-      plugins: [
-        plain('server', {
-          register: (ctx) => {
-            ctx.onStart(() => void log.push('open socket'));
-            ctx.onStart(() => void log.push('start listening'));
-            ctx.onStop(() => void log.push('close socket'));
-            ctx.onStop(() => void log.push('stop listening'));
-          },
-        }),
-      ],
-    });
-    await kernel.stop();
-    expect(log).toEqual(['open socket', 'start listening', 'stop listening', 'close socket']);
-  });
-
   it('reports a rollback that fails too, after stopping every other started plugin', async () => {
     const log: string[] = [];
     const error = await boot({
       plugins: [
-        plain('a', { register: (ctx) => ctx.onStop(() => void log.push('stop a')) }),
+        plain('a', { init: () => ({ stop: () => void log.push('stop a') }) }),
         plain('b', {
           dependsOn: { a: '*' },
-          register: (ctx) =>
-            ctx.onStop(() => {
+          init: () => ({
+            stop: () => {
               throw new Error('lock file missing');
-            }),
+            },
+          }),
         }),
         plain('c', {
           dependsOn: { b: '*' },
-          register: (ctx) =>
-            ctx.onStart(() => {
+          init: () => ({
+            start: () => {
               throw 'port taken';
-            }),
+            },
+          }),
         }),
       ],
     }).catch((caught: unknown) => caught);
@@ -352,12 +287,12 @@ describe('boot: ordering and lifecycle', () => {
       ...recordingPlugins(log),
       plain('zz-broken', {
         dependsOn: { controller: '*' },
-        register: (ctx) => {
-          ctx.onStart(() => {
+        init: () => ({
+          start: () => {
             throw new Error('port 8080 in use');
-          });
-          ctx.onStop(() => void log.push('stop zz-broken'));
-        },
+          },
+          stop: () => void log.push('stop zz-broken'),
+        }),
       }),
     ];
     const error = await boot({ plugins }).catch((caught: unknown) => caught);
@@ -365,7 +300,7 @@ describe('boot: ordering and lifecycle', () => {
     expect((error as Error).message).toBe(
       'plugin "zz-broken" failed to start: port 8080 in use. Stopped again, in reverse order: controller, resolver, plugin-sat.',
     );
-    expect(log).toEqual([
+    expect(log.filter((line) => !line.startsWith('init'))).toEqual([
       'start plugin-sat',
       'start resolver',
       'start controller',
@@ -379,13 +314,14 @@ describe('boot: ordering and lifecycle', () => {
     const log: string[] = [];
     const kernel = await boot({
       plugins: [
-        plain('a', { register: (ctx) => ctx.onStop(() => void log.push('stop a')) }),
+        plain('a', { init: () => ({ stop: () => void log.push('stop a') }) }),
         plain('b', {
           dependsOn: { a: '*' },
-          register: (ctx) =>
-            ctx.onStop(() => {
+          init: () => ({
+            stop: () => {
               throw new Error('socket already closed');
-            }),
+            },
+          }),
         }),
       ],
     });
@@ -395,33 +331,16 @@ describe('boot: ordering and lifecycle', () => {
     expect(log).toEqual(['stop a']);
   });
 
-  it('gives start hooks every contribution, combined by cardinality', async () => {
-    let seen: unknown;
+  it('reads every contribution after boot, combined by cardinality', async () => {
     const kernel = await boot({
       plugins: [
-        plain('shapes-a', {
-          register: (ctx) => {
-            ctx.provide(shapes, { name: 'square', sides: 4 });
-            ctx.provide(checks, 'disk');
-          },
-        }),
-        plain('shapes-b', {
-          dependsOn: { 'shapes-a': '*' },
-          register: (ctx) => {
-            ctx.provide(shapes, { name: 'triangle', sides: 3 });
-            ctx.provide(checks, 'network');
-            ctx.onStart((extensions) => {
-              seen = {
-                shapes: [...extensions.get(shapes).keys()],
-                checks: extensions.get(checks),
-                greeter: extensions.find(greeter),
-              };
-            });
-          },
-        }),
+        providing('shapes-a', contribute(shapes, { name: 'square', sides: 4 }), contribute(checks, 'disk')),
+        providing('shapes-b', contribute(shapes, { name: 'triangle', sides: 3 }), contribute(checks, 'network')),
       ],
     });
-    expect(seen).toEqual({ shapes: ['square', 'triangle'], checks: ['disk', 'network'], greeter: undefined });
+    expect([...kernel.get(shapes).keys()]).toEqual(['square', 'triangle']);
+    expect(kernel.get(checks)).toEqual(['disk', 'network']);
+    expect(kernel.find(greeter)).toBeUndefined();
     expect(() => kernel.get(greeter)).toThrowError(/has no provider\. Hint: boot @test\/plugin-greeter/);
     await kernel.stop();
   });

@@ -1,19 +1,15 @@
 import semver from 'semver';
 import { describeError, KernelErrorCodes, OlmError } from './errors.js';
 import type { ExtensionPoint, ExtensionValue } from './extension-point.js';
-import type { ExtensionReader, Plugin, Provision, StartHook, StopHook } from './plugin.js';
+import type { ExtensionReader, Plugin, PluginInstance, Provision } from './plugin.js';
+import { consumedPoints, isExtensionPoint, providersByPoint, sortPlugins, type KernelProblem } from './plugin-order.js';
+
+export type { KernelProblem };
 
 export interface BootOptions {
   readonly plugins: readonly Plugin[];
-  /** Contributions made by the app itself, as if by a plugin named `app`. */
+  /** Contributions made by the app itself, as if by a plugin named `app`: services such as the shared kube client. */
   readonly provide?: readonly Provision[];
-}
-
-/** One wiring problem found before anything started. */
-export interface KernelProblem {
-  readonly code: string;
-  readonly message: string;
-  readonly plugin?: string;
 }
 
 export interface BootedPlugin {
@@ -22,7 +18,7 @@ export interface BootedPlugin {
 }
 
 export interface Kernel extends ExtensionReader {
-  /** The plugins in the order they started. */
+  /** The plugins in the order they initialised and started. */
   readonly plugins: readonly BootedPlugin[];
   /** Stops plugins in reverse start order; safe to call twice. */
   stop(): Promise<void>;
@@ -43,32 +39,34 @@ interface PointRecord {
 
 interface Lifecycle {
   readonly plugin: Plugin;
-  readonly startHooks: StartHook[];
-  readonly stopHooks: StopHook[];
+  readonly instance: PluginInstance;
 }
 
 /**
- * Boots plugins: checks the wiring, collecting every problem before anything starts, then starts
- * plugins in dependency order (list order never matters) and rolls back if one fails to start.
+ * Boots plugins in three steps. Checks the wiring (plugins, versions, who provides what each consumes,
+ * cycles); initialises every plugin in dependency order, handing each what it consumes; then starts
+ * them in that order, rolling back if one fails. Every problem of the first two steps is reported
+ * together, before anything starts.
  */
 export async function boot(options: BootOptions): Promise<Kernel> {
   const problems: KernelProblem[] = [];
   const plugins = collectUniquePlugins(options.plugins, problems);
   checkDependencies(plugins, problems);
-  const order = sortByDependencies(plugins, problems);
-
   const points = new Map<string, PointRecord>();
   for (const item of options.provide ?? []) addContribution(points, item.point, APP_PROVIDER, item.contribution, problems);
-  const lifecycles = order.map((plugin) => registerPlugin(plugin, points, problems));
-  checkRequiredPoints(order, points, problems);
-
+  const providers = providersByPoint(plugins);
+  checkSingleProviders(plugins, points, problems);
+  checkConsumedPoints(plugins, providers, points, problems);
+  const order = sortPlugins(plugins, providers, problems);
   if (problems.length > 0) throw bootError(problems);
 
-  const reader = createReader(points);
+  const lifecycles = await initPlugins(order, points, problems);
+  if (problems.length > 0) throw bootError(problems);
+
   const started: Lifecycle[] = [];
   for (const lifecycle of lifecycles) {
     try {
-      for (const hook of lifecycle.startHooks) await hook(reader);
+      await lifecycle.instance.start?.();
     } catch (error) {
       const rollbackErrors = await stopAll(started);
       const rolledBack = started.map((item) => item.plugin.id).reverse();
@@ -87,7 +85,7 @@ export async function boot(options: BootOptions): Promise<Kernel> {
 
   let stopping: Promise<void> | undefined;
   return {
-    ...reader,
+    ...createReader(points),
     plugins: order.map((plugin) => ({ id: plugin.id, version: plugin.version })),
     stop() {
       stopping ??= stopAll(started).then((errors) => {
@@ -103,10 +101,10 @@ export async function boot(options: BootOptions): Promise<Kernel> {
 function collectUniquePlugins(plugins: readonly Plugin[], problems: KernelProblem[]): Plugin[] {
   const byId = new Map<string, Plugin>();
   for (const plugin of plugins) {
-    if (!plugin || typeof plugin.id !== 'string' || plugin.id === '' || typeof plugin.register !== 'function') {
+    if (!plugin || typeof plugin.id !== 'string' || plugin.id === '' || typeof plugin.init !== 'function') {
       problems.push({
         code: KernelErrorCodes.invalidPlugin,
-        message: `a plugin in the list is not a plugin definition (it needs an id, a version and register()); build plugins with definePlugin()`,
+        message: `a plugin in the list is not a plugin definition (it needs an id, a version and init()); build plugins with definePlugin()`,
       });
       continue;
     }
@@ -117,6 +115,7 @@ function collectUniquePlugins(plugins: readonly Plugin[], problems: KernelProble
         message: `plugin "${plugin.id}" has version "${plugin.version}", which is not a semver version such as 1.2.0`,
       });
     }
+    checkPointDeclarations(plugin, problems);
     if (byId.has(plugin.id)) {
       problems.push({
         code: KernelErrorCodes.duplicatePlugin,
@@ -128,6 +127,131 @@ function collectUniquePlugins(plugins: readonly Plugin[], problems: KernelProble
     byId.set(plugin.id, plugin);
   }
   return [...byId.values()];
+}
+
+/** `deps` entries must be points (or `optional(point)`), `provides` entries points. */
+function checkPointDeclarations(plugin: Plugin, problems: KernelProblem[]): void {
+  const consumed = new Set(consumedPoints(plugin).map((item) => item.name));
+  for (const name of Object.keys(plugin.deps ?? {})) {
+    if (consumed.has(name)) continue;
+    problems.push({
+      code: KernelErrorCodes.invalidPlugin,
+      plugin: plugin.id,
+      message: `plugin "${plugin.id}" consumes "${name}", which is not an extension point; give a point made with create*ExtensionPoint, or optional(point)`,
+    });
+  }
+  for (const [index, point] of (plugin.provides ?? []).entries()) {
+    if (isExtensionPoint(point)) continue;
+    problems.push({
+      code: KernelErrorCodes.invalidPlugin,
+      plugin: plugin.id,
+      message: `plugin "${plugin.id}" provides[${index}] is not an extension point; list the points its init contributes to`,
+    });
+  }
+}
+
+/** Two plugins (or the app and a plugin) declaring one `single` point: known before anything initialises. */
+function checkSingleProviders(plugins: readonly Plugin[], points: ReadonlyMap<string, PointRecord>, problems: KernelProblem[]): void {
+  const first = new Map<string, string>();
+  for (const [id, record] of points) if (record.point.cardinality === 'single') first.set(id, APP_PROVIDER);
+  for (const plugin of plugins) {
+    for (const point of new Set(plugin.provides ?? [])) {
+      if (!isExtensionPoint(point) || point.cardinality !== 'single') continue;
+      const clash = first.get(point.id);
+      if (clash === undefined) {
+        first.set(point.id, plugin.id);
+        continue;
+      }
+      problems.push({
+        code: KernelErrorCodes.duplicateProvider,
+        plugin: plugin.id,
+        message: `extension point "${point.id}" is provided by both "${clash}" and "${plugin.id}"; boot only one of them`,
+      });
+    }
+  }
+}
+
+/** Every required `single` point a plugin consumes has a provider: a plugin that declares it, or the app. */
+function checkConsumedPoints(
+  plugins: readonly Plugin[],
+  providers: ReadonlyMap<string, readonly string[]>,
+  points: ReadonlyMap<string, PointRecord>,
+  problems: KernelProblem[],
+): void {
+  for (const plugin of plugins) {
+    for (const { name, point, optional } of consumedPoints(plugin)) {
+      if (optional || point.cardinality !== 'single' || points.has(point.id)) continue;
+      if ((providers.get(point.id) ?? []).some((id) => id !== plugin.id)) continue;
+      problems.push(missingExtension(plugin, name, point));
+    }
+  }
+}
+
+function missingExtension(plugin: Plugin, name: string, point: ExtensionPoint<unknown>): KernelProblem {
+  const hint = point.hint ? ` Hint: ${point.hint}` : ' Add a plugin that provides it, or provide it in boot({ provide }).';
+  return {
+    code: KernelErrorCodes.missingExtension,
+    plugin: plugin.id,
+    message: `plugin "${plugin.id}" consumes extension point "${point.id}" (${point.description}) as "${name}", but nothing provides it.${hint}`,
+  };
+}
+
+/**
+ * Runs each `init` in order with what the plugin consumes, and records its contributions. A plugin
+ * whose provider failed is not initialised (the provider's failure is the problem reported).
+ */
+async function initPlugins(order: readonly Plugin[], points: Map<string, PointRecord>, problems: KernelProblem[]): Promise<Lifecycle[]> {
+  const lifecycles: Lifecycle[] = [];
+  const failed = new Set<string>();
+  for (const plugin of order) {
+    const consumed = consumedPoints(plugin);
+    const waitsOnFailure =
+      Object.keys(plugin.dependsOn ?? {}).some((id) => failed.has(id)) ||
+      order.some((other) => failed.has(other.id) && other.id !== plugin.id && consumed.some(({ point }) => other.provides?.some((provided) => provided.id === point.id)));
+    if (waitsOnFailure) {
+      failed.add(plugin.id);
+      continue;
+    }
+    const deps: Record<string, unknown> = {};
+    const missing: KernelProblem[] = [];
+    for (const { name, point, optional } of consumed) {
+      const others = (points.get(point.id)?.contributions ?? []).filter((item) => item.providerId !== plugin.id);
+      if (point.cardinality === 'single') {
+        if (others.length === 0 && !optional) missing.push(missingExtension(plugin, name, point));
+        deps[name] = others[0]?.value;
+      } else {
+        deps[name] = point.cardinality === 'keyed' ? new Map(others.map((item) => [item.key!, item.value])) : others.map((item) => item.value);
+      }
+    }
+    if (missing.length > 0) {
+      problems.push(...missing);
+      failed.add(plugin.id);
+      continue;
+    }
+    try {
+      const instance = (await plugin.init(deps as never)) ?? {};
+      for (const { point, value } of instance.provide ?? []) {
+        if (!isExtensionPoint(point) || !plugin.provides?.some((declared) => declared.id === point.id)) {
+          problems.push({
+            code: KernelErrorCodes.invalidPlugin,
+            plugin: plugin.id,
+            message: `plugin "${plugin.id}" contributed to extension point "${isExtensionPoint(point) ? point.id : String(point)}" without declaring it; add the point to its provides`,
+          });
+          continue;
+        }
+        addContribution(points, point, plugin.id, value, problems);
+      }
+      lifecycles.push({ plugin, instance });
+    } catch (error) {
+      failed.add(plugin.id);
+      problems.push({
+        code: KernelErrorCodes.initFailed,
+        plugin: plugin.id,
+        message: `plugin "${plugin.id}" failed while initialising: ${describeError(error)}`,
+      });
+    }
+  }
+  return lifecycles;
 }
 
 function checkDependencies(plugins: readonly Plugin[], problems: KernelProblem[]): void {
@@ -156,103 +280,6 @@ function checkDependencies(plugins: readonly Plugin[], problems: KernelProblem[]
       }
     }
   }
-}
-
-/**
- * Topological order by `dependsOn`, ties broken by id so the list order never matters.
- * Plugins caught in a cycle are reported and then appended (by id) so their registrations
- * can still be checked for other problems.
- */
-function sortByDependencies(plugins: readonly Plugin[], problems: KernelProblem[]): Plugin[] {
-  const byId = new Map(plugins.map((plugin) => [plugin.id, plugin]));
-  const dependenciesOf = (plugin: Plugin) => Object.keys(plugin.dependsOn ?? {}).filter((id) => byId.has(id));
-  const remaining = new Map(plugins.map((plugin) => [plugin.id, new Set(dependenciesOf(plugin))]));
-  const order: Plugin[] = [];
-
-  for (;;) {
-    const ready = [...remaining].filter(([, deps]) => deps.size === 0).map(([id]) => id).sort();
-    if (ready.length === 0) break;
-    const next = ready[0]!;
-    remaining.delete(next);
-    for (const deps of remaining.values()) deps.delete(next);
-    order.push(byId.get(next)!);
-  }
-
-  if (remaining.size > 0) {
-    for (const cycle of findCycles([...remaining.keys()].sort(), (id) => dependenciesOf(byId.get(id)!))) {
-      problems.push({
-        code: KernelErrorCodes.dependencyCycle,
-        plugin: cycle[0],
-        message: `plugins depend on each other in a cycle: ${cycle.join(' -> ')}; remove one of these dependsOn entries`,
-      });
-    }
-    order.push(...[...remaining.keys()].sort().map((id) => byId.get(id)!));
-  }
-  return order;
-}
-
-/** Each distinct cycle once, starting at its smallest id, e.g. `["a", "b", "a"]`. */
-function findCycles(ids: readonly string[], edges: (id: string) => readonly string[]): string[][] {
-  const cycles = new Map<string, string[]>();
-  const state = new Map<string, 'visiting' | 'done'>();
-  const path: string[] = [];
-  const visit = (id: string) => {
-    state.set(id, 'visiting');
-    path.push(id);
-    for (const next of [...edges(id)].sort()) {
-      if (state.get(next) === 'visiting') {
-        const loop = path.slice(path.indexOf(next));
-        const start = loop.indexOf([...loop].sort()[0]!);
-        const rotated = [...loop.slice(start), ...loop.slice(0, start)];
-        cycles.set(rotated.join('\0'), [...rotated, rotated[0]!]);
-      } else if (!state.has(next) && ids.includes(next)) {
-        visit(next);
-      }
-    }
-    path.pop();
-    state.set(id, 'done');
-  };
-  for (const id of ids) if (!state.has(id)) visit(id);
-  return [...cycles.values()];
-}
-
-function registerPlugin(plugin: Plugin, points: Map<string, PointRecord>, problems: KernelProblem[]): Lifecycle {
-  const lifecycle: Lifecycle = { plugin, startHooks: [], stopHooks: [] };
-  let open = true;
-  const ensureOpen = (what: string) => {
-    if (!open) {
-      throw new OlmError(
-        KernelErrorCodes.registerClosed,
-        `plugin "${plugin.id}" called ${what} after register() returned; declare everything inside register()`,
-      );
-    }
-  };
-  try {
-    plugin.register({
-      pluginId: plugin.id,
-      provide: (point, contribution) => {
-        ensureOpen('provide()');
-        addContribution(points, point, plugin.id, contribution, problems);
-      },
-      onStart: (hook) => {
-        ensureOpen('onStart()');
-        lifecycle.startHooks.push(hook);
-      },
-      onStop: (hook) => {
-        ensureOpen('onStop()');
-        lifecycle.stopHooks.push(hook);
-      },
-    });
-  } catch (error) {
-    problems.push({
-      code: KernelErrorCodes.registerFailed,
-      plugin: plugin.id,
-      message: `plugin "${plugin.id}" failed while registering: ${describeError(error)}`,
-    });
-  } finally {
-    open = false;
-  }
-  return lifecycle;
 }
 
 function addContribution(
@@ -309,20 +336,6 @@ function readKey(
   return undefined;
 }
 
-function checkRequiredPoints(order: readonly Plugin[], points: Map<string, PointRecord>, problems: KernelProblem[]): void {
-  for (const plugin of order) {
-    for (const point of plugin.requires ?? []) {
-      if ((points.get(point.id)?.contributions.length ?? 0) > 0) continue;
-      const hint = point.hint ? ` Hint: ${point.hint}` : ' Add a plugin that provides it, or provide it in boot({ provide }).';
-      problems.push({
-        code: KernelErrorCodes.missingExtension,
-        plugin: plugin.id,
-        message: `plugin "${plugin.id}" requires extension point "${point.id}" (${point.description}), but nothing provides it.${hint}`,
-      });
-    }
-  }
-}
-
 function bootError(problems: readonly KernelProblem[]): OlmError {
   const lines = problems.map((problem) => `  - [${problem.code}] ${problem.message}`);
   return new OlmError(
@@ -360,12 +373,10 @@ function createReader(points: ReadonlyMap<string, PointRecord>): ExtensionReader
 async function stopAll(started: readonly Lifecycle[]): Promise<string[]> {
   const errors: string[] = [];
   for (const lifecycle of [...started].reverse()) {
-    for (const hook of [...lifecycle.stopHooks].reverse()) {
-      try {
-        await hook();
-      } catch (error) {
-        errors.push(`"${lifecycle.plugin.id}": ${describeError(error)}`);
-      }
+    try {
+      await lifecycle.instance.stop?.();
+    } catch (error) {
+      errors.push(`"${lifecycle.plugin.id}": ${describeError(error)}`);
     }
   }
   return errors;
