@@ -103,7 +103,6 @@ export function createCsvController(options: CsvControllerOptions): CsvControlle
       }
     },
     clusterChanges: new Set(),
-    cache: undefined,
     installTimeoutMs: options.installTimeoutMs ?? 5 * 60_000,
     requeueAfterMs: options.requeueAfterMs ?? 30_000,
     healthPollMs: options.healthPollMs ?? 5_000,

@@ -56,32 +56,31 @@ export function createCsvReconciler(shared: Shared): Reconciler {
     for: Kinds.csv,
     owns: [Kinds.deployment],
     watches: [
-      { ...Kinds.operatorGroup, map: (og) => csvsForOperatorGroup(shared, og) },
-      { ...Kinds.crd, map: (crd) => csvsUsingCrd(shared, crd.metadata?.name ?? '') },
-      { ...Kinds.apiService, map: (apiService) => csvsUsingApiService(shared, apiService.metadata?.name ?? '') },
+      { ...Kinds.operatorGroup, map: (og, cache) => csvsForOperatorGroup(cache, og) },
+      { ...Kinds.crd, map: (crd, cache) => csvsUsingCrd(cache, crd.metadata?.name ?? '') },
+      { ...Kinds.apiService, map: (apiService, cache) => csvsUsingApiService(cache, apiService.metadata?.name ?? '') },
       // A Subscription's `config` shapes the deployments of the CSV it installed.
       { ...Kinds.subscription, map: csvsOfSubscription },
       {
         ...Kinds.serviceAccount,
-        map: (account) => [...csvsInNamespace(shared, account.metadata?.namespace ?? ''), ...csvsAffectedByRbac(shared, account)],
+        map: (account, cache) => [...csvsInNamespace(cache, account.metadata?.namespace ?? ''), ...csvsAffectedByRbac(shared, cache, account)],
       },
-      { ...Kinds.csv, map: (csv) => relatedCsvs(shared, csv as Csv) },
+      { ...Kinds.csv, map: (csv, cache) => relatedCsvs(cache, csv as Csv) },
       // A new namespace needs the copies (CSV and RBAC) of the operators targeting it; a selector's
       // matches reach the CSVs through their OperatorGroup's status instead.
-      { ...Kinds.namespace, map: (namespace) => csvsTargeting(shared, namespace.metadata?.name ?? '') },
+      { ...Kinds.namespace, map: (namespace, cache) => csvsTargeting(cache, namespace.metadata?.name ?? '') },
       // `spec.features.disableCopiedCSVs` decides where the copies of AllNamespaces operators go.
-      { ...Kinds.olmConfig, map: () => allNamespacesCsvs(shared) },
+      { ...Kinds.olmConfig, map: (_, cache) => allNamespacesCsvs(cache) },
       // The upgrade gate: a replaced CSV's OperatorCondition holds or releases the CSVs replacing it.
-      { ...Kinds.operatorCondition, map: (condition) => csvsReplacing(shared, condition) },
+      { ...Kinds.operatorCondition, map: (condition, cache) => csvsReplacing(cache, condition) },
       // Copied and lifted RBAC (and the Roles they are copied from) belong to a CSV by label; any RBAC
       // change may also satisfy a CSV waiting for its permissions, or retry one that failed for good.
       ...[Kinds.role, Kinds.roleBinding, Kinds.clusterRole, Kinds.clusterRoleBinding].map((kind) => ({
         ...kind,
-        map: (object: CachedObject) => [...csvOwningRbac(object), ...csvsAffectedByRbac(shared, object)],
+        map: (object: CachedObject, cache: ObjectReader) => [...csvOwningRbac(object), ...csvsAffectedByRbac(shared, cache, object)],
       })),
     ],
     async reconcile(request, context) {
-      shared.cache = context.cache;
       return reconcileCsv(shared, request, context);
     },
   };
@@ -89,18 +88,16 @@ export function createCsvReconciler(shared: Shared): Reconciler {
 
 // ---- mappers -------------------------------------------------------------------------------
 
-function csvsInNamespace(shared: Shared, namespace: string): ReconcileRequest[] {
-  if (!shared.cache) return [];
-  return shared.cache.list(Kinds.csv, { namespace }).map((csv) => ({ namespace, name: csv.metadata?.name ?? '' }));
+function csvsInNamespace(cache: ObjectReader, namespace: string): ReconcileRequest[] {
+  return cache.list(Kinds.csv, { namespace }).map((csv) => ({ namespace, name: csv.metadata?.name ?? '' }));
 }
 
-function csvsForOperatorGroup(shared: Shared, og: CachedObject): ReconcileRequest[] {
-  if (!shared.cache) return [];
+function csvsForOperatorGroup(cache: ObjectReader, og: CachedObject): ReconcileRequest[] {
   const namespace = og.metadata?.namespace ?? '';
-  const requests = csvsInNamespace(shared, namespace);
+  const requests = csvsInNamespace(cache, namespace);
   const groupApis = parseProvidedApis(og.metadata?.annotations?.[Annotations.providedAPIs]);
   if (groupApis.size > 0) {
-    for (const csv of shared.cache.list(Kinds.csv) as Csv[]) {
+    for (const csv of cache.list(Kinds.csv) as Csv[]) {
       if (csv.metadata.namespace === namespace || isCopied(csv)) continue;
       if ([...csvProvidedApis(csv)].some((api) => groupApis.has(api))) requests.push({ namespace: csv.metadata.namespace, name: csv.metadata.name });
     }
@@ -109,9 +106,9 @@ function csvsForOperatorGroup(shared: Shared, og: CachedObject): ReconcileReques
 }
 
 /** Non-copied CSVs whose `olm.targetNamespaces` names the namespace or all namespaces. */
-function csvsTargeting(shared: Shared, namespace: string): ReconcileRequest[] {
-  if (!shared.cache || !namespace) return [];
-  return (shared.cache.list(Kinds.csv) as Csv[])
+function csvsTargeting(cache: ObjectReader, namespace: string): ReconcileRequest[] {
+  if (!namespace) return [];
+  return (cache.list(Kinds.csv) as Csv[])
     .filter((csv) => {
       if (isCopied(csv) || csv.metadata.namespace === namespace) return false;
       const targets = csv.metadata.annotations?.[Annotations.targetNamespaces];
@@ -121,18 +118,16 @@ function csvsTargeting(shared: Shared, namespace: string): ReconcileRequest[] {
 }
 
 /** CSVs in the OperatorCondition's namespace that replace the CSV it belongs to (same name). */
-function csvsReplacing(shared: Shared, condition: CachedObject): ReconcileRequest[] {
-  if (!shared.cache) return [];
+function csvsReplacing(cache: ObjectReader, condition: CachedObject): ReconcileRequest[] {
   const namespace = condition.metadata?.namespace ?? '';
-  return (shared.cache.list(Kinds.csv, { namespace }) as Csv[])
+  return (cache.list(Kinds.csv, { namespace }) as Csv[])
     .filter((csv) => csv.spec?.replaces === condition.metadata?.name)
     .map((csv) => ({ namespace, name: csv.metadata.name }));
 }
 
 /** Non-copied CSVs of AllNamespaces operators (`olm.targetNamespaces` is empty). */
-function allNamespacesCsvs(shared: Shared): ReconcileRequest[] {
-  if (!shared.cache) return [];
-  return (shared.cache.list(Kinds.csv) as Csv[])
+function allNamespacesCsvs(cache: ObjectReader): ReconcileRequest[] {
+  return (cache.list(Kinds.csv) as Csv[])
     .filter((csv) => !isCopied(csv) && csv.metadata.annotations?.[Annotations.targetNamespaces] === '')
     .map((csv) => ({ namespace: csv.metadata.namespace, name: csv.metadata.name }));
 }
@@ -152,10 +147,9 @@ function csvOwningRbac(object: CachedObject): ReconcileRequest[] {
  * failed `InstallComponentFailedNoRetry`, which upstream resets to Pending on such a change (marked here,
  * reset by their next sync). Namespaced objects concern their namespace, cluster-scoped ones all.
  */
-function csvsAffectedByRbac(shared: Shared, object: CachedObject): ReconcileRequest[] {
-  if (!shared.cache) return [];
+function csvsAffectedByRbac(shared: Shared, cache: ObjectReader, object: CachedObject): ReconcileRequest[] {
   const namespace = object.metadata?.namespace;
-  const csvs = (shared.cache.list(Kinds.csv, namespace ? { namespace } : {}) as Csv[]).filter((csv) => !isCopied(csv));
+  const csvs = (cache.list(Kinds.csv, namespace ? { namespace } : {}) as Csv[]).filter((csv) => !isCopied(csv));
   const requests: ReconcileRequest[] = [];
   for (const csv of csvs) {
     const phase = csv.status?.phase ?? CSVPhases.None;
@@ -170,9 +164,8 @@ function csvsAffectedByRbac(shared: Shared, object: CachedObject): ReconcileRequ
   return requests;
 }
 
-function csvsUsingCrd(shared: Shared, crdName: string): ReconcileRequest[] {
-  if (!shared.cache) return [];
-  return (shared.cache.list(Kinds.csv) as Csv[])
+function csvsUsingCrd(cache: ObjectReader, crdName: string): ReconcileRequest[] {
+  return (cache.list(Kinds.csv) as Csv[])
     .filter((csv) => {
       const crds = csv.spec?.customresourcedefinitions;
       return [...(crds?.owned ?? []), ...(crds?.required ?? [])].some((crd) => crd.name === crdName);
@@ -188,9 +181,8 @@ function csvsOfSubscription(subscription: CachedObject): ReconcileRequest[] {
 }
 
 /** CSVs owning or requiring the APIService `<version>.<group>`. */
-function csvsUsingApiService(shared: Shared, name: string): ReconcileRequest[] {
-  if (!shared.cache) return [];
-  return (shared.cache.list(Kinds.csv) as Csv[])
+function csvsUsingApiService(cache: ObjectReader, name: string): ReconcileRequest[] {
+  return (cache.list(Kinds.csv) as Csv[])
     .filter((csv) => {
       const services = csv.spec?.apiservicedefinitions;
       return [...(services?.owned ?? []), ...(services?.required ?? [])].some((service) => `${service.version}.${service.group}` === name);
@@ -199,18 +191,16 @@ function csvsUsingApiService(shared: Shared, name: string): ReconcileRequest[] {
 }
 
 /** The CSV it replaces, the CSVs replacing it, and its copies' source. */
-function relatedCsvs(shared: Shared, csv: Csv): ReconcileRequest[] {
+function relatedCsvs(cache: ObjectReader, csv: Csv): ReconcileRequest[] {
   const namespace = csv.metadata.namespace;
   const requests: ReconcileRequest[] = [];
   if (csv.spec?.replaces) requests.push({ namespace, name: csv.spec.replaces });
-  if (shared.cache) {
-    const owned = new Set((csv.spec?.customresourcedefinitions?.owned ?? []).map((crd) => crd.name));
-    for (const other of shared.cache.list(Kinds.csv, { namespace }) as Csv[]) {
-      if (other.metadata.name === csv.metadata.name) continue;
-      const sharesCrd = (other.spec?.customresourcedefinitions?.owned ?? []).some((crd) => owned.has(crd.name));
-      // Replacers wait on this CSV; owners of the same CRDs may be in (or out of) an owner conflict with it.
-      if (other.spec?.replaces === csv.metadata.name || sharesCrd) requests.push({ namespace, name: other.metadata.name });
-    }
+  const owned = new Set((csv.spec?.customresourcedefinitions?.owned ?? []).map((crd) => crd.name));
+  for (const other of cache.list(Kinds.csv, { namespace }) as Csv[]) {
+    if (other.metadata.name === csv.metadata.name) continue;
+    const sharesCrd = (other.spec?.customresourcedefinitions?.owned ?? []).some((crd) => owned.has(crd.name));
+    // Replacers wait on this CSV; owners of the same CRDs may be in (or out of) an owner conflict with it.
+    if (other.spec?.replaces === csv.metadata.name || sharesCrd) requests.push({ namespace, name: other.metadata.name });
   }
   const source = csv.metadata.labels?.[Labels.copiedFrom];
   if (source) requests.push({ namespace: source, name: csv.metadata.name });
@@ -251,7 +241,7 @@ async function reconcileCsv(shared: Shared, request: ReconcileRequest, context: 
   const latest = (context.cache.get(Kinds.csv, request.name, namespace) as Csv | undefined) ?? csv;
   const copies = await syncCopies(shared, latest, context).catch((error: unknown) => {
     context.logger.warn('could not sync copied CSVs', { error: describeError(error) });
-    return copiesOf(shared, latest);
+    return copiesOf(context.cache, latest);
   });
   await syncTargetRbac(shared, latest, copies, context);
   await syncCopyingDisabledEvent(shared, latest, context).catch((error: unknown) => {
@@ -295,7 +285,7 @@ async function finalize(shared: Shared, csv: Csv, context: ReconcileContext): Pr
   shared.metrics()?.forget(csv.metadata.namespace, csv.metadata.name);
   forgetCsv(shared, csv.metadata.namespace, csv.metadata.name);
   const client = shared.client();
-  for (const copy of copiesOf(shared, csv)) {
+  for (const copy of copiesOf(context.cache, csv)) {
     await client.delete(csvReference(copy)).catch((error: unknown) => {
       if (!isNotFound(error)) throw error;
     });
@@ -964,9 +954,8 @@ function crdOwnerConflict(csv: Csv, context: ReconcileContext): boolean {
 
 // ---- copied CSVs (§2.7) --------------------------------------------------------------------
 
-function copiesOf(shared: Shared, csv: Csv): Csv[] {
-  if (!shared.cache) return [];
-  return (shared.cache.list(Kinds.csv) as Csv[]).filter(
+function copiesOf(cache: ObjectReader, csv: Csv): Csv[] {
+  return (cache.list(Kinds.csv) as Csv[]).filter(
     (item) => item.metadata.name === csv.metadata.name && item.metadata.labels?.[Labels.copiedFrom] === csv.metadata.namespace,
   );
 }
@@ -1034,7 +1023,7 @@ async function syncCopyingDisabledEvent(shared: Shared, csv: Csv, context: Recon
 async function syncCopies(shared: Shared, csv: Csv, context: ReconcileContext): Promise<Csv[]> {
   const client = shared.client();
   const targets = new Set(copyTargets(shared, csv, context));
-  const existing = copiesOf(shared, csv);
+  const existing = copiesOf(context.cache, csv);
   for (const copy of existing) {
     if (!targets.has(copy.metadata.namespace)) {
       await client.delete(csvReference(copy)).catch((error: unknown) => {

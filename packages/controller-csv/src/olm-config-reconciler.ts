@@ -1,6 +1,6 @@
 import type { OLMConfig } from '@olm/api';
 import { Labels, OLMConfigName } from '@olm/api';
-import type { CachedObject, ReconcileContext, ReconcileRequest, Reconciler } from '@olm/core';
+import type { CachedObject, ObjectReader, ReconcileContext, ReconcileRequest, Reconciler } from '@olm/core';
 import { updateStatus } from '@olm/controller-runtime';
 import { conditionTime, withCondition } from './conditions.js';
 import { allNamespacesCopyTargets, copiedCsvsCondition, copiedCsvsEnabled, copiesAsExpected } from './copied-csvs-config.js';
@@ -20,12 +20,11 @@ export function createOlmConfigReconciler(shared: Shared): Reconciler {
     name: 'olmconfig',
     for: Kinds.olmConfig,
     watches: [
-      { ...Kinds.csv, map: (csv) => (concernsAllNamespacesCopies(shared, csv) ? [clusterConfig] : []) },
+      { ...Kinds.csv, map: (csv, cache) => (concernsAllNamespacesCopies(cache, csv) ? [clusterConfig] : []) },
       { ...Kinds.operatorGroup, map: () => [clusterConfig] },
       { ...Kinds.namespace, map: () => [clusterConfig] },
     ],
     async reconcile(request, context) {
-      shared.cache = context.cache;
       // With copies off altogether (`copiedCsvs: false`) there is nothing to report on.
       if (request.name !== OLMConfigName || !shared.copiedCsvsEnabled) return;
       const config = clusterOlmConfig(context.cache);
@@ -43,10 +42,9 @@ export function createOlmConfigReconciler(shared: Shared): Reconciler {
 }
 
 /** A copy, or a CSV in the namespace of an AllNamespaces group (its source or a would-be source). */
-function concernsAllNamespacesCopies(shared: Shared, csv: CachedObject): boolean {
-  if (!shared.cache) return true;
+function concernsAllNamespacesCopies(cache: ObjectReader, csv: CachedObject): boolean {
   const namespace = csv.metadata?.labels?.[Labels.copiedFrom] ?? csv.metadata?.namespace ?? '';
-  return (shared.cache.list(Kinds.operatorGroup, { namespace }) as Og[]).some((og) => targetsAllNamespaces(og));
+  return (cache.list(Kinds.operatorGroup, { namespace }) as Og[]).some((og) => targetsAllNamespaces(og));
 }
 
 function targetsAllNamespaces(og: Og): boolean {

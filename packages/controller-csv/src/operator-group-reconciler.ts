@@ -1,6 +1,6 @@
 import type { ClusterServiceVersionStatus, Condition, ObjectReference } from '@olm/api';
 import { Annotations, CSVMessages, CSVPhases, CSVReasons, Labels, OperatorGroupConditionTypes, OperatorGroupMessages, OperatorGroupReasons } from '@olm/api';
-import type { CachedObject, ReconcileContext, ReconcileRequest, Reconciler } from '@olm/core';
+import type { CachedObject, ObjectReader, ReconcileContext, ReconcileRequest, Reconciler } from '@olm/core';
 import { describeError } from '@olm/core';
 import { isNotFound, isSemanticallyEqual, updateObject, updateStatus } from '@olm/controller-runtime';
 import { conditionTime, withCondition, withoutCondition } from './conditions.js';
@@ -20,14 +20,13 @@ export function createOperatorGroupReconciler(shared: Shared): Reconciler {
     for: Kinds.operatorGroup,
     owns: [Kinds.clusterRole],
     watches: [
-      { ...Kinds.namespace, map: () => allGroups(shared) },
-      { ...Kinds.csv, map: (csv) => groupsInNamespace(shared, csv.metadata?.namespace ?? '') },
-      { ...Kinds.serviceAccount, map: (account) => groupsUsingServiceAccount(shared, account) },
+      { ...Kinds.namespace, map: (_, cache) => allGroups(cache) },
+      { ...Kinds.csv, map: (csv, cache) => groupsInNamespace(cache, csv.metadata?.namespace ?? '') },
+      { ...Kinds.serviceAccount, map: (account, cache) => groupsUsingServiceAccount(cache, account) },
       // Roles that lost their owner labels (recreated by kube's aggregation controller) are known by name.
-      { ...Kinds.clusterRole, map: (role) => groupNamingRole(shared, role) },
+      { ...Kinds.clusterRole, map: (role, cache) => groupNamingRole(shared, cache, role) },
     ],
     async reconcile(request, context) {
-      shared.cache = context.cache;
       const og = context.cache.get(Kinds.operatorGroup, request.name, request.namespace) as Og | undefined;
       if (!og) return cleanUpDeletedGroup(shared, request, context);
       await syncMultipleGroupsCondition(shared, og, context);
@@ -43,19 +42,16 @@ export function createOperatorGroupReconciler(shared: Shared): Reconciler {
   };
 }
 
-function allGroups(shared: Shared): ReconcileRequest[] {
-  if (!shared.cache) return [];
-  return shared.cache.list(Kinds.operatorGroup).map((og) => ({ namespace: og.metadata?.namespace ?? '', name: og.metadata?.name ?? '' }));
+function allGroups(cache: ObjectReader): ReconcileRequest[] {
+  return cache.list(Kinds.operatorGroup).map((og) => ({ namespace: og.metadata?.namespace ?? '', name: og.metadata?.name ?? '' }));
 }
 
-function groupsInNamespace(shared: Shared, namespace: string): ReconcileRequest[] {
-  if (!shared.cache) return [];
-  return shared.cache.list(Kinds.operatorGroup, { namespace }).map((og) => ({ namespace, name: og.metadata?.name ?? '' }));
+function groupsInNamespace(cache: ObjectReader, namespace: string): ReconcileRequest[] {
+  return cache.list(Kinds.operatorGroup, { namespace }).map((og) => ({ namespace, name: og.metadata?.name ?? '' }));
 }
 
-function groupNamingRole(shared: Shared, role: CachedObject): ReconcileRequest[] {
-  if (!shared.cache) return [];
-  const group = shared.groupRoleNames.groupOf(role.metadata?.name ?? '', groupKeys(shared.cache.list(Kinds.operatorGroup)));
+function groupNamingRole(shared: Shared, cache: ObjectReader, role: CachedObject): ReconcileRequest[] {
+  const group = shared.groupRoleNames.groupOf(role.metadata?.name ?? '', groupKeys(cache.list(Kinds.operatorGroup)));
   return group ? [group] : [];
 }
 
@@ -63,10 +59,9 @@ function* groupKeys(groups: readonly CachedObject[]): Iterable<GroupKey> {
   for (const og of groups) yield { namespace: og.metadata?.namespace ?? '', name: og.metadata?.name ?? '' };
 }
 
-function groupsUsingServiceAccount(shared: Shared, account: CachedObject): ReconcileRequest[] {
-  if (!shared.cache) return [];
+function groupsUsingServiceAccount(cache: ObjectReader, account: CachedObject): ReconcileRequest[] {
   const namespace = account.metadata?.namespace ?? '';
-  return (shared.cache.list(Kinds.operatorGroup, { namespace }) as Og[])
+  return (cache.list(Kinds.operatorGroup, { namespace }) as Og[])
     .filter((og) => og.spec?.serviceAccountName === account.metadata?.name)
     .map((og) => ({ namespace, name: og.metadata.name }));
 }

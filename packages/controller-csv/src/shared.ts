@@ -25,8 +25,6 @@ export interface Shared {
   servedKinds(groupVersion: string): Promise<ReadonlySet<string> | undefined>;
   /** CSVs (`namespace/name`) failed `InstallComponentFailedNoRetry` whose RBAC changed since: they get another chance. */
   readonly clusterChanges: Set<string>;
-  /** The informer cache, captured from the first reconcile (mappers have no other way to read it). */
-  cache: ObjectReader | undefined;
   readonly installTimeoutMs: number;
   readonly requeueAfterMs: number;
   readonly healthPollMs: number;
