@@ -7,7 +7,7 @@ import { catalogSourceRevision } from './catalog-source-connections.js';
 import type { CatalogControllerContext } from './controller-context.js';
 import { deprecationConditions } from './deprecation-conditions.js';
 import { ensureInstallPlan, referenceOf } from './install-plan-creation.js';
-import { installedOperators } from './installed-operators.js';
+import { installedOperators, replacementInProgress } from './installed-operators.js';
 import { installPlansToCollect, orderSteps } from './install-plan-rules.js';
 import { asString, Kinds, nameOf, timestamp, type AnyObject } from './kinds.js';
 import {
@@ -194,6 +194,12 @@ async function syncNamespace(context: CatalogControllerContext, cache: ObjectRea
     // Stopping (shutdown, lost leadership) is not a failure of the namespace: the next leader resolves it.
     if (signal.aborted) throw error;
     context.metrics?.resolutionDuration.observe({ outcome: 'failed' }, (performance.now() - started) / 1000);
+    // Not a failure to report: the replaced CSV's deletion brings the namespace back.
+    const upgrade = hasErrorCode(error, 'OLM_RESOLVER_UNSATISFIABLE') ? replacementInProgress(csvs) : undefined;
+    if (upgrade) {
+      context.logger.debug('resolution waits for an upgrade in progress', { namespace, upgrade, error: describeError(error) });
+      return;
+    }
     return failResolution(context, working, error, now);
   }
 
