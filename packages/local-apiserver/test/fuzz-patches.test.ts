@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiServer } from '../src/index.js';
-import { call, startTestServer } from './helpers.js';
+import { call, eventually, startTestServer, widgetCrd } from './helpers.js';
 
 /**
  * Generated patches (fast-check) against a ConfigMap, a Deployment and a custom resource, in all
@@ -43,25 +43,12 @@ describe('generated patches', () => {
       metadata: { name: 'fuzz' },
       spec: { selector: { matchLabels: { app: 'fuzz' } }, template: { metadata: { labels: { app: 'fuzz' } }, spec: { containers: [{ name: 'main', image: 'example.com/main:v1' }] } } },
     });
-    const crd = await call(server, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'widgets.example.com' },
-      spec: {
-        group: 'example.com',
-        scope: 'Namespaced',
-        names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
-        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
-      },
-    });
-    expect(crd.status).toBe(201);
+    expect((await call(server, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', widgetCrd)).status).toBe(201);
     // the CRD's resource is served once Established
-    for (let attempt = 0; ; attempt += 1) {
+    await eventually(async () => {
       const created = await call(server, 'POST', '/apis/example.com/v1/namespaces/default/widgets', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'fuzz' }, spec: { size: 1 } });
-      if (created.status === 201) break;
-      if (attempt > 100) throw new Error(`widget not created: ${created.text}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+      if (created.status !== 201) throw new Error(`widget not created: ${created.text}`);
+    });
   });
 
   afterAll(async () => {
