@@ -114,7 +114,7 @@ function apiServiceGroupVersion(apiService: KubeObject): string {
 }
 
 /** Loopback addresses and names: the only ones this machine's embedded world really serves. */
-export function isLoopback(host: string): boolean {
+function isLoopback(host: string): boolean {
   const address = host.toLowerCase();
   if (address === 'localhost' || address.endsWith('.localhost')) return true;
   if (isIP(address) === 4) return address.startsWith('127.');
@@ -135,7 +135,7 @@ function servedEndpoint(cluster: Cluster, namespace: string, spec: JsonObject, s
   const pods = cluster.list(podType, namespace).items;
   const selected = pods
     .filter((pod) => pod.metadata.deletionTimestamp === undefined && Object.entries(selector).every(([key, value]) => pod.metadata.labels?.[key] === value))
-    .sort((left, right) => (left.metadata.name ?? '').localeCompare(right.metadata.name ?? ''));
+    .sort((left, right) => ((left.metadata.name ?? '') < (right.metadata.name ?? '') ? -1 : 1));
   for (const pod of selected) {
     const status = isJsonObject(pod['status']) ? pod['status'] : {};
     const podIP = status['podIP'];

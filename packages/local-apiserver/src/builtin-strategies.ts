@@ -220,11 +220,12 @@ export function applyBuiltinDefaults(type: ResourceType, object: KubeObject, isC
 }
 
 /** Validation a built-in needs for OLM's use (a selector on workloads, a roleRef on bindings, …). */
-export function validateBuiltin(type: ResourceType, object: KubeObject): FieldProblem[] {
+export function validateBuiltin(type: ResourceType, object: KubeObject, subresource?: string): FieldProblem[] {
   const key = `${type.group}/${type.plural}`;
   const problems: FieldProblem[] = validateBuiltinFields(key, object);
   const spec = object['spec'];
-  if (key === 'apiextensions.k8s.io/customresourcedefinitions') return [...validateCrd(object), ...storedVersionProblems(object)];
+    // kube-apiserver's CRD status strategy checks metadata and acceptedNames only: storedVersions is checked by writes of the CRD itself.
+  if (key === 'apiextensions.k8s.io/customresourcedefinitions') return [...validateCrd(object), ...(subresource === 'status' ? [] : storedVersionProblems(object))];
   if (key === 'apps/deployments' || key === 'apps/replicasets') {
     if (!isJsonObject(spec)) return [{ field: 'spec', reason: 'FieldValueRequired', message: 'Required value' }];
     const selector = spec['selector'];

@@ -569,7 +569,7 @@ export class Cluster {
       }
     } else {
       applyBuiltinDefaults(type, prepared, isCreate, previous, options.subresource);
-      problems.push(...validateBuiltin(type, prepared));
+      problems.push(...validateBuiltin(type, prepared, options.subresource));
     }
     problems.push(...validateMetadata(prepared));
     if (problems.length > 0) throw invalid(type, qualifiedKind(type), name, problems);

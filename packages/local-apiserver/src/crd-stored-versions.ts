@@ -4,7 +4,9 @@ import { isJsonObject, type JsonObject, type KubeObject } from './kube-object.js
 /**
  * `status.storedVersions` of a CustomResourceDefinition, as kube-apiserver's CRD strategy keeps it: every
  * version objects were ever persisted in. A write of the CRD itself adds the storage version before it is
- * stored (so the response already lists it); only a status write may remove versions, after a migration.
+ * stored (so the response already lists it) and is refused when the list is invalid; a status write may
+ * set any list (a storage migration removes the versions it emptied), which the next write of the CRD
+ * then checks.
  */
 
 function specVersions(crd: KubeObject): JsonObject[] {
@@ -36,7 +38,7 @@ function goStringSlice(value: unknown): string {
 /**
  * kube-apiserver's ValidateCustomResourceDefinitionStoredVersions (Kubernetes 1.32 wording): at least one
  * stored version, the storage version among them, and each of them still in `spec.versions`. Checked on
- * every write of a CRD, its status included.
+ * creates and updates of a CRD, not on its status writes.
  */
 export function storedVersionProblems(crd: KubeObject): FieldProblem[] {
   const field = 'status.storedVersions';
