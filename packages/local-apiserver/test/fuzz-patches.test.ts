@@ -17,7 +17,7 @@ const operation = fc.record(
   { requiredKeys: ['op', 'path'] },
 );
 const keyed: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
-  object: fc.dictionary(fc.oneof(segment, fc.constantFrom('$patch', '$retainKeys', '$setElementOrder/containers', '$deleteFromPrimitiveList/finalizers')), fc.oneof(fc.jsonValue({ maxDepth: 2 }), tie('object')), { maxKeys: 4, depthSize: 'small' }),
+  object: fc.dictionary(fc.oneof(segment, fc.constantFrom('$patch', '$retainKeys', '$setElementOrder/containers', '$deleteFromPrimitiveList/finalizers')), fc.oneof({ maxDepth: 3 }, fc.jsonValue({ maxDepth: 2 }), tie('object')), { maxKeys: 4 }),
 })).object;
 // JSON text, so that `__proto__` keys reach the server as own keys (JSON.stringify of a literal would drop them).
 const protoKeys = fc.constantFrom('{"__proto__":{"polluted":true}}', '{"metadata":{"labels":{"__proto__":{"polluted":"yes"}}}}', '{"constructor":{"prototype":{"polluted":true}}}', '{"data":{"constructor":"x"}}');
