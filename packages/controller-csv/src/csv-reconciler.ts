@@ -31,6 +31,7 @@ import { formatProvidedApis, parseProvidedApis } from './provided-apis.js';
 import { installOutcome, isInstalled, ServingMessages, strategyOnly, type InstallChecks } from './install-outcome.js';
 import { checkRequirements, discoveryNeeded, type ApiServiceObject, type RequirementsResult } from './requirements.js';
 import { unknownDeploymentReference } from './strategy-references.js';
+import { installerFor } from './scoped-installer.js';
 import { readServingSnapshot, type ServingSnapshot } from './serving-snapshot.js';
 import { webhookDescriptionProblem } from './webhook-descriptions.js';
 import { deleteWebhookConfigurations, webhooksAvailability } from './webhooks.js';
@@ -674,8 +675,13 @@ function subscriptionConfig(csv: Csv, cache: ObjectReader): SubscriptionConfig |
 async function installReady(shared: Shared, csv: Csv, context: ReconcileContext): Promise<void> {
   const strategy = strategyFor(shared, csv);
   if (!strategy) return invalidStrategy(shared, csv);
+  const installer = installerFor(shared.client(), context.cache, csv.metadata.namespace);
+  if ('unavailable' in installer) {
+    context.logger.warn('failed to get a client for operator deployment', { csv: csv.metadata.name, namespace: csv.metadata.namespace, error: installer.unavailable });
+    return;
+  }
   try {
-    await strategy.install(csv, strategyContext(csv, context));
+    await strategy.install(csv, { ...strategyContext(csv, context), ...installer });
   } catch (error) {
     // upstream retries every install error except those no retry can fix (invalid strategy, timeout, …).
     const reason = isUnrecoverable(error) ? CSVReasons.ComponentFailedNoRetry : CSVReasons.ComponentFailed;

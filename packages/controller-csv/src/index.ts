@@ -29,3 +29,4 @@ export * from './webhooks.js';
 export * from './ca-bundles.js';
 export * from './serving-snapshot.js';
 export * from './install-outcome.js';
+export { installerFor, type Installer } from './scoped-installer.js';
