@@ -8,7 +8,6 @@ export * from './operator-group.js';
 export * from './operator-condition.js';
 export * from './operator.js';
 export * from './olm-config.js';
-export { formatGoDuration, parseGoDuration } from './go-duration.js';
 export * from './messages.js';
 export type * from './custom-resource-definition.js';
 export { buildCrds, crds, crdsByKind, findCrd, findCrdVersion, storageApiVersion } from './crds.js';

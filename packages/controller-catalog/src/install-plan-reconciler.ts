@@ -5,7 +5,8 @@ import type { CatalogControllerContext } from './controller-context.js';
 import { executePlan } from './install-plan-executor.js';
 import { installPlanIdentity, withInstallIdentity } from './install-plan-identity.js';
 import { nextInstallPlanState, type ExecutionOutcome, type InstallPlanCondition, type InstallPlanState } from './install-plan-rules.js';
-import { Kinds, timestamp, type AnyObject } from './kinds.js';
+import { formatTime } from '@olm/go-format';
+import { Kinds, type AnyObject } from './kinds.js';
 
 interface InstallPlanStatusFields {
   phase?: string;
@@ -44,7 +45,7 @@ export function createInstallPlanReconciler(context: CatalogControllerContext): 
       if (observed.phase === 'Complete' || observed.phase === 'Failed') return;
 
       const now = context.now();
-      const identity = withInstallIdentity(observed, installPlanIdentity(cache, namespace), timestamp(now));
+      const identity = withInstallIdentity(observed, installPlanIdentity(cache, namespace), formatTime(now));
       if (!identity.proceed) {
         await writeStatus(context, namespace, name, observed, identity.status);
         return { requeueAfter: context.installingRequeueMs };

@@ -9,7 +9,7 @@ import { deprecationConditions } from './deprecation-conditions.js';
 import { ensureInstallPlan, referenceOf } from './install-plan-creation.js';
 import { installedOperators, replacementInProgress } from './installed-operators.js';
 import { installPlansToCollect, orderSteps } from './install-plan-rules.js';
-import { asString, Kinds, nameOf, timestamp, type AnyObject } from './kinds.js';
+import { asString, Kinds, nameOf, type AnyObject } from './kinds.js';
 import {
   removeConditions,
   setCondition,
@@ -21,6 +21,7 @@ import {
   type SubscriptionStatus,
 } from './subscription-status.js';
 import { resolveSteps, type StepResolution, type Unfinished } from './step-resolution.js';
+import { formatTime } from '@olm/go-format';
 
 const generatedByAnnotation = 'olm.generated-by';
 const excludeGlobalAnnotation = 'olm.operatorframework.io/exclude-global-namespace-resolution';
@@ -240,7 +241,7 @@ async function syncNamespace(context: CatalogControllerContext, cache: ObjectRea
         installplan: { apiVersion: reference.apiVersion, kind: reference.kind, name: reference.name, uuid: reference.uid },
         installPlanGeneration: generation,
         state: 'UpgradePending',
-        lastUpdated: timestamp(now),
+        lastUpdated: formatTime(now),
       };
     }
   }
@@ -283,7 +284,7 @@ function catalogHealth(sources: readonly AnyObject[], now: Date): CatalogHealth[
           namespace: source.metadata?.namespace ?? '',
           uid: source.metadata?.uid,
         },
-        lastUpdated: timestamp(now),
+        lastUpdated: formatTime(now),
         healthy: status.reason !== 'SpecInvalidError' && status.connectionState?.lastObservedState === 'READY',
       };
     });
@@ -303,7 +304,7 @@ function adoptGeneratingInstallPlan(sub: SubscriptionObject, status: Subscriptio
     installPlanGeneration: Number((plan.spec as { generation?: number } | undefined)?.generation ?? 0),
     state: 'UpgradePending',
     currentCSV: asString(sub.spec?.startingCSV),
-    lastUpdated: timestamp(now),
+    lastUpdated: formatTime(now),
   };
 }
 

@@ -38,6 +38,7 @@ import { deleteWebhookConfigurations, webhooksAvailability } from './webhooks.js
 import { clusterOlmConfig, csvProvidedApis, csvReference, isCopied, namespaceViews, ogReference, upsert, type Csv, type Og, type Shared } from './shared.js';
 import { deleteTargetRbac, syncTargetRbac } from './target-rbac.js';
 import { formatTargetNamespaces } from './target-namespaces.js';
+import { formatTime } from '@olm/go-format';
 
 type Step = ReconcileResult | 'continue';
 const proceed = 'continue' as const;
@@ -338,9 +339,9 @@ async function setPhase(
     const next = setCsvPhase((live.status ?? {}) as CsvStatus, phase, reason, message, now) as ClusterServiceVersionStatus;
     if (requirementStatus !== undefined) next.requirementStatus = requirementStatus;
     // New serving certificates (upstream sets these when an install rotated them).
-    if (rotateAt !== undefined && next.certsRotateAt !== statusTime(rotateAt)) {
-      next.certsLastUpdated = statusTime(now);
-      next.certsRotateAt = statusTime(rotateAt);
+    if (rotateAt !== undefined && next.certsRotateAt !== formatTime(rotateAt)) {
+      next.certsLastUpdated = formatTime(now);
+      next.certsRotateAt = formatTime(rotateAt);
     }
     live.status = next;
     written = true;
@@ -353,7 +354,6 @@ async function setPhase(
 
 const fail = (shared: Shared, csv: Csv, reason: string, message: string) => setPhase(shared, csv, CSVPhases.Failed, reason, message);
 
-const statusTime = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 // ---- pre-checks (upstream transitionCSVState, before the phase switch) ---------------------
 

@@ -3,7 +3,6 @@ export * from './csv-status.js';
 export * from './copied-csvs-config.js';
 export * from './conditions.js';
 export * from './install-modes.js';
-export * from './label-selector.js';
 export * from './provided-apis.js';
 export * from './target-namespaces.js';
 export * from './deployment-strategy.js';

@@ -20,7 +20,8 @@ import {
 import { parseFieldSelector, type FieldSelector } from './field-selector.js';
 import { applyJsonPatch } from './json-patch.js';
 import { deepClone, deepEqual, isJsonObject, nowTimestamp, type JsonObject, type KubeObject } from './kube-object.js';
-import { isValidLabelKey, parseLabelSelector, type LabelSelector } from './label-selector.js';
+import { isValidLabelKey, type Selector } from '@olm/go-format';
+import { parseLabelSelector } from './label-selector.js';
 import { recordUpdate, serverSideApply, sortManagedFields, type ListKeys } from './managed-fields.js';
 import { applyMergePatch } from './merge-patch.js';
 import { canonicalMetadata, canonicalObject } from './go-json.js';
@@ -72,7 +73,7 @@ export type DeleteResult = { readonly deleted: true; readonly object: KubeObject
 /** Matchers for list and watch filtering. */
 export interface ObjectFilter {
   readonly namespace?: string;
-  readonly labels: LabelSelector;
+  readonly labels: Selector;
   readonly fields: FieldSelector;
   matches(object: KubeObject): boolean;
 }
