@@ -1,14 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CachedObject } from '@olm/core';
-import { KubeClient } from '@olm/controller-runtime';
-import { startApiServer, type ApiServer } from '@olm/local-apiserver';
+import type { KubeClient } from '@olm/controller-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installOlmResources, serveCatalogs, type ServedCatalog } from '../src/local-olm.js';
-import { exampleCatalogDirectory } from '../src/paths.js';
+import { startOlmCluster, type OlmCluster } from './local-olm-cluster.js';
 import { runCliCaptured } from './run-cli.js';
 
 type Json = CachedObject & Record<string, any>;
@@ -20,18 +15,13 @@ const builtCli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
  * is retried that long, then fails. Upstream's default is a minute; with 2s the plan fails at once.
  */
 describe('olm run --install-plan-retry-timeout (the built CLI)', () => {
-  let server: ApiServer;
+  let cluster: OlmCluster;
   let client: KubeClient;
   let kubeconfig: string;
-  let catalogs: ServedCatalog[] = [];
 
   beforeAll(async () => {
-    server = await startApiServer({ port: 0 });
-    kubeconfig = join(await mkdtemp(join(tmpdir(), 'olm-retry-')), 'kubeconfig');
-    await writeFile(kubeconfig, server.kubeconfig);
-    client = new KubeClient({ kubeconfig: server.kubeconfig });
-    await installOlmResources(client, { namespace: 'olm' });
-    catalogs = await serveCatalogs(client, [{ name: 'acme-examples', directory: exampleCatalogDirectory }], 'olm');
+    cluster = await startOlmCluster();
+    ({ client, kubeconfigPath: kubeconfig } = cluster);
     // A Database CRD from elsewhere, with an object acme-database's CRD (engine: postgres or mysql) rejects: its plan cannot apply.
     await client.create({
       apiVersion: 'apiextensions.k8s.io/v1',
@@ -53,10 +43,7 @@ describe('olm run --install-plan-retry-timeout (the built CLI)', () => {
     await client.create({ apiVersion: 'acme.example.com/v1', kind: 'Database', metadata: { name: 'legacy', namespace: 'default' }, spec: { engine: 'oracle' } } as Json);
   });
   afterAll(async () => {
-    await Promise.all(catalogs.map((catalog) => catalog.server.stop({ graceMs: 0 })));
-    client?.close();
-    await server?.stop();
-    await rm(join(kubeconfig, '..'), { recursive: true, force: true });
+    await cluster?.stop();
   });
 
   it('fails an InstallPlan whose steps keep failing once the timeout has passed', async () => {

@@ -1,14 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CachedObject } from '@olm/core';
-import { KubeClient } from '@olm/controller-runtime';
-import { startApiServer, type ApiServer } from '@olm/local-apiserver';
+import type { KubeClient } from '@olm/controller-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installOlmResources, serveCatalogs, type ServedCatalog } from '../src/local-olm.js';
+import { serveCatalogs, type ServedCatalog } from '../src/local-olm.js';
 import { exampleCatalogDirectory } from '../src/paths.js';
+import { startOlmCluster, type OlmCluster } from './local-olm-cluster.js';
 import { runCliCaptured } from './run-cli.js';
 
 type Json = CachedObject & Record<string, any>;
@@ -17,7 +14,7 @@ const builtCli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const operators = 'operators.coreos.com/v1alpha1';
 
 describe('olm run --watch-namespaces (the built CLI)', () => {
-  let server: ApiServer;
+  let cluster: OlmCluster;
   let client: KubeClient;
   let kubeconfig: string;
   let catalogs: ServedCatalog[] = [];
@@ -27,19 +24,11 @@ describe('olm run --watch-namespaces (the built CLI)', () => {
     (await client.find<Json>({ apiVersion: operators, kind: 'ClusterServiceVersion', namespace, name: 'acme-database.v1.2.0' }))?.status?.phase;
 
   beforeAll(async () => {
-    server = await startApiServer({ port: 0 });
-    kubeconfig = join(await mkdtemp(join(tmpdir(), 'olm-watch-')), 'kubeconfig');
-    await writeFile(kubeconfig, server.kubeconfig);
-    client = new KubeClient({ kubeconfig: server.kubeconfig });
-    await installOlmResources(client, { namespace: 'olm' });
-    for (const namespace of ['team-a', 'team-b', 'team-c']) {
-      await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } } as Json);
-      await client.create({ apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: { name: namespace, namespace }, spec: { targetNamespaces: [namespace] } } as Json);
-    }
+    cluster = await startOlmCluster({ operatorNamespaces: ['team-a', 'team-b', 'team-c'] });
+    ({ client, kubeconfigPath: kubeconfig } = cluster);
     // team-a subscribes from the global catalog namespace, which is not in the list; team-b and
     // team-c from a catalog of their own.
     catalogs = [
-      ...(await serveCatalogs(client, [{ name: 'acme-examples', directory: exampleCatalogDirectory }], 'olm')),
       ...(await serveCatalogs(client, [{ name: 'team-examples', directory: exampleCatalogDirectory }], 'team-b')),
       ...(await serveCatalogs(client, [{ name: 'team-examples', directory: exampleCatalogDirectory }], 'team-c')),
     ];
@@ -59,9 +48,7 @@ describe('olm run --watch-namespaces (the built CLI)', () => {
   });
   afterAll(async () => {
     await Promise.all(catalogs.map((catalog) => catalog.server.stop({ graceMs: 0 })));
-    client?.close();
-    await server?.stop();
-    await rm(join(kubeconfig, '..'), { recursive: true, force: true });
+    await cluster?.stop();
   });
 
   it('installs what is subscribed in the listed namespaces, from global and local catalogs, and leaves the others alone', async () => {
