@@ -1,14 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { CachedObject } from '@olm/core';
 import type { KubeClient } from '@olm/controller-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOlmCluster, type OlmCluster } from './local-olm-cluster.js';
-import { runCliCaptured } from './run-cli.js';
+import { runCliCaptured, startBuiltOlmRun } from './run-cli.js';
 
 type Json = CachedObject & Record<string, any>;
-
-const builtCli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
 /**
  * `olm run --install-plan-retry-timeout` (upstream's flag): an InstallPlan whose steps keep failing
@@ -47,24 +43,15 @@ describe('olm run --install-plan-retry-timeout (the built CLI)', () => {
   });
 
   it('fails an InstallPlan whose steps keep failing once the timeout has passed', async () => {
-    const child: ChildProcess = spawn(
-      process.execPath,
-      [builtCli, 'run', '--kubeconfig', kubeconfig, '--install-plan-retry-timeout', '2s', '--no-leader-election', '--metrics-port', '0', '--metrics-host', '127.0.0.1', '--log-level', 'error', '--run-for', '120000'],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const olmRun = startBuiltOlmRun(kubeconfig, ['--install-plan-retry-timeout', '2s']);
     try {
       const install = await runCliCaptured(['install', 'acme-database', '--kubeconfig', kubeconfig, '-n', 'retry', '--timeout', '45000']);
-      expect(install.code, output).toBe(1);
+      expect(install.code, olmRun.output()).toBe(1);
       expect(install.stderr).toMatch(/install plan install-\S+ failed: .*databases\.acme\.example\.com/);
       const [plan] = (await client.list<Json>({ apiVersion: 'operators.coreos.com/v1alpha1', kind: 'InstallPlan' }, { namespace: 'retry' })).items;
       expect(plan!.status.conditions).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'Installed', status: 'False', reason: 'InstallComponentFailed' })]));
     } finally {
-      child.kill('SIGTERM');
-      await exited;
+      await olmRun.stop();
     }
   }, 90_000);
 

@@ -1,16 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { CachedObject } from '@olm/core';
 import type { KubeClient } from '@olm/controller-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveCatalogs, type ServedCatalog } from '../src/local-olm.js';
 import { exampleCatalogDirectory } from '../src/paths.js';
 import { startOlmCluster, type OlmCluster } from './local-olm-cluster.js';
-import { runCliCaptured } from './run-cli.js';
+import { runCliCaptured, startBuiltOlmRun } from './run-cli.js';
 
 type Json = CachedObject & Record<string, any>;
 
-const builtCli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const operators = 'operators.coreos.com/v1alpha1';
 
 describe('olm run --watch-namespaces (the built CLI)', () => {
@@ -52,19 +49,10 @@ describe('olm run --watch-namespaces (the built CLI)', () => {
   });
 
   it('installs what is subscribed in the listed namespaces, from global and local catalogs, and leaves the others alone', async () => {
-    const child: ChildProcess = spawn(
-      process.execPath,
-      [builtCli, 'run', '--kubeconfig', kubeconfig, '--watch-namespaces', 'team-a, team-b', '--no-leader-election', '--metrics-port', '0', '--metrics-host', '127.0.0.1', '--log-level', 'error', '--run-for', '120000'],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const olmRun = startBuiltOlmRun(kubeconfig, ['--watch-namespaces', 'team-a, team-b']);
     try {
       for (const namespace of ['team-a', 'team-b']) {
-        await expect.poll(() => csvPhase(namespace), { timeout: 60_000, interval: 200, message: `CSV in ${namespace}; output:\n${stdout}${stderr}` }).toBe('Succeeded');
+        await expect.poll(() => csvPhase(namespace), { timeout: 60_000, interval: 200, message: `CSV in ${namespace}; output:\n${olmRun.output()}` }).toBe('Succeeded');
         expect((await subscription(namespace))?.status?.installedCSV).toBe('acme-database.v1.2.0');
       }
       // The global CatalogSource is served although olm is not in the list.
@@ -76,13 +64,13 @@ describe('olm run --watch-namespaces (the built CLI)', () => {
       expect((await client.list({ apiVersion: operators, kind: 'InstallPlan' }, { namespace: 'team-c' })).items).toEqual([]);
       expect(await csvPhase('team-c')).toBeUndefined();
       expect((await client.find<Json>({ apiVersion: operators, kind: 'CatalogSource', namespace: 'team-c', name: 'team-examples' }))?.status).toBeUndefined();
-      expect(stdout).toContain(
+      expect(olmRun.stdout()).toContain(
         'watching only namespaces team-a, team-b: Subscriptions, InstallPlans and CSVs elsewhere are left alone; CatalogSources in the global catalog namespace olm still serve them',
       );
     } finally {
-      if (child.exitCode === null) child.kill('SIGTERM');
+      await olmRun.stop();
     }
-    expect(await exited).toBe(0);
+    expect(await olmRun.stop()).toBe(0);
   }, 120_000);
 
   it('refuses a name that is not a namespace name, saying what a good list looks like, exit 2', async () => {
