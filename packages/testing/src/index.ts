@@ -15,3 +15,4 @@ export {
 } from './olm-objects.js';
 export { kubectlAvailable, kubectlBinary, kubectlFor, type Kubectl, type KubectlResult } from './kubectl.js';
 export { consoleLoggerIfRequested, recordingLogger, type LoggedWarning } from './recording-logger.js';
+export { freeLoopbackPort } from './free-port.js';

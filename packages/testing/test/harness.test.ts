@@ -5,6 +5,7 @@ import {
   createNamespace,
   createOperatorNamespace,
   eventually,
+  freeLoopbackPort,
   grpcCatalogSource,
   kubectlAvailable,
   kubectlFor,
@@ -113,6 +114,17 @@ describe('a test cluster', () => {
     } finally {
       kubectl.close();
     }
+  });
+});
+
+describe('freeLoopbackPort', () => {
+  it('gives a port a server can then listen on at 127.0.0.1', async () => {
+    const port = await freeLoopbackPort();
+    const { createServer } = await import('node:net');
+    const server = createServer();
+    await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
+    expect((server.address() as { port: number }).port).toBe(port);
+    await new Promise((resolve) => server.close(resolve));
   });
 });
 
