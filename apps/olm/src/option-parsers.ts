@@ -33,12 +33,12 @@ export function collect(value: string, previous: string[]): string[] {
 
 /**
  * A Go duration flag (`90s`, `1m30m`, `2h`), as upstream's flags take them, in milliseconds;
- * undefined when not given. Parsed when the command runs: the parser lives in `@olm/api`, which
- * `--help` and `--version` do not load.
+ * undefined when not given. Parsed when the command runs: the parser lives in `@olm/go-format`,
+ * which `--help` and `--version` do not load.
  */
 export async function parseDurationFlag(flag: string, value: string | undefined, options: { readonly allowZero?: boolean } = {}): Promise<number | undefined> {
   if (value === undefined) return undefined;
-  const { parseGoDuration } = await import('@olm/api');
+  const { parseGoDuration } = await import('@olm/go-format');
   let milliseconds: number;
   try {
     milliseconds = parseGoDuration(value);

@@ -20,6 +20,7 @@ const kinds = {
   roleBinding: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding' },
   serviceAccount: { apiVersion: 'v1', kind: 'ServiceAccount' },
   namespace: { apiVersion: 'v1', kind: 'Namespace' },
+  operator: { apiVersion: 'operators.coreos.com/v1', kind: 'Operator' },
 } as const;
 
 /**
@@ -170,12 +171,18 @@ describe('olm install, upgrade, approve and uninstall', () => {
     expect(teamM.stdout).toContain('  the custom resources (--delete-operand):\n    Database team-m/orders\n');
     expect(teamM.stdout).toContain('  the OperatorGroup olm install made for it (nothing else is subscribed here):\n    OperatorGroup team-m/team-m\n');
     expect(teamM.stdout).toMatch(/and keeps:\n {4}CustomResourceDefinition databases\.acme\.example\.com \(also owned by team-auto\/acme-database\.v1\.2\.0\)\n/);
-    expect(teamM.stdout).toContain('acme-database uninstalled from team-m\n');
+    expect(teamM.stdout).toContain('  the Operator listing its components (the CRDs kept lose its label):\n    Operator acme-database.team-m\n');
+    expect(teamM.stdout).toContain('Operator acme-database.team-m deleted\nacme-database uninstalled from team-m\n');
+    // the kept CRD is no longer a component of the uninstalled operator, and stays one of the other's
+    const sharedCrd = await olm.client.find<Json>({ ...kinds.crd, name: 'databases.acme.example.com' });
+    expect(Object.keys(sharedCrd?.metadata?.labels ?? {}).filter((key) => key.startsWith('operators.coreos.com/'))).toEqual(['operators.coreos.com/acme-database.team-auto']);
+    expect((await list(kinds.operator)).map((operator) => operator.metadata!.name)).toEqual(['acme-database.team-auto']);
     expect(await list(kinds.operatorGroup, 'team-m')).toEqual([]);
     expect(await olm.client.find({ ...kinds.database, name: 'orders', namespace: 'team-m' })).toBeUndefined();
     const teamAuto = await cli(['uninstall', 'acme-database', '-n', 'team-auto', '--yes']);
     expect(teamAuto.code).toBe(0);
     expect(teamAuto.stdout).toContain('and keeps:\n    CustomResourceDefinition databases.acme.example.com (pass --delete-crds to delete it)\n');
+    expect(await list(kinds.operator)).toEqual([]);
 
     // Into `operators`: the global OperatorGroup, so the CSV is copied into every namespace.
     const installed = await cli(['install', 'acme-database', '-n', 'operators', '--timeout', '60000']);
@@ -204,6 +211,13 @@ describe('olm install, upgrade, approve and uninstall', () => {
     }
     expect(await olm.client.find({ ...kinds.crd, name: 'databases.acme.example.com' })).toBeUndefined();
     expect((await list(kinds.operatorGroup, 'operators')).map((group) => group.metadata!.name)).toEqual(['global-operators']);
+    // the Operator goes last and is not made again: nothing labelled as its component is left
+    expect(summary.stdout).toContain('Operator acme-database.operators deleted\n');
+    expect(await list(kinds.operator)).toEqual([]);
+    const labelled = `operators.coreos.com/acme-database.operators`;
+    for (const kind of [kinds.crd, kinds.deployment, kinds.serviceAccount, kinds.role, kinds.roleBinding, kinds.clusterRole, kinds.clusterRoleBinding]) {
+      expect({ kind: kind.kind, left: (await list(kind)).filter((object) => object.metadata?.labels?.[labelled] !== undefined).map((object) => object.metadata!.name) }).toEqual({ kind: kind.kind, left: [] });
+    }
 
     // Reinstalled: it succeeds, with one of everything.
     const reinstall = await cli(['install', 'acme-database', '-n', 'operators', '--timeout', '60000']);
@@ -213,5 +227,6 @@ describe('olm install, upgrade, approve and uninstall', () => {
     expect((await list(kinds.csv, 'operators')).map((csv) => csv.metadata!.name)).toEqual([csvName]);
     expect((await list(kinds.deployment, 'operators')).filter(ownedBy)).toHaveLength(1);
     expect(await olm.client.find({ ...kinds.crd, name: 'databases.acme.example.com' })).toBeDefined();
+    await expect.poll(async () => (await list(kinds.operator)).map((operator) => operator.metadata!.name), { timeout: 30_000 }).toEqual(['acme-database.operators']);
   }, 240_000);
 });

@@ -1,29 +1,21 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CachedObject } from '@olm/core';
-import { KubeClient } from '@olm/controller-runtime';
-import { renderKubeconfig, startApiServer, type ApiServer } from '@olm/local-apiserver';
+import type { KubeClient } from '@olm/controller-runtime';
+import { renderKubeconfig, type ApiServer } from '@olm/local-apiserver';
 import { loadCatalog, startRegistryServer, type RegistryServer } from '@olm/registry';
+import { freeLoopbackPort, grpcCatalogSource } from '@olm/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { runPackageServer } from '../src/commands/packageserver.js';
-import { installOlmResources } from '../src/local-olm.js';
 import { exampleCatalogDirectory } from '../src/paths.js';
+import { startOlmCluster, type OlmCluster } from './local-olm-cluster.js';
 
 type Json = CachedObject & Record<string, any>;
 
 const deployFile = fileURLToPath(new URL('../../../deploy/40-packageserver.yaml', import.meta.url));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /**
  * `olm packageserver` with the least privilege of deploy/40-packageserver.yaml: it authenticates as
@@ -31,6 +23,7 @@ async function freePort(): Promise<number> {
  * its own APIService, which the manifest creates.
  */
 describe('olm packageserver as the packageserver ServiceAccount of deploy/40-packageserver.yaml (RBAC enforced)', () => {
+  let cluster: OlmCluster;
   let server: ApiServer;
   let admin: KubeClient;
   let registry: RegistryServer;
@@ -39,10 +32,9 @@ describe('olm packageserver as the packageserver ServiceAccount of deploy/40-pac
 
   beforeAll(async () => {
     directory = await mkdtemp(join(tmpdir(), 'olm-packageserver-rbac-'));
-    server = await startApiServer({ port: 0, apiServiceCheckIntervalMs: 500 });
-    admin = new KubeClient({ kubeconfig: server.kubeconfig });
-    await installOlmResources(admin, { namespace: 'olm' });
-    port = await freePort();
+    cluster = await startOlmCluster({ apiServiceCheckIntervalMs: 500, catalogs: [] });
+    ({ server, client: admin } = cluster);
+    port = await freeLoopbackPort();
     // The manifest as a cluster admin applies it, but for the Deployment (this process is the pod)
     // and with the Service at 127.0.0.1:<port>, where the packageserver listens here.
     for (const document of parseAllDocuments(await readFile(deployFile, 'utf8'))) {
@@ -53,12 +45,11 @@ describe('olm packageserver as the packageserver ServiceAccount of deploy/40-pac
       await admin.apply(object, { fieldManager: 'kubectl', force: true });
     }
     registry = await startRegistryServer({ catalog: await loadCatalog(exampleCatalogDirectory), port: 0 });
-    await admin.create({ apiVersion: 'operators.coreos.com/v1alpha1', kind: 'CatalogSource', metadata: { name: 'acme-examples', namespace: 'olm' }, spec: { sourceType: 'grpc', address: registry.address } } as Json);
+    await admin.create(grpcCatalogSource('olm', 'acme-examples', registry.address));
   }, 60_000);
   afterAll(async () => {
-    admin?.close();
     await registry?.stop();
-    await server?.stop();
+    await cluster?.stop();
     await rm(directory, { recursive: true, force: true });
   });
 

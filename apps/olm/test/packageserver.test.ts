@@ -1,28 +1,20 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:https';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CachedObject } from '@olm/core';
-import { KubeClient } from '@olm/controller-runtime';
-import { startApiServer, type ApiServer } from '@olm/local-apiserver';
+import type { KubeClient } from '@olm/controller-runtime';
+import type { ApiServer } from '@olm/local-apiserver';
 import { selfSignedCertificate } from '@olm/packageserver';
 import { loadCatalog, startRegistryServer, type RegistryServer } from '@olm/registry';
+import { freeLoopbackPort, grpcCatalogSource } from '@olm/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPackageServer, type PackageServerCommandOptions } from '../src/commands/packageserver.js';
-import { installOlmResources } from '../src/local-olm.js';
 import { exampleCatalogDirectory } from '../src/paths.js';
+import { startOlmCluster, type OlmCluster } from './local-olm-cluster.js';
 import { runCliCaptured } from './run-cli.js';
 
 type Json = CachedObject & Record<string, any>;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** An HTTPS GET straight to the packageserver (not through the API server), trusting `ca`. */
 function getDirect(url: string, ca: string): Promise<{ status: number; body: string }> {
@@ -44,6 +36,7 @@ function getDirect(url: string, ca: string): Promise<{ status: number; body: str
  * operations endpoints of `olm run`.
  */
 describe('olm packageserver', () => {
+  let cluster: OlmCluster;
   let server: ApiServer;
   let client: KubeClient;
   let registry: RegistryServer;
@@ -86,29 +79,20 @@ describe('olm packageserver', () => {
   const apiService = () => client.find<Json>({ apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', name: 'v1.packages.operators.coreos.com' });
 
   beforeAll(async () => {
-    server = await startApiServer({ port: 0, apiServiceCheckIntervalMs: 500 });
-    client = new KubeClient({ kubeconfig: server.kubeconfig });
+    cluster = await startOlmCluster({ apiServiceCheckIntervalMs: 500, catalogs: [] });
+    ({ server, client, kubeconfigPath: kubeconfig } = cluster);
     directory = await mkdtemp(join(tmpdir(), 'olm-packageserver-'));
-    kubeconfig = join(directory, 'kubeconfig');
-    await writeFile(kubeconfig, server.kubeconfig);
-    await installOlmResources(client, { namespace: 'olm' });
     registry = await startRegistryServer({ catalog: await loadCatalog(exampleCatalogDirectory), port: 0 });
-    await client.create({
-      apiVersion: 'operators.coreos.com/v1alpha1',
-      kind: 'CatalogSource',
-      metadata: { name: 'acme-examples', namespace: 'olm' },
-      spec: { sourceType: 'grpc', address: registry.address, displayName: 'Acme examples' },
-    } as Json);
+    await client.create(grpcCatalogSource('olm', 'acme-examples', registry.address, { spec: { displayName: 'Acme examples' } }));
   }, 60_000);
   afterAll(async () => {
-    client?.close();
     await registry?.stop();
-    await server?.stop();
+    await cluster?.stop();
     await rm(directory, { recursive: true, force: true });
   });
 
   it('registers the APIService for the Service in front of it, serves the packages through the aggregator, and /metrics, /healthz, /readyz', async () => {
-    const port = await freePort();
+    const port = await freeLoopbackPort();
     await serviceOnPort(port);
     await running(base(port), async (printed) => {
       expect(printed).toContain(`packageserver serving packages.operators.coreos.com/v1 on https://127.0.0.1:${port} (APIService v1.packages.operators.coreos.com -> Service olm/packageserver-service:${port})`);
@@ -137,7 +121,7 @@ describe('olm packageserver', () => {
   });
 
   it('serves a given certificate and writes it to the APIService as the CA', async () => {
-    const port = await freePort();
+    const port = await freeLoopbackPort();
     await serviceOnPort(port);
     const material = await selfSignedCertificate({ hosts: ['packageserver-service.olm.svc'], commonName: 'given' });
     await writeFile(join(directory, 'tls.crt'), material.cert);
@@ -154,7 +138,7 @@ describe('olm packageserver', () => {
   });
 
   it('with --client-ca-file refuses clients without a certificate; --no-register leaves the APIService as it is', async () => {
-    const port = await freePort();
+    const port = await freeLoopbackPort();
     const clientCa = await selfSignedCertificate({ hosts: ['front-proxy-ca'] });
     await writeFile(join(directory, 'front-proxy-ca.crt'), clientCa.cert);
     const before = await apiService();

@@ -1,20 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { CachedObject } from '@olm/core';
-import { KubeClient } from '@olm/controller-runtime';
-import { startApiServer, type ApiServer } from '@olm/local-apiserver';
+import type { KubeClient } from '@olm/controller-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installOlmResources, serveCatalogs, type ServedCatalog } from '../src/local-olm.js';
-import { runCliCaptured } from './run-cli.js';
+import { startOlmCluster, type OlmCluster } from './local-olm-cluster.js';
+import { runCliCaptured, startBuiltOlmRun } from './run-cli.js';
 
 type Json = CachedObject & Record<string, any>;
 
-const builtCli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const login = `Basic ${Buffer.from('olm:s3cret').toString('base64')}`;
 
 /**
@@ -56,17 +52,15 @@ function imageOnlyPackage(name: string, image: string) {
 
 /** `olm run --bundle-unpack-timeout` and `--global-pull-secret`, through the built CLI. */
 describe('olm run bundle unpack flags (the built CLI)', () => {
-  let server: ApiServer;
+  let cluster: OlmCluster;
   let client: KubeClient;
   let directory: string;
   let kubeconfig: string;
   let registry: Awaited<ReturnType<typeof startFakeRegistry>>;
-  let catalogs: ServedCatalog[] = [];
 
   beforeAll(async () => {
     registry = await startFakeRegistry();
     directory = await mkdtemp(join(tmpdir(), 'olm-unpack-flags-'));
-    kubeconfig = join(directory, 'kubeconfig');
     await mkdir(join(directory, 'catalog'));
     await writeFile(
       join(directory, 'catalog', 'catalog.json'),
@@ -74,11 +68,8 @@ describe('olm run bundle unpack flags (the built CLI)', () => {
         .map((blob) => JSON.stringify(blob))
         .join('\n'),
     );
-    server = await startApiServer({ port: 0 });
-    await writeFile(kubeconfig, server.kubeconfig);
-    client = new KubeClient({ kubeconfig: server.kubeconfig });
-    await installOlmResources(client, { namespace: 'olm' });
-    catalogs = await serveCatalogs(client, [{ name: 'fake-images', directory: join(directory, 'catalog') }], 'olm');
+    cluster = await startOlmCluster({ catalogs: [{ name: 'fake-images', directory: join(directory, 'catalog') }], operatorNamespaces: ['unpack-slow', 'unpack-private'] });
+    ({ client, kubeconfigPath: kubeconfig } = cluster);
     const config = { auths: { [registry.host]: { auth: Buffer.from('olm:s3cret').toString('base64') } } };
     await client.create({
       apiVersion: 'v1',
@@ -88,8 +79,6 @@ describe('olm run bundle unpack flags (the built CLI)', () => {
       data: { '.dockerconfigjson': Buffer.from(JSON.stringify(config)).toString('base64') },
     } as Json);
     for (const [namespace, name] of [['unpack-slow', 'slow'], ['unpack-private', 'private']] as const) {
-      await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } } as Json);
-      await client.create({ apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: { name: namespace, namespace }, spec: { targetNamespaces: [namespace] } } as Json);
       await client.create({
         apiVersion: 'operators.coreos.com/v1alpha1',
         kind: 'Subscription',
@@ -99,9 +88,7 @@ describe('olm run bundle unpack flags (the built CLI)', () => {
     }
   });
   afterAll(async () => {
-    await Promise.all(catalogs.map((catalog) => catalog.server.stop({ graceMs: 0 })));
-    client?.close();
-    await server?.stop();
+    await cluster?.stop();
     await registry?.close();
     await rm(directory, { recursive: true, force: true });
   });
@@ -117,21 +104,10 @@ describe('olm run bundle unpack flags (the built CLI)', () => {
   };
 
   it('gives up an unpack past --bundle-unpack-timeout and pulls with --global-pull-secret', async () => {
-    const child: ChildProcess = spawn(
-      process.execPath,
-      [
-        builtCli, 'run', '--kubeconfig', kubeconfig, '--bundle-unpack-timeout', '1s', '--global-pull-secret', 'olm/global-pull',
-        '--no-leader-election', '--metrics-port', '0', '--metrics-host', '127.0.0.1', '--log-level', 'error', '--run-for', '120000',
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const olmRun = startBuiltOlmRun(kubeconfig, ['--bundle-unpack-timeout', '1s', '--global-pull-secret', 'olm/global-pull']);
     try {
       const slow = await unpackFailure('unpack-slow', 'slow');
-      expect(slow.reason, output).toBe('BundleUnpackFailed');
+      expect(slow.reason, olmRun.output()).toBe('BundleUnpackFailed');
       expect(slow.message).toContain(
         `bundle unpacking failed. Reason: DeadlineExceeded, and Message: Job was active longer than specified deadline: unpacking bundle image ${registry.host}/acme/slow-bundle:v1 of slow.v1.0.0 (catalogsource olm/fake-images) took longer than 1s`,
       );
@@ -139,8 +115,7 @@ describe('olm run bundle unpack flags (the built CLI)', () => {
       const missing = await unpackFailure('unpack-private', 'private');
       expect(missing.message).toContain(`bundle image ${registry.host}/acme/private-bundle:v1 not found: registry ${registry.host} answered HTTP 404 (MANIFEST_UNKNOWN: manifest unknown)`);
     } finally {
-      child.kill('SIGTERM');
-      await exited;
+      await olmRun.stop();
     }
   }, 90_000);
 

@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { vi } from 'vitest';
 import { runCli } from '../src/program.js';
 
@@ -29,4 +31,40 @@ export async function runCliCaptured(args: readonly string[]): Promise<CliRun> {
     err.mockRestore();
     process.exitCode = previousExitCode;
   }
+}
+
+/** The built CLI (`pnpm build`), for tests that run it as a separate process. */
+export const builtCli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+
+export interface BackgroundRun {
+  /** stdout and stderr so far, interleaved as written. */
+  output(): string;
+  stdout(): string;
+  /** SIGTERM unless it has exited; resolves with its exit code. */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * The built `olm run` as a separate process against a kubeconfig, as one replica runs it (no leader
+ * election, metrics on a free loopback port, errors logged only, at most two minutes), with `flags`.
+ */
+export function startBuiltOlmRun(kubeconfig: string, flags: readonly string[]): BackgroundRun {
+  const args = [builtCli, 'run', '--kubeconfig', kubeconfig, ...flags, '--no-leader-election', '--metrics-port', '0', '--metrics-host', '127.0.0.1', '--log-level', 'error', '--run-for', '120000'];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    stdout += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    output: () => output,
+    stdout: () => stdout,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
 }

@@ -1,14 +1,9 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { CachedObject } from '@olm/core';
-import { KubeClient } from '@olm/controller-runtime';
-import { startApiServer, type ApiServer } from '@olm/local-apiserver';
+import type { KubeClient } from '@olm/controller-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runControllers, runPlugins, type RunOptions } from '../src/commands/run.js';
 import { olmDistribution } from '../src/distribution.js';
-import { installOlmResources, serveCatalogs, type ServedCatalog } from '../src/local-olm.js';
-import { exampleCatalogDirectory } from '../src/paths.js';
+import { startOlmCluster, type OlmCluster } from './local-olm-cluster.js';
 import { exampleBlobs } from './e2e/catalogs.js';
 import { runCliCaptured } from './run-cli.js';
 
@@ -46,10 +41,9 @@ function permissionsOf(csv: Json, namespace: string): Json[] {
 }
 
 describe('olm run --controllers', () => {
-  let server: ApiServer;
+  let cluster: OlmCluster;
   let client: KubeClient;
   let kubeconfig: string;
-  let catalogs: ServedCatalog[] = [];
 
   const run = (controllers: string[], out: (text: string) => void) =>
     runControllers(
@@ -74,27 +68,11 @@ describe('olm run --controllers', () => {
     (await client.list<Json>({ apiVersion: 'operators.coreos.com/v1alpha1', kind: 'InstallPlan' }, { namespace })).items;
 
   beforeAll(async () => {
-    server = await startApiServer({ port: 0 });
-    kubeconfig = join(await mkdtemp(join(tmpdir(), 'olm-run-controllers-')), 'kubeconfig');
-    await writeFile(kubeconfig, server.kubeconfig);
-    client = new KubeClient({ kubeconfig: server.kubeconfig });
-    await installOlmResources(client, { namespace: 'olm' });
-    catalogs = await serveCatalogs(client, [{ name: 'acme-examples', directory: exampleCatalogDirectory }], 'olm');
-    for (const namespace of ['direct', 'subscribed']) {
-      await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } } as Json);
-      await client.create({
-        apiVersion: 'operators.coreos.com/v1',
-        kind: 'OperatorGroup',
-        metadata: { name: namespace, namespace },
-        spec: { targetNamespaces: [namespace] },
-      } as Json);
-    }
+    cluster = await startOlmCluster({ operatorNamespaces: ['direct', 'subscribed'] });
+    ({ client, kubeconfigPath: kubeconfig } = cluster);
   });
   afterAll(async () => {
-    await Promise.all(catalogs.map((catalog) => catalog.server.stop({ graceMs: 0 })));
-    client?.close();
-    await server?.stop();
-    await rm(join(kubeconfig, '..'), { recursive: true, force: true });
+    await cluster?.stop();
   });
 
   it('keeps only the named controller plugins, and elects a leader per set', () => {

@@ -1,37 +1,23 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { CachedObject } from '@olm/core';
-import { KubeClient } from '@olm/controller-runtime';
-import { startApiServer, type ApiServer } from '@olm/local-apiserver';
+import type { KubeClient } from '@olm/controller-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installOlmResources, serveCatalogs, type ServedCatalog } from '../src/local-olm.js';
-import { exampleCatalogDirectory } from '../src/paths.js';
-import { runCliCaptured } from './run-cli.js';
+import { startOlmCluster, type OlmCluster } from './local-olm-cluster.js';
+import { runCliCaptured, startBuiltOlmRun } from './run-cli.js';
 
 type Json = CachedObject & Record<string, any>;
-
-const builtCli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
 /**
  * `olm run --install-plan-retry-timeout` (upstream's flag): an InstallPlan whose steps keep failing
  * is retried that long, then fails. Upstream's default is a minute; with 2s the plan fails at once.
  */
 describe('olm run --install-plan-retry-timeout (the built CLI)', () => {
-  let server: ApiServer;
+  let cluster: OlmCluster;
   let client: KubeClient;
   let kubeconfig: string;
-  let catalogs: ServedCatalog[] = [];
 
   beforeAll(async () => {
-    server = await startApiServer({ port: 0 });
-    kubeconfig = join(await mkdtemp(join(tmpdir(), 'olm-retry-')), 'kubeconfig');
-    await writeFile(kubeconfig, server.kubeconfig);
-    client = new KubeClient({ kubeconfig: server.kubeconfig });
-    await installOlmResources(client, { namespace: 'olm' });
-    catalogs = await serveCatalogs(client, [{ name: 'acme-examples', directory: exampleCatalogDirectory }], 'olm');
+    cluster = await startOlmCluster();
+    ({ client, kubeconfigPath: kubeconfig } = cluster);
     // A Database CRD from elsewhere, with an object acme-database's CRD (engine: postgres or mysql) rejects: its plan cannot apply.
     await client.create({
       apiVersion: 'apiextensions.k8s.io/v1',
@@ -53,31 +39,19 @@ describe('olm run --install-plan-retry-timeout (the built CLI)', () => {
     await client.create({ apiVersion: 'acme.example.com/v1', kind: 'Database', metadata: { name: 'legacy', namespace: 'default' }, spec: { engine: 'oracle' } } as Json);
   });
   afterAll(async () => {
-    await Promise.all(catalogs.map((catalog) => catalog.server.stop({ graceMs: 0 })));
-    client?.close();
-    await server?.stop();
-    await rm(join(kubeconfig, '..'), { recursive: true, force: true });
+    await cluster?.stop();
   });
 
   it('fails an InstallPlan whose steps keep failing once the timeout has passed', async () => {
-    const child: ChildProcess = spawn(
-      process.execPath,
-      [builtCli, 'run', '--kubeconfig', kubeconfig, '--install-plan-retry-timeout', '2s', '--no-leader-election', '--metrics-port', '0', '--metrics-host', '127.0.0.1', '--log-level', 'error', '--run-for', '120000'],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const olmRun = startBuiltOlmRun(kubeconfig, ['--install-plan-retry-timeout', '2s']);
     try {
       const install = await runCliCaptured(['install', 'acme-database', '--kubeconfig', kubeconfig, '-n', 'retry', '--timeout', '45000']);
-      expect(install.code, output).toBe(1);
+      expect(install.code, olmRun.output()).toBe(1);
       expect(install.stderr).toMatch(/install plan install-\S+ failed: .*databases\.acme\.example\.com/);
       const [plan] = (await client.list<Json>({ apiVersion: 'operators.coreos.com/v1alpha1', kind: 'InstallPlan' }, { namespace: 'retry' })).items;
       expect(plan!.status.conditions).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'Installed', status: 'False', reason: 'InstallComponentFailed' })]));
     } finally {
-      child.kill('SIGTERM');
-      await exited;
+      await olmRun.stop();
     }
   }, 90_000);
 

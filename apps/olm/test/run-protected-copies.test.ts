@@ -1,36 +1,24 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { CachedObject } from '@olm/core';
-import { KubeClient } from '@olm/controller-runtime';
-import { startApiServer, type ApiServer } from '@olm/local-apiserver';
+import type { KubeClient } from '@olm/controller-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installOlmResources, serveCatalogs, type ServedCatalog } from '../src/local-olm.js';
-import { exampleCatalogDirectory } from '../src/paths.js';
+import { startOlmCluster, type OlmCluster } from './local-olm-cluster.js';
+import { builtCli, startBuiltOlmRun } from './run-cli.js';
 
 type Json = CachedObject & Record<string, any>;
 
-const builtCli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const csvName = 'acme-database.v1.2.0';
 
 describe.skipIf(!existsSync(builtCli))('olm run --protected-copied-csv-namespaces (the built CLI)', () => {
-  let server: ApiServer;
+  let cluster: OlmCluster;
   let client: KubeClient;
   let kubeconfig: string;
-  let catalogs: ServedCatalog[] = [];
   const copyIn = (namespace: string) => client.find<Json>({ apiVersion: 'operators.coreos.com/v1alpha1', kind: 'ClusterServiceVersion', namespace, name: csvName });
 
   beforeAll(async () => {
-    server = await startApiServer({ port: 0 });
-    kubeconfig = join(await mkdtemp(join(tmpdir(), 'olm-protected-')), 'kubeconfig');
-    await writeFile(kubeconfig, server.kubeconfig);
-    client = new KubeClient({ kubeconfig: server.kubeconfig });
     // `operators` has an AllNamespaces OperatorGroup: its operators are copied into every namespace.
-    await installOlmResources(client, { namespace: 'olm' });
-    catalogs = await serveCatalogs(client, [{ name: 'acme-examples', directory: exampleCatalogDirectory }], 'olm');
+    cluster = await startOlmCluster();
+    ({ client, kubeconfigPath: kubeconfig } = cluster);
     for (const name of ['keep', 'drop']) await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } } as Json);
     await client.create({ apiVersion: 'operators.coreos.com/v1', kind: 'OLMConfig', metadata: { name: 'cluster' }, spec: { features: { disableCopiedCSVs: true } } } as Json);
     await client.create({
@@ -41,31 +29,19 @@ describe.skipIf(!existsSync(builtCli))('olm run --protected-copied-csv-namespace
     } as Json);
   });
   afterAll(async () => {
-    await Promise.all(catalogs.map((catalog) => catalog.server.stop({ graceMs: 0 })));
-    client?.close();
-    await server?.stop();
-    await rm(join(kubeconfig, '..'), { recursive: true, force: true });
+    await cluster?.stop();
   });
 
   it('keeps copies only in the protected namespaces while the OLMConfig disables them', async () => {
-    const child = spawn(
-      process.execPath,
-      [builtCli, 'run', '--kubeconfig', kubeconfig, '--protected-copied-csv-namespaces', 'keep', '--no-leader-election', '--metrics-port', '0', '--metrics-host', '127.0.0.1', '--log-level', 'error', '--run-for', '120000'],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const olmRun = startBuiltOlmRun(kubeconfig, ['--protected-copied-csv-namespaces', 'keep']);
     try {
       await expect
-        .poll(async () => (await copyIn('operators'))?.status?.phase, { timeout: 60_000, interval: 200, message: `CSV in operators; output:\n${output}` })
+        .poll(async () => (await copyIn('operators'))?.status?.phase, { timeout: 60_000, interval: 200, message: `CSV in operators; output:\n${olmRun.output()}` })
         .toBe('Succeeded');
-      await expect.poll(async () => (await copyIn('keep'))?.status?.reason, { timeout: 30_000, interval: 200, message: `copy in keep; output:\n${output}` }).toBe('Copied');
+      await expect.poll(async () => (await copyIn('keep'))?.status?.reason, { timeout: 30_000, interval: 200, message: `copy in keep; output:\n${olmRun.output()}` }).toBe('Copied');
       expect(await copyIn('drop')).toBeUndefined();
     } finally {
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      expect(await olmRun.stop()).toBe(0);
     }
   });
 });

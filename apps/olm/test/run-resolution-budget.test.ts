@@ -1,38 +1,23 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { CachedObject } from '@olm/core';
-import { KubeClient } from '@olm/controller-runtime';
-import { startApiServer, type ApiServer } from '@olm/local-apiserver';
+import type { KubeClient } from '@olm/controller-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runControllers, type RunOptions } from '../src/commands/run.js';
-import { installOlmResources, serveCatalogs, type ServedCatalog } from '../src/local-olm.js';
-import { exampleCatalogDirectory } from '../src/paths.js';
+import { startOlmCluster, type OlmCluster } from './local-olm-cluster.js';
 import { runCliCaptured } from './run-cli.js';
 
 type Json = CachedObject & Record<string, any>;
 
 describe('olm run --resolution-budget', () => {
-  let server: ApiServer;
+  let cluster: OlmCluster;
   let client: KubeClient;
   let kubeconfig: string;
-  let catalogs: ServedCatalog[] = [];
 
   beforeAll(async () => {
-    server = await startApiServer({ port: 0 });
-    kubeconfig = join(await mkdtemp(join(tmpdir(), 'olm-run-budget-')), 'kubeconfig');
-    await writeFile(kubeconfig, server.kubeconfig);
-    client = new KubeClient({ kubeconfig: server.kubeconfig });
-    await installOlmResources(client, { namespace: 'olm' });
-    catalogs = await serveCatalogs(client, [{ name: 'acme-examples', directory: exampleCatalogDirectory }], 'olm');
-    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'tight' } } as Json);
-    await client.create({ apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: { name: 'tight', namespace: 'tight' }, spec: { targetNamespaces: ['tight'] } } as Json);
+    cluster = await startOlmCluster({ operatorNamespaces: ['tight'] });
+    ({ client, kubeconfigPath: kubeconfig } = cluster);
   });
   afterAll(async () => {
-    await Promise.all(catalogs.map((catalog) => catalog.server.stop({ graceMs: 0 })));
-    client?.close();
-    await server?.stop();
-    await rm(join(kubeconfig, '..'), { recursive: true, force: true });
+    await cluster?.stop();
   });
 
   it("reaches the catalog controller's resolver: a tiny budget fails the Subscription with the bundle named", async () => {

@@ -1,23 +1,17 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { CachedObject } from '@olm/core';
-import { KubeClient } from '@olm/controller-runtime';
-import { startApiServer, type ApiServer } from '@olm/local-apiserver';
+import type { KubeClient } from '@olm/controller-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installOlmResources, serveCatalogs, type ServedCatalog } from '../src/local-olm.js';
+import { serveCatalogs, type ServedCatalog } from '../src/local-olm.js';
 import { exampleCatalogDirectory } from '../src/paths.js';
-import { runCliCaptured } from './run-cli.js';
+import { startOlmCluster, type OlmCluster } from './local-olm-cluster.js';
+import { runCliCaptured, startBuiltOlmRun } from './run-cli.js';
 
 type Json = CachedObject & Record<string, any>;
 
-const builtCli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const operators = 'operators.coreos.com/v1alpha1';
 
 describe('olm run --watch-namespaces (the built CLI)', () => {
-  let server: ApiServer;
+  let cluster: OlmCluster;
   let client: KubeClient;
   let kubeconfig: string;
   let catalogs: ServedCatalog[] = [];
@@ -27,19 +21,11 @@ describe('olm run --watch-namespaces (the built CLI)', () => {
     (await client.find<Json>({ apiVersion: operators, kind: 'ClusterServiceVersion', namespace, name: 'acme-database.v1.2.0' }))?.status?.phase;
 
   beforeAll(async () => {
-    server = await startApiServer({ port: 0 });
-    kubeconfig = join(await mkdtemp(join(tmpdir(), 'olm-watch-')), 'kubeconfig');
-    await writeFile(kubeconfig, server.kubeconfig);
-    client = new KubeClient({ kubeconfig: server.kubeconfig });
-    await installOlmResources(client, { namespace: 'olm' });
-    for (const namespace of ['team-a', 'team-b', 'team-c']) {
-      await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } } as Json);
-      await client.create({ apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: { name: namespace, namespace }, spec: { targetNamespaces: [namespace] } } as Json);
-    }
+    cluster = await startOlmCluster({ operatorNamespaces: ['team-a', 'team-b', 'team-c'] });
+    ({ client, kubeconfigPath: kubeconfig } = cluster);
     // team-a subscribes from the global catalog namespace, which is not in the list; team-b and
     // team-c from a catalog of their own.
     catalogs = [
-      ...(await serveCatalogs(client, [{ name: 'acme-examples', directory: exampleCatalogDirectory }], 'olm')),
       ...(await serveCatalogs(client, [{ name: 'team-examples', directory: exampleCatalogDirectory }], 'team-b')),
       ...(await serveCatalogs(client, [{ name: 'team-examples', directory: exampleCatalogDirectory }], 'team-c')),
     ];
@@ -59,25 +45,14 @@ describe('olm run --watch-namespaces (the built CLI)', () => {
   });
   afterAll(async () => {
     await Promise.all(catalogs.map((catalog) => catalog.server.stop({ graceMs: 0 })));
-    client?.close();
-    await server?.stop();
-    await rm(join(kubeconfig, '..'), { recursive: true, force: true });
+    await cluster?.stop();
   });
 
   it('installs what is subscribed in the listed namespaces, from global and local catalogs, and leaves the others alone', async () => {
-    const child: ChildProcess = spawn(
-      process.execPath,
-      [builtCli, 'run', '--kubeconfig', kubeconfig, '--watch-namespaces', 'team-a, team-b', '--no-leader-election', '--metrics-port', '0', '--metrics-host', '127.0.0.1', '--log-level', 'error', '--run-for', '120000'],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const olmRun = startBuiltOlmRun(kubeconfig, ['--watch-namespaces', 'team-a, team-b']);
     try {
       for (const namespace of ['team-a', 'team-b']) {
-        await expect.poll(() => csvPhase(namespace), { timeout: 60_000, interval: 200, message: `CSV in ${namespace}; output:\n${stdout}${stderr}` }).toBe('Succeeded');
+        await expect.poll(() => csvPhase(namespace), { timeout: 60_000, interval: 200, message: `CSV in ${namespace}; output:\n${olmRun.output()}` }).toBe('Succeeded');
         expect((await subscription(namespace))?.status?.installedCSV).toBe('acme-database.v1.2.0');
       }
       // The global CatalogSource is served although olm is not in the list.
@@ -89,13 +64,13 @@ describe('olm run --watch-namespaces (the built CLI)', () => {
       expect((await client.list({ apiVersion: operators, kind: 'InstallPlan' }, { namespace: 'team-c' })).items).toEqual([]);
       expect(await csvPhase('team-c')).toBeUndefined();
       expect((await client.find<Json>({ apiVersion: operators, kind: 'CatalogSource', namespace: 'team-c', name: 'team-examples' }))?.status).toBeUndefined();
-      expect(stdout).toContain(
+      expect(olmRun.stdout()).toContain(
         'watching only namespaces team-a, team-b: Subscriptions, InstallPlans and CSVs elsewhere are left alone; CatalogSources in the global catalog namespace olm still serve them',
       );
     } finally {
-      if (child.exitCode === null) child.kill('SIGTERM');
+      await olmRun.stop();
     }
-    expect(await exited).toBe(0);
+    expect(await olmRun.stop()).toBe(0);
   }, 120_000);
 
   it('refuses a name that is not a namespace name, saying what a good list looks like, exit 2', async () => {

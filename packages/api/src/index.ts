@@ -8,7 +8,6 @@ export * from './operator-group.js';
 export * from './operator-condition.js';
 export * from './operator.js';
 export * from './olm-config.js';
-export { formatGoDuration, parseGoDuration } from './go-duration.js';
 export * from './messages.js';
 export type * from './custom-resource-definition.js';
 export { buildCrds, crds, crdsByKind, findCrd, findCrdVersion, storageApiVersion } from './crds.js';
@@ -17,3 +16,4 @@ export { admitResource, defaultResource, pruneResource, validateResource } from 
 export { ApiError, type ApiErrorCode, ApiErrorCodes } from './errors.js';
 export type { FieldError } from '@olm/structural-schema';
 export type { OperatorsResource } from './operators-resource.js';
+export * from './scoped-service-account.js';

@@ -50,17 +50,8 @@ export interface ObjectReference {
   fieldPath?: string;
 }
 
-export interface LabelSelectorRequirement {
-  key: string;
-  operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | (string & {});
-  values?: string[];
-}
-
-/** `metav1.LabelSelector`. */
-export interface LabelSelector {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: LabelSelectorRequirement[];
-}
+/** `metav1.LabelSelector`: one type for the whole tree, with its matcher, in @olm/go-format. */
+export type { LabelSelector, LabelSelectorRequirement } from '@olm/go-format';
 
 /** `True`, `False` or `Unknown` (`corev1.ConditionStatus`). */
 export type ConditionStatus = 'True' | 'False' | 'Unknown';

@@ -1,5 +1,5 @@
 import { OlmError } from '@olm/core';
-import { parseGoDuration } from './go-duration.js';
+import { parseGoDuration } from '@olm/go-format';
 
 /** Upstream's OperatorGroup annotation: how long an unpack may run (Go duration; `0` for no limit). */
 export const bundleUnpackTimeoutAnnotation = 'operatorframework.io/bundle-unpack-timeout';

@@ -3,7 +3,7 @@ import { isAlreadyExists, type KubeClient } from '@olm/controller-runtime';
 import { bundleImageAnnotation, extractBundleFiles, manifestsFromConfigMap, unpackedConfigMap, unpackedConfigMapName } from './bundle-files.js';
 import { bundleManifests } from './bundle-manifests.js';
 import { bundleUnpackTimeoutAnnotation, defaultBundleUnpackTimeoutMs } from './bundle-unpack-settings.js';
-import { formatGoDuration } from './go-duration.js';
+import { formatGoDuration } from '@olm/go-format';
 import { Kinds, type AnyObject } from './kinds.js';
 import { parseImageReference, type OciRegistryClient } from './oci-registry-client.js';
 import { credentialsForImage, keyringFromSecret, type RegistryCredential } from './registry-credentials.js';

@@ -5,7 +5,8 @@ import type { CatalogControllerContext } from './controller-context.js';
 import { registryPort } from './registry-pod.js';
 import { podAddressOfService } from './registry-service-address.js';
 import { ensureRegistryServer, removeRegistryServer } from './registry-server.js';
-import { asString, Kinds, timestamp, type AnyObject } from './kinds.js';
+import { asString, Kinds, type AnyObject } from './kinds.js';
+import { formatTime } from '@olm/go-format';
 
 const builtInSourceTypes = new Set(['grpc', 'configmap', 'internal']);
 
@@ -72,7 +73,7 @@ export function createCatalogSourceReconciler(context: CatalogControllerContext)
           serviceName,
           serviceNamespace: namespace,
           port: '50051',
-          createdAt: previous.registryService?.createdAt ?? timestamp(now),
+          createdAt: previous.registryService?.createdAt ?? formatTime(now),
         };
         connectSpec = { ...spec, address: `${serviceName}.${namespace}.svc:50051` };
       }
@@ -92,7 +93,7 @@ export function createCatalogSourceReconciler(context: CatalogControllerContext)
         next.configMapReference =
           previous.configMapReference?.resourceVersion === resourceVersion && previous.configMapReference?.uid === configMap.metadata?.uid
             ? previous.configMapReference
-            : { name: configMapName, namespace, uid: configMap.metadata?.uid, resourceVersion, lastUpdateTime: timestamp(now) };
+            : { name: configMapName, namespace, uid: configMap.metadata?.uid, resourceVersion, lastUpdateTime: formatTime(now) };
       }
 
       // 3. poll interval (grpc with image only)
@@ -107,7 +108,7 @@ export function createCatalogSourceReconciler(context: CatalogControllerContext)
         if (last === undefined || now.getTime() - last >= poll.intervalMs) {
           pollDue = true;
           context.connections.invalidate(key);
-          next.latestImageRegistryPoll = timestamp(now);
+          next.latestImageRegistryPoll = formatTime(now);
         }
       }
 
@@ -176,9 +177,9 @@ export function createCatalogSourceReconciler(context: CatalogControllerContext)
 function connectionState(previous: CatalogSourceStatusView, state: ConnectionState, address: string | undefined, now: Date, connectedAt?: Date) {
   const before = previous.connectionState;
   const unchanged = before?.lastObservedState === state && before.address === address && before.lastConnect !== undefined;
-  const readySince = state === 'READY' && connectedAt ? timestamp(connectedAt) : '';
+  const readySince = state === 'READY' && connectedAt ? formatTime(connectedAt) : '';
   // RFC 3339 UTC timestamps of one format order as strings; lastConnect never moves back.
-  const since = unchanged ? before.lastConnect! : timestamp(now);
+  const since = unchanged ? before.lastConnect! : formatTime(now);
   return { ...(address ? { address } : {}), lastObservedState: state, lastConnect: readySince > since ? readySince : since };
 }
 

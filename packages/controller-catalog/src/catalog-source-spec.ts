@@ -1,4 +1,4 @@
-import { formatGoDuration, parseGoDuration } from './go-duration.js';
+import { formatGoDuration, parseGoDuration } from '@olm/go-format';
 
 /** The CatalogSource spec fields checked before a source is reached. */
 export interface CatalogSourceSpecView {

@@ -1,10 +1,12 @@
 import { describeError, OlmError, type ObjectReader } from '@olm/core';
-import { apiStatusCode, isAlreadyExists, isNotFound, isSemanticallyEqual, setOwnerLabels, setOwnerReference, type KubeClient, type OwnerObject } from '@olm/controller-runtime';
+import { apiStatusCode, apiStatusMessage, isAlreadyExists, isNotFound, isSemanticallyEqual, setOwnerLabels, setOwnerReference, type KubeClient, type OwnerObject } from '@olm/controller-runtime';
 import type { Step } from './bundle-steps.js';
 import type { CatalogControllerContext } from './controller-context.js';
 import { checkCrdUpgrade, type CrdUpgradeVerdict, type CrdView, type CustomResource } from './crd-upgrade-safety.js';
+import { installerClient } from './install-plan-identity.js';
 import { installedAlongside, withInstalledAlongside, type CsvReference } from './installed-alongside.js';
 import { Kinds, nameOf, type AnyObject } from './kinds.js';
+import { stepError, type StepAction } from './step-errors.js';
 import { appliedWithWarningsMessage, appliedWithWarningsReason, stepFieldPath } from './step-warnings.js';
 
 const managedLabel = 'olm.managed';
@@ -57,6 +59,10 @@ class StepFailure extends Error {
  * drew API warnings (HTTP 299, e.g. an unknown field or a deprecated API) gets an
  * `AppliedWithWarnings` Warning Event on the plan and counts once in `installplan_warnings_total`.
  * CSVs are looked up in `cache` when it holds them (see `alongsideAnnotations`).
+ *
+ * Scoped installs (upstream's attenuated clients): when the plan records `status.attenuatedServiceAccountRef`,
+ * every step but CRDs is applied as that ServiceAccount; CRDs, their upgrade checks and OLM's own lookups
+ * (owner CSVs) use OLM's client, as upstream installs CRDs with its own rights.
  */
 export async function executePlan(
   context: CatalogControllerContext,
@@ -73,7 +79,11 @@ export async function executePlan(
   const steps = input.map((step) => ({ ...step }));
   const owners = new Map<string, OwnerObject>();
   let checkedCrds: Map<number, CheckedCrd>;
+  let installer: KubeClient;
   try {
+    installer = await installerClient(client, plan).catch((error: unknown) => {
+      throw new OlmError('OLM_CATALOG_INSTALLER_UNAVAILABLE', apiStatusMessage(error), { details: { statusCode: apiStatusCode(error) } });
+    });
     checkedCrds = await checkCrdUpgrades(client, steps);
   } catch (error) {
     return { steps, error: { message: describeError(error), forbidden: apiStatusCode(error) === 403 }, waitingForApi: false, aborted: false };
@@ -93,7 +103,7 @@ export async function executePlan(
       }
       let status: string;
       try {
-        status = await applyStep(context, client, plan, step, owners, cache, checkedCrds.get(index));
+        status = await applyStep(context, { olm: client, installer }, plan, step, owners, cache, checkedCrds.get(index));
       } catch (error) {
         if (error instanceof StepFailure && error.stepStatus) steps[index] = { ...step, status: error.stepStatus };
         return { steps, error: { message: describeError(error), forbidden: apiStatusCode(error) === 403 }, waitingForApi: false, aborted: false };
@@ -118,9 +128,15 @@ function reportWarnings(context: CatalogControllerContext, plan: AnyObject, inde
   void context.events().warning(plan, appliedWithWarningsReason, appliedWithWarningsMessage(step, warnings), { fieldPath: stepFieldPath(index) });
 }
 
+/** OLM's client, and the one the plan's objects are created with (the same unless the install is scoped). */
+interface StepClients {
+  readonly olm: KubeClient;
+  readonly installer: KubeClient;
+}
+
 async function applyStep(
   context: CatalogControllerContext,
-  client: KubeClient,
+  clients: StepClients,
   plan: AnyObject,
   step: Step,
   owners: Map<string, OwnerObject>,
@@ -142,17 +158,18 @@ async function applyStep(
 
   // Everything a plan creates carries OLM's managed label, as upstream marks it.
   const labels = { ...metadata.labels, [managedLabel]: 'true' };
+  const { olm, installer: client } = clients;
   switch (kind) {
     case 'ClusterServiceVersion':
-      return createOrPresent(client, { ...manifest, metadata: { ...metadata, namespace, labels } }, 'Created');
+      return createOrPresent(client, { ...manifest, metadata: { ...metadata, namespace, labels } }, kind);
     case 'Subscription':
       return createOrPresent(
         client,
         { ...manifest, metadata: { ...metadata, namespace, labels, annotations: { ...metadata.annotations, 'olm.generated-by': nameOf(plan) } } },
-        'Created',
+        kind,
       );
     case 'CustomResourceDefinition':
-      return applyCrd(context, client, cache, plan, step.resolving, { ...manifest, metadata: { ...metadata, labels } }, checkedCrd);
+      return applyCrd(context, olm, cache, plan, step.resolving, { ...manifest, metadata: { ...metadata, labels } }, checkedCrd);
     default:
       break;
   }
@@ -163,8 +180,11 @@ async function applyStep(
     kind: kind === 'BundleSecret' ? 'Secret' : kind,
     metadata: { ...metadata, labels },
   };
+  const failed = (action: StepAction) => (error: unknown): never => {
+    throw stepError(action, kind, nameOf(object), error);
+  };
   const resource = await client.resourceFor({ apiVersion: object.apiVersion ?? '', kind: object.kind ?? '' });
-  const owner = await csvOwner(client, namespace, step.resolving, owners);
+  const owner = await csvOwner(olm, namespace, step.resolving, owners);
   if (resource.namespaced) {
     object.metadata!.namespace = namespace;
     setOwnerReference(object, owner, { controller: false, blockOwnerDeletion: false });
@@ -176,10 +196,12 @@ async function applyStep(
     await client.create(object, { fieldManager: context.fieldManager });
     return 'Created';
   } catch (error) {
-    if (!isAlreadyExists(error)) throw error;
+    if (!isAlreadyExists(error)) failed('create')(error);
   }
   // Present already: bring it to what the bundle says, keeping what others added to its metadata.
-  const existing = await client.get<AnyObject>({ apiVersion: object.apiVersion!, kind: object.kind!, name: nameOf(object), ...(resource.namespaced ? { namespace } : {}) });
+  const existing = await client
+    .get<AnyObject>({ apiVersion: object.apiVersion!, kind: object.kind!, name: nameOf(object), ...(resource.namespaced ? { namespace } : {}) })
+    .catch(failed('get'));
   const merged: AnyObject = {
     ...existing,
     ...object,
@@ -198,17 +220,17 @@ async function applyStep(
   }
   // The bundle's top-level fields replace the live ones whole, so a field the server defaulted inside them reads
   // as a difference: such an object is written once per execution of its step, never in a loop.
-  if (!isSemanticallyEqual(merged, existing)) await client.replace(merged, { fieldManager: context.fieldManager });
+  if (!isSemanticallyEqual(merged, existing)) await client.replace(merged, { fieldManager: context.fieldManager }).catch(failed('update'));
   return 'Present';
 }
 
-async function createOrPresent(client: KubeClient, object: AnyObject, created: string): Promise<string> {
+async function createOrPresent(client: KubeClient, object: AnyObject, kind: string): Promise<string> {
   try {
     await client.create(object);
-    return created;
+    return 'Created';
   } catch (error) {
     if (isAlreadyExists(error)) return 'Present';
-    throw error;
+    throw stepError('create', kind, nameOf(object), error);
   }
 }
 

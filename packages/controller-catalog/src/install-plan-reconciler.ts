@@ -3,7 +3,9 @@ import { isSemanticallyEqual, updateStatus } from '@olm/controller-runtime';
 import type { Step } from './bundle-steps.js';
 import type { CatalogControllerContext } from './controller-context.js';
 import { executePlan } from './install-plan-executor.js';
+import { installPlanIdentity, withInstallIdentity } from './install-plan-identity.js';
 import { nextInstallPlanState, type ExecutionOutcome, type InstallPlanCondition, type InstallPlanState } from './install-plan-rules.js';
+import { formatTime } from '@olm/go-format';
 import { Kinds, type AnyObject } from './kinds.js';
 
 interface InstallPlanStatusFields {
@@ -16,15 +18,20 @@ interface InstallPlanStatusFields {
 }
 
 /**
- * InstallPlan (upstream's `syncInstallPlans`): wait for approval, execute the steps, retry errors
- * within the retry timeout, then Complete or Failed (both terminal).
+ * InstallPlan (upstream's `syncInstallPlans`): settle whose rights it installs with (an OperatorGroup's
+ * ServiceAccount, see `withInstallIdentity`), wait for approval, execute the steps, retry errors within
+ * the retry timeout (a Forbidden one for ever), then Complete or Failed (both terminal).
  */
 export function createInstallPlanReconciler(context: CatalogControllerContext): Reconciler {
   return {
     name: 'installplan',
     for: Kinds.installPlan,
-    // Read from the cache when a CRD is applied (installed-alongside annotations); no trigger.
-    watches: [{ ...Kinds.clusterServiceVersion, map: () => [] }],
+    // Read from the cache: CSVs when a CRD is applied (installed-alongside annotations), OperatorGroups for
+    // the installing account. No trigger: a plan waiting on either is looked at again every installingRequeueMs.
+    watches: [
+      { ...Kinds.clusterServiceVersion, map: () => [] },
+      { ...Kinds.operatorGroup, map: () => [] },
+    ],
     maxConcurrentReconciles: 2,
     async reconcile({ namespace = '', name }, { cache, signal }) {
       if (!cache.get(Kinds.installPlan, name, namespace)) return;
@@ -32,12 +39,18 @@ export function createInstallPlanReconciler(context: CatalogControllerContext): 
       // Read live: the cache may not have our own last status write yet.
       const plan = await client.find<AnyObject>({ ...Kinds.installPlan, namespace, name });
       if (!plan) return;
-      const status = (plan.status ?? {}) as InstallPlanStatusFields;
+      const observed = (plan.status ?? {}) as InstallPlanStatusFields;
       // The resolution that created the plan writes its steps; until then there is nothing to do.
-      if (!status.plan?.length) return;
-      if (status.phase === 'Complete' || status.phase === 'Failed') return;
+      if (!observed.plan?.length) return;
+      if (observed.phase === 'Complete' || observed.phase === 'Failed') return;
 
       const now = context.now();
+      const identity = withInstallIdentity(observed, installPlanIdentity(cache, namespace), formatTime(now));
+      if (!identity.proceed) {
+        await writeStatus(context, namespace, name, observed, identity.status);
+        return { requeueAfter: context.installingRequeueMs };
+      }
+      const status = identity.status;
       let state: InstallPlanState = {
         phase: status.phase ?? '',
         approved: (plan.spec as { approved?: boolean } | undefined)?.approved === true,
@@ -45,11 +58,11 @@ export function createInstallPlanReconciler(context: CatalogControllerContext): 
         ...(status.message ? { message: status.message } : {}),
         ...(status.conditions ? { conditions: status.conditions } : {}),
       };
-      let steps = status.plan;
+      let steps = observed.plan;
       if (state.phase === 'RequiresApproval') state = nextInstallPlanState(state, undefined, now, context.installPlanRetryTimeoutMs);
       if (state.phase === 'Installing') {
         state = nextInstallPlanState(state, undefined, now, context.installPlanRetryTimeoutMs); // sets startTime
-        const result = await executePlan(context, plan, steps, signal, cache);
+        const result = await executePlan(context, { ...plan, status }, steps, signal, cache);
         steps = result.steps;
         if (!result.aborted) {
           const outcome: ExecutionOutcome = result.error
@@ -65,18 +78,22 @@ export function createInstallPlanReconciler(context: CatalogControllerContext): 
       if (state.conditions) next.conditions = [...state.conditions];
       if (state.message) next.message = state.message;
       else delete next.message;
-      if (!isSemanticallyEqual(next, status)) {
-        await updateStatus<AnyObject>(
-          client,
-          { ...Kinds.installPlan, namespace, name },
-          (latest) => {
-            latest.status = next;
-          },
-          { fieldManager: context.fieldManager },
-        );
-      }
+      await writeStatus(context, namespace, name, observed, next);
       if (state.phase === 'Installing') return { requeueAfter: context.installingRequeueMs };
       return undefined;
     },
   };
+}
+
+/** Writes `next` through the status subresource unless it means what `observed` does. */
+async function writeStatus(context: CatalogControllerContext, namespace: string, name: string, observed: InstallPlanStatusFields, next: InstallPlanStatusFields): Promise<void> {
+  if (isSemanticallyEqual(next, observed)) return;
+  await updateStatus<AnyObject>(
+    context.client(),
+    { ...Kinds.installPlan, namespace, name },
+    (latest) => {
+      latest.status = next;
+    },
+    { fieldManager: context.fieldManager },
+  );
 }

@@ -1,5 +1,6 @@
 /** How many InstallPlans upstream keeps per namespace; older generations are garbage-collected. */
 export const maxInstallPlansPerNamespace = 5;
+import { formatTime } from '@olm/go-format';
 
 /** Upstream's default `--install-plan-retry-timeout`. */
 export const defaultInstallPlanRetryTimeoutMs = 60_000;
@@ -87,7 +88,7 @@ export function nextInstallPlanState(
   now: Date,
   retryTimeoutMs = defaultInstallPlanRetryTimeoutMs,
 ): InstallPlanState {
-  const time = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const time = formatTime(now);
   switch (state.phase) {
     case 'RequiresApproval':
       return state.approved ? { ...state, phase: 'Installing', message: '' } : state;

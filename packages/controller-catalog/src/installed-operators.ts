@@ -64,3 +64,20 @@ function propertiesFromAnnotation(csv: AnyObject): Property[] | undefined {
   }
   return properties as Property[];
 }
+
+/**
+ * A CSV in the namespace that another, not failed, CSV replaces: an upgrade the CSV controller is
+ * carrying out. Until it deletes the replaced CSV, that CSV is installed but no Subscription's any
+ * more, so resolution sees a freestanding operator next to its own replacement and cannot be
+ * satisfied; that passes on its own when the replaced CSV goes (whose deletion resolves again).
+ */
+export function replacementInProgress(csvs: readonly AnyObject[]): string | undefined {
+  const phaseOf = (csv: AnyObject) => (csv.status as { phase?: string } | undefined)?.phase;
+  const own = csvs.filter((csv) => !csv.metadata?.labels?.['olm.copiedFrom']);
+  const names = new Set(own.map(nameOf));
+  const replacing = own.find((csv) => {
+    const replaces = (csv.spec as { replaces?: string } | undefined)?.replaces;
+    return replaces !== undefined && names.has(replaces) && phaseOf(csv) !== 'Failed';
+  });
+  return replacing && `${nameOf(replacing)} replaces ${(replacing.spec as { replaces: string }).replaces}`;
+}

@@ -22,7 +22,6 @@ export const nameOf = (object: CachedObject): string => object.metadata?.name ??
 export const namespaceOf = (object: CachedObject): string => object.metadata?.namespace ?? '';
 
 /** RFC 3339 without fractions, as Kubernetes serialises `metav1.Time`. */
-export const timestamp = (now: Date): string => now.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 export function asString(value: unknown): string {
   return typeof value === 'string' ? value : '';

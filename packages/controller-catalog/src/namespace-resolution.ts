@@ -7,9 +7,9 @@ import { catalogSourceRevision } from './catalog-source-connections.js';
 import type { CatalogControllerContext } from './controller-context.js';
 import { deprecationConditions } from './deprecation-conditions.js';
 import { ensureInstallPlan, referenceOf } from './install-plan-creation.js';
-import { installedOperators } from './installed-operators.js';
+import { installedOperators, replacementInProgress } from './installed-operators.js';
 import { installPlansToCollect, orderSteps } from './install-plan-rules.js';
-import { asString, Kinds, nameOf, timestamp, type AnyObject } from './kinds.js';
+import { asString, Kinds, nameOf, type AnyObject } from './kinds.js';
 import {
   removeConditions,
   setCondition,
@@ -21,6 +21,7 @@ import {
   type SubscriptionStatus,
 } from './subscription-status.js';
 import { resolveSteps, type StepResolution, type Unfinished } from './step-resolution.js';
+import { formatTime } from '@olm/go-format';
 
 const generatedByAnnotation = 'olm.generated-by';
 const excludeGlobalAnnotation = 'olm.operatorframework.io/exclude-global-namespace-resolution';
@@ -194,6 +195,12 @@ async function syncNamespace(context: CatalogControllerContext, cache: ObjectRea
     // Stopping (shutdown, lost leadership) is not a failure of the namespace: the next leader resolves it.
     if (signal.aborted) throw error;
     context.metrics?.resolutionDuration.observe({ outcome: 'failed' }, (performance.now() - started) / 1000);
+    // Not a failure to report: the replaced CSV's deletion brings the namespace back.
+    const upgrade = hasErrorCode(error, 'OLM_RESOLVER_UNSATISFIABLE') ? replacementInProgress(csvs) : undefined;
+    if (upgrade) {
+      context.logger.debug('resolution waits for an upgrade in progress', { namespace, upgrade, error: describeError(error) });
+      return;
+    }
     return failResolution(context, working, error, now);
   }
 
@@ -234,7 +241,7 @@ async function syncNamespace(context: CatalogControllerContext, cache: ObjectRea
         installplan: { apiVersion: reference.apiVersion, kind: reference.kind, name: reference.name, uuid: reference.uid },
         installPlanGeneration: generation,
         state: 'UpgradePending',
-        lastUpdated: timestamp(now),
+        lastUpdated: formatTime(now),
       };
     }
   }
@@ -277,7 +284,7 @@ function catalogHealth(sources: readonly AnyObject[], now: Date): CatalogHealth[
           namespace: source.metadata?.namespace ?? '',
           uid: source.metadata?.uid,
         },
-        lastUpdated: timestamp(now),
+        lastUpdated: formatTime(now),
         healthy: status.reason !== 'SpecInvalidError' && status.connectionState?.lastObservedState === 'READY',
       };
     });
@@ -297,7 +304,7 @@ function adoptGeneratingInstallPlan(sub: SubscriptionObject, status: Subscriptio
     installPlanGeneration: Number((plan.spec as { generation?: number } | undefined)?.generation ?? 0),
     state: 'UpgradePending',
     currentCSV: asString(sub.spec?.startingCSV),
-    lastUpdated: timestamp(now),
+    lastUpdated: formatTime(now),
   };
 }
 

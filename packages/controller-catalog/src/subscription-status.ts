@@ -1,3 +1,5 @@
+import { formatTime } from '@olm/go-format';
+
 /** A Subscription condition (`status.conditions[]`). */
 export interface SubscriptionCondition {
   readonly type: string;
@@ -47,8 +49,6 @@ export interface StatusChange {
   readonly changed: boolean;
 }
 
-const timestamp = (now: Date) => now.toISOString().replace(/\.\d{3}Z$/, 'Z');
-
 export function getCondition(status: SubscriptionStatus | undefined, type: string): SubscriptionCondition | undefined {
   return status?.conditions?.find((condition) => condition.type === type);
 }
@@ -71,13 +71,13 @@ function withoutConditions(status: SubscriptionStatus, ...types: string[]): Subs
 export function setCondition(status: SubscriptionStatus, condition: Omit<SubscriptionCondition, 'lastTransitionTime'>, now: Date): StatusChange {
   const previous = getCondition(status, condition.type);
   if (sameCondition(previous, condition)) return { status, changed: false };
-  const lastTransitionTime = previous && previous.status === condition.status ? previous.lastTransitionTime : timestamp(now);
-  return { status: { ...withCondition(status, { ...condition, lastTransitionTime }), lastUpdated: timestamp(now) }, changed: true };
+  const lastTransitionTime = previous && previous.status === condition.status ? previous.lastTransitionTime : formatTime(now);
+  return { status: { ...withCondition(status, { ...condition, lastTransitionTime }), lastUpdated: formatTime(now) }, changed: true };
 }
 
 export function removeConditions(status: SubscriptionStatus, types: readonly string[], now: Date): StatusChange {
   if (!(status.conditions ?? []).some((condition) => types.includes(condition.type))) return { status, changed: false };
-  return { status: { ...withoutConditions(status, ...types), lastUpdated: timestamp(now) }, changed: true };
+  return { status: { ...withoutConditions(status, ...types), lastUpdated: formatTime(now) }, changed: true };
 }
 
 const sameRef = (a: ObjectReference, b: ObjectReference) =>
@@ -126,7 +126,7 @@ export function updateCatalogHealth(subscription: SubscriptionView, health: read
   const next = { type: 'CatalogSourcesUnhealthy', ...condition };
   if (!listChanged && sameCondition(getCondition(status, 'CatalogSourcesUnhealthy'), next)) return { status, changed: false };
   return {
-    status: { ...withCondition(status, { ...next, lastTransitionTime: timestamp(now) }), catalogHealth: health, lastUpdated: timestamp(now) },
+    status: { ...withCondition(status, { ...next, lastTransitionTime: formatTime(now) }), catalogHealth: health, lastUpdated: formatTime(now) },
     changed: true,
   };
 }
@@ -154,7 +154,7 @@ function installPlanMessage(plan: InstallPlanStatusView): string {
  * `InstallPlanMissing` (or a reset, for a pending upgrade) when the plan is gone.
  */
 export function updateInstallPlanConditions(status: SubscriptionStatus, plan: InstallPlanStatusView | undefined, now: Date): StatusChange {
-  const time = timestamp(now);
+  const time = formatTime(now);
   let next: SubscriptionStatus;
   if (!plan) {
     next = withoutConditions(status, 'InstallPlanPending', 'InstallPlanFailed');
@@ -214,5 +214,5 @@ export function updateCsvState(
     ? { ...status, state: 'AtLatestKnown', installedCSV: status.currentCSV }
     : { ...status, state: options.failForward && options.installPlanFailed ? 'UpgradeFailed' : 'UpgradePending' };
   if (next.state === status.state) return { status, changed: false };
-  return { status: { ...next, lastUpdated: timestamp(now) }, changed: true };
+  return { status: { ...next, lastUpdated: formatTime(now) }, changed: true };
 }

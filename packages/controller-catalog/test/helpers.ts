@@ -1,75 +1,38 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { crds } from '@olm/api';
-import type { CachedObject } from '@olm/core';
-import { createManager, isAlreadyExists, KubeClient, type Manager } from '@olm/controller-runtime';
-import { selfSignedCertificate, startApiServer, type ApiServerOptions, type TlsMaterial } from '@olm/local-apiserver';
+import type { KubeClient } from '@olm/controller-runtime';
+import type { ApiServerOptions } from '@olm/local-apiserver';
 import { createCelConstraintEvaluator } from '@olm/plugin-cel';
 import { createRbacGenerator } from '@olm/plugin-rbac';
 import { createLogicSolverBackend } from '@olm/plugin-sat-logic-solver';
 import { createCatalogSourceTypes, loadCatalog, startRegistryServer, type RegistryServer } from '@olm/registry';
 import { builtInConstraintEvaluators, createResolver } from '@olm/resolver';
-import { createCatalogController, type CatalogController, type CatalogControllerOptions } from '../src/index.js';
+import * as testing from '@olm/testing';
+import { createCatalogController, type CatalogControllerOptions } from '../src/index.js';
 import { Kinds, type AnyObject } from '../src/kinds.js';
+
+export { condition, createNamespace, eventually, grpcCatalogSource, sleep, subscription } from '@olm/testing';
 
 export const exampleCatalogDir = fileURLToPath(new URL('../../../examples/catalog', import.meta.url));
 
-export type TestServer = Awaited<ReturnType<typeof startApiServer>>;
-
-let certificate: TlsMaterial | undefined;
+export type TestServer = testing.TestCluster['server'];
 
 /**
  * A local API server with the OLM CRDs installed and the global catalog namespace `olm`, over
  * HTTPS so that kubectl (which sends credentials only over TLS) can be a user too.
  */
-export async function startCluster(options: Omit<ApiServerOptions, 'port'> = {}): Promise<{ server: TestServer; client: KubeClient; stop(): Promise<void> }> {
-  const server = await startApiServer({ tls: (certificate ??= selfSignedCertificate()), ...options, port: 0 });
-  const client = new KubeClient({ kubeconfig: server.kubeconfig, requestTimeoutMs: 10_000 });
-  for (const crd of crds) await client.create(crd as unknown as CachedObject);
-  await createNamespace(client, 'olm');
-  return {
-    server,
-    client,
-    async stop() {
-      client.close();
-      await server.stop();
-    },
-  };
+export function startCluster(options: Omit<ApiServerOptions, 'port'> = {}): Promise<testing.TestCluster> {
+  return testing.startTestCluster({ tls: true, requestTimeoutMs: 10_000, namespaces: ['olm'], ...options });
 }
 
 export async function startRegistry(port = 0): Promise<RegistryServer> {
   return startRegistryServer({ catalog: await loadCatalog(exampleCatalogDir), port });
 }
 
-export async function createNamespace(client: KubeClient, name: string): Promise<void> {
-  try {
-    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-  } catch (error) {
-    if (!isAlreadyExists(error)) throw error;
-  }
-}
-
-/** A namespace with an OwnNamespace OperatorGroup. */
-export async function createOperatorNamespace(client: KubeClient, name: string, annotations?: Record<string, string>): Promise<void> {
-  await createNamespace(client, name);
-  await client.create({
-    ...Kinds.operatorGroup,
-    metadata: { name, namespace: name, ...(annotations ? { annotations } : {}) },
-    spec: { targetNamespaces: [name] },
-  });
-}
-
-export function grpcCatalogSource(namespace: string, name: string, address: string): AnyObject {
-  return { ...Kinds.catalogSource, metadata: { name, namespace }, spec: { sourceType: 'grpc', address } };
-}
-
-export function subscription(namespace: string, name: string, spec: Record<string, unknown>): AnyObject {
-  return {
-    ...Kinds.subscription,
-    metadata: { name, namespace },
-    spec: { source: 'acme-examples', sourceNamespace: 'olm', channel: 'stable', installPlanApproval: 'Automatic', ...spec, name: spec.name ?? name },
-  };
+/** A namespace with an OwnNamespace OperatorGroup named like it. */
+export function createOperatorNamespace(client: KubeClient, name: string, annotations?: Record<string, string>): Promise<void> {
+  return testing.createOperatorNamespace(client, name, annotations ? { annotations } : {});
 }
 
 export function controllerOptions(client: KubeClient, overrides: Partial<CatalogControllerOptions> = {}): CatalogControllerOptions {
@@ -89,38 +52,11 @@ export function controllerOptions(client: KubeClient, overrides: Partial<Catalog
   };
 }
 
-/** The catalog controller's reconcilers in a manager of their own. */
-export async function startController(server: TestServer, client: KubeClient, overrides: Partial<CatalogControllerOptions> = {}): Promise<{ manager: Manager; controller: CatalogController; stop(): Promise<void> }> {
-  const controller = createCatalogController(controllerOptions(client, overrides));
-  const manager = createManager({ kubeconfig: server.kubeconfig, gracefulShutdownTimeoutMs: 2_000 });
-  for (const reconciler of controller.reconcilers) manager.add(reconciler);
-  await manager.start();
-  return {
-    manager,
-    controller,
-    async stop() {
-      await manager.stop();
-      await controller.close();
-    },
-  };
+/** The catalog controller's reconcilers in a manager of their own; the controller writes with `client`. */
+export async function startController(server: TestServer, client: KubeClient, overrides: Partial<CatalogControllerOptions> = {}) {
+  const running = await testing.startReconcilers({ kubeconfig: server.kubeconfig, controller: () => createCatalogController(controllerOptions(client, overrides)) });
+  return { manager: running.manager, controller: running.controller, stop: running.stop };
 }
-
-export async function eventually<T>(probe: () => T | Promise<T>, options: { timeoutMs?: number; message?: string } = {}): Promise<Exclude<T, false | null | undefined | 0 | ''>> {
-  const deadline = Date.now() + (options.timeoutMs ?? 15_000);
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined && value !== null && value !== false) return value as Exclude<T, false | null | undefined | 0 | ''>;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) throw new Error(`${options.message ?? 'condition'} not met in time${last ? `: ${String(last)}` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function get(client: KubeClient, kind: { apiVersion: string; kind: string }, namespace: string | undefined, name: string): Promise<AnyObject | undefined> {
   return client.find<AnyObject>({ ...kind, name, ...(namespace ? { namespace } : {}) });
@@ -130,22 +66,11 @@ export async function list(client: KubeClient, kind: { apiVersion: string; kind:
   return (await client.list<AnyObject>(kind, namespace ? { namespace } : {})).items;
 }
 
-export function condition(object: AnyObject | undefined, type: string): { type: string; status: string; reason?: string; message?: string } | undefined {
-  return ((object?.status as { conditions?: Array<{ type: string; status: string; reason?: string; message?: string }> } | undefined)?.conditions ?? []).find(
-    (entry) => entry.type === type,
-  );
-}
-
 /** kubectl, as a user would run it (`$KUBECTL`, else `kubectl` on PATH); undefined when this machine has none. */
 export const kubectlBinary: string | undefined = (() => {
-  const candidate = process.env['KUBECTL'] ?? 'kubectl';
-  try {
-    execFileSync(candidate, ['version', '--client'], { stdio: 'ignore', timeout: 10_000 });
-    return candidate;
-  } catch {
-    console.warn(`controller-catalog tests: "${candidate} version --client" failed; user steps go through the API client instead (set KUBECTL to a kubectl binary)`);
-    return undefined;
-  }
+  if (testing.kubectlAvailable()) return testing.kubectlBinary;
+  console.warn(`controller-catalog tests: "${testing.kubectlBinary} version --client" failed; user steps go through the API client instead (set KUBECTL to a kubectl binary)`);
+  return undefined;
 })();
 
 /** Runs kubectl against the test API server and returns its output. */
@@ -178,7 +103,7 @@ export function collectReplacedCsvs(client: KubeClient, namespace: string): () =
       for (const csv of csvs) {
         if (replaced.has(csv.metadata?.name)) await client.delete({ ...Kinds.clusterServiceVersion, namespace, name: csv.metadata!.name! }).catch(() => undefined);
       }
-      await sleep(100);
+      await testing.sleep(100);
     }
   })();
   return async () => {

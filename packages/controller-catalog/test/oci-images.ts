@@ -1,9 +1,9 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { freeLoopbackPort } from '@olm/testing';
 import tarStream from 'tar-stream';
 
 /** One tar entry: a file (with content), a directory, a hard link, or a whiteout (an empty file named `.wh.*`). */
@@ -52,17 +52,6 @@ export function dockerRegistryBinary(): string | undefined {
   }
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 export interface DockerRegistry {
   readonly host: string;
   readonly url: string;
@@ -98,7 +87,7 @@ export async function startDockerRegistry(
   directory: string,
   options: { port?: number; auth?: { realm: string; service: string; issuer: string; rootCertBundle: string }; htpasswd?: string } = {},
 ): Promise<DockerRegistry> {
-  const port = options.port ?? (await freePort());
+  const port = options.port ?? (await freeLoopbackPort());
   const storage = join(directory, 'storage');
   mkdirSync(storage, { recursive: true });
   const config = join(directory, `config-${port}.yml`);

@@ -83,7 +83,7 @@ describe('controllerCatalogPlugin booted with the other plugins', () => {
     await client.create({ ...Kinds.catalogSource, metadata: { name: 'nowhere', namespace: 'cm-missing' }, spec: { sourceType: 'configmap', configMap: 'absent' } });
     const source = await eventually(async () => {
       const found = await get(client, Kinds.catalogSource, 'cm-missing', 'nowhere');
-      return (found?.status as { reason?: string } | undefined)?.reason && found;
+      return (found?.status as { reason?: string } | undefined)?.reason ? found : undefined;
     });
     expect(source.status).toMatchObject({
       reason: 'ConfigMapError',

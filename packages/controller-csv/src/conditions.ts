@@ -18,6 +18,3 @@ export function withCondition(conditions: readonly Condition[], condition: Condi
 export function withoutCondition(conditions: readonly Condition[], type: string): Condition[] | undefined {
   return conditions.some((item) => item.type === type) ? conditions.filter((item) => item.type !== type) : undefined;
 }
-
-/** A time as Kubernetes writes it (RFC 3339, whole seconds). */
-export const conditionTime = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');

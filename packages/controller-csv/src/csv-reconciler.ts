@@ -31,12 +31,14 @@ import { formatProvidedApis, parseProvidedApis } from './provided-apis.js';
 import { installOutcome, isInstalled, ServingMessages, strategyOnly, type InstallChecks } from './install-outcome.js';
 import { checkRequirements, discoveryNeeded, type ApiServiceObject, type RequirementsResult } from './requirements.js';
 import { unknownDeploymentReference } from './strategy-references.js';
+import { installerFor } from './scoped-installer.js';
 import { readServingSnapshot, type ServingSnapshot } from './serving-snapshot.js';
 import { webhookDescriptionProblem } from './webhook-descriptions.js';
 import { deleteWebhookConfigurations, webhooksAvailability } from './webhooks.js';
 import { clusterOlmConfig, csvProvidedApis, csvReference, isCopied, namespaceViews, ogReference, upsert, type Csv, type Og, type Shared } from './shared.js';
 import { deleteTargetRbac, syncTargetRbac } from './target-rbac.js';
 import { formatTargetNamespaces } from './target-namespaces.js';
+import { formatTime } from '@olm/go-format';
 
 type Step = ReconcileResult | 'continue';
 const proceed = 'continue' as const;
@@ -327,9 +329,9 @@ async function setPhase(
     const next = setCsvPhase((live.status ?? {}) as CsvStatus, phase, reason, message, now) as ClusterServiceVersionStatus;
     if (requirementStatus !== undefined) next.requirementStatus = requirementStatus;
     // New serving certificates (upstream sets these when an install rotated them).
-    if (rotateAt !== undefined && next.certsRotateAt !== statusTime(rotateAt)) {
-      next.certsLastUpdated = statusTime(now);
-      next.certsRotateAt = statusTime(rotateAt);
+    if (rotateAt !== undefined && next.certsRotateAt !== formatTime(rotateAt)) {
+      next.certsLastUpdated = formatTime(now);
+      next.certsRotateAt = formatTime(rotateAt);
     }
     live.status = next;
     written = true;
@@ -342,7 +344,6 @@ async function setPhase(
 
 const fail = (shared: Shared, csv: Csv, reason: string, message: string) => setPhase(shared, csv, CSVPhases.Failed, reason, message);
 
-const statusTime = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 // ---- pre-checks (upstream transitionCSVState, before the phase switch) ---------------------
 
@@ -664,8 +665,13 @@ function subscriptionConfig(csv: Csv, cache: ObjectReader): SubscriptionConfig |
 async function installReady(shared: Shared, csv: Csv, context: ReconcileContext): Promise<void> {
   const strategy = strategyFor(shared, csv);
   if (!strategy) return invalidStrategy(shared, csv);
+  const installer = installerFor(shared.client(), context.cache, csv.metadata.namespace);
+  if ('unavailable' in installer) {
+    context.logger.warn('failed to get a client for operator deployment', { csv: csv.metadata.name, namespace: csv.metadata.namespace, error: installer.unavailable });
+    return;
+  }
   try {
-    await strategy.install(csv, strategyContext(csv, context));
+    await strategy.install(csv, { ...strategyContext(csv, context), ...installer });
   } catch (error) {
     // upstream retries every install error except those no retry can fix (invalid strategy, timeout, …).
     const reason = isUnrecoverable(error) ? CSVReasons.ComponentFailedNoRetry : CSVReasons.ComponentFailed;

@@ -1,5 +1,6 @@
 /** Upstream keeps the newest 20 entries of a CSV's `status.conditions`. */
 export const conditionsLengthLimit = 20;
+import { formatTime } from '@olm/go-format';
 
 export interface CsvCondition {
   readonly phase: string;
@@ -25,7 +26,7 @@ export interface CsvStatus {
  * phase or the reason differs from the newest entry.
  */
 export function setCsvPhase(status: CsvStatus, phase: string, reason: string, message: string, now: Date): CsvStatus {
-  const time = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const time = formatTime(now);
   const transitioned = status.phase !== phase;
   const lastTransitionTime = transitioned ? time : (status.lastTransitionTime ?? time);
   const history = [...(status.conditions ?? [])];

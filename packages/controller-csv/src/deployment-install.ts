@@ -1,7 +1,7 @@
 import type { ClusterServiceVersion } from '@olm/api';
 import type { CachedObject, InstallStatus, InstallStrategy, ObjectReader } from '@olm/core';
 import { OlmError } from '@olm/core';
-import type { KubeClient } from '@olm/controller-runtime';
+import { apiStatusCode, apiStatusMessage, type KubeClient } from '@olm/controller-runtime';
 import { installApiServices } from './api-services.js';
 import { installServingCertificates, servingEntries } from './cert-install.js';
 import { hasCertResources } from './cert-resources.js';
@@ -20,6 +20,11 @@ export interface StrategyContext {
    * with, as found on the cluster (its hash is on the pod template). The CSV reconciler supplies it.
    */
   readonly caBundles?: ReadonlyMap<string, string>;
+  /**
+   * The client to install with: OLM's own impersonating the OperatorGroup's ServiceAccount for a scoped
+   * install (upstream's attenuated client). Default: the strategy's own client.
+   */
+  readonly client?: KubeClient;
 }
 
 export interface DeploymentStrategyOptions {
@@ -58,7 +63,7 @@ export function createDeploymentInstallStrategy(clientOf: () => KubeClient, opti
   return {
     strategy: 'deployment',
     async install(csvInput, context) {
-      const client = clientOf();
+      const client = context.client ?? clientOf();
       const csv = asCsv(csvInput);
       let entries = strategyDeployments(csv);
       const serving = hasCertResources(csv);
@@ -67,29 +72,7 @@ export function createDeploymentInstallStrategy(clientOf: () => KubeClient, opti
         if (!context.cache) throw new OlmError('OLM_CSV_NO_CACHE', 'installing APIServices and webhooks needs the informer cache in the strategy context');
         ({ entries, caBundles } = await installServingCertificates(client, csv, entries, now()));
       }
-      for (const entry of entries) {
-        const expected = buildDeployment(csv, entry, context.config);
-        const reference = { ...Kinds.deployment, namespace: csv.metadata.namespace, name: entry.name };
-        const live = await client.find(reference);
-        if (!live) {
-          await client.create(expected as CachedObject, { fieldManager });
-          continue;
-        }
-        const metadata = live.metadata ?? {};
-        const next = {
-          ...expected,
-          metadata: {
-            ...(expected.metadata as object),
-            resourceVersion: metadata.resourceVersion,
-            annotations: { ...(metadata.annotations ?? {}), ...((expected.metadata as { annotations?: object }).annotations ?? {}) },
-          },
-        } as CachedObject;
-        await client.replace(next, { fieldManager });
-      }
-      if (serving) {
-        await installApiServices(client, csv, caBundles, context.cache!);
-        await installWebhooks(client, csv, caBundles, context.cache!);
-      }
+      await insufficientPermissionsAreFinal(() => installDeployments(client, csv, entries, context, caBundles, serving));
       const names = new Set(entries.map((entry) => entry.name));
       const owned = await client.list(Kinds.deployment, { namespace: csv.metadata.namespace, labelSelector: ownedDeploymentSelector(csv) });
       for (const deployment of owned.items) {
@@ -111,4 +94,55 @@ export function createDeploymentInstallStrategy(clientOf: () => KubeClient, opti
       return { healthy: true };
     },
   };
+}
+
+/** One Deployment per strategy entry (created, or replaced keeping others' annotations), then the APIServices and webhooks they serve. */
+async function installDeployments(
+  client: KubeClient,
+  csv: ReturnType<typeof asCsv>,
+  entries: readonly StrategyDeployment[],
+  context: StrategyContext,
+  caBundles: ReadonlyMap<string, string>,
+  serving: boolean,
+): Promise<void> {
+  for (const entry of entries) {
+    const expected = buildDeployment(csv, entry, context.config);
+    const reference = { ...Kinds.deployment, namespace: csv.metadata.namespace, name: entry.name };
+    const live = await client.find(reference);
+    if (!live) {
+      await client.create(expected as CachedObject, { fieldManager });
+      continue;
+    }
+    const metadata = live.metadata ?? {};
+    const next = {
+      ...expected,
+      metadata: {
+        ...(expected.metadata as object),
+        resourceVersion: metadata.resourceVersion,
+        annotations: { ...(metadata.annotations ?? {}), ...((expected.metadata as { annotations?: object }).annotations ?? {}) },
+      },
+    } as CachedObject;
+    await client.replace(next, { fieldManager });
+  }
+  if (serving) {
+    await installApiServices(client, csv, caBundles, context.cache!);
+    await installWebhooks(client, csv, caBundles, context.cache!);
+  }
+}
+
+/**
+ * As upstream's deployment installer: a Forbidden answer while installing the deployments (and what they
+ * serve) is its unrecoverable `InsufficentPermissions` error, "install strategy failed: <the server's
+ * message>". The CSV then waits, failed `InstallComponentFailedNoRetry`, until RBAC changes.
+ */
+async function insufficientPermissionsAreFinal(install: () => Promise<void>): Promise<void> {
+  try {
+    await install();
+  } catch (error) {
+    if (apiStatusCode(error) !== 403) throw error;
+    throw Object.assign(new OlmError('OLM_CSV_INSUFFICIENT_PERMISSIONS', `install strategy failed: ${apiStatusMessage(error)}`, { cause: error }), {
+      reason: 'InsufficentPermissions',
+      unrecoverable: true,
+    });
+  }
 }

@@ -3,15 +3,15 @@ import { Annotations, CSVMessages, CSVPhases, CSVReasons, Labels, OperatorGroupC
 import type { CachedObject, ObjectReader, ReconcileContext, ReconcileRequest, Reconciler } from '@olm/core';
 import { describeError } from '@olm/core';
 import { isNotFound, isSemanticallyEqual, updateObject, updateStatus } from '@olm/controller-runtime';
-import { conditionTime, withCondition, withoutCondition } from './conditions.js';
+import { withCondition, withoutCondition } from './conditions.js';
 import { setCsvPhase, type CsvStatus } from './csv-status.js';
 import { Kinds } from './kinds.js';
 import type { GroupKey } from './group-cluster-role-names.js';
 import { formatProvidedApis, parseProvidedApis } from './provided-apis.js';
 import { csvProvidedApis, csvReference, isCopied, ogReference, upsert, type Csv, type Og, type Shared } from './shared.js';
 import { formatTargetNamespaces, resolveTargetNamespaces, sameNamespaceSet } from './target-namespaces.js';
+import { formatTime } from '@olm/go-format';
 
-const timeOf = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** The OperatorGroup reconciler (upstream syncOperatorGroups). */
 export function createOperatorGroupReconciler(shared: Shared): Reconciler {
@@ -87,7 +87,7 @@ async function syncServiceAccount(shared: Shared, og: Og, context: ReconcileCont
   if (!account) {
     const notFound = { type, status: 'True' as const, reason: OperatorGroupReasons.ServiceAccountNotFound, message: OperatorGroupMessages.serviceAccountNotFound(name) };
     if (og.status?.serviceAccountRef !== undefined || withCondition(conditions, notFound, '')) {
-      await writeServiceAccountStatus(shared, og, undefined, (current) => withCondition(current, notFound, conditionTime(shared.now())));
+      await writeServiceAccountStatus(shared, og, undefined, (current) => withCondition(current, notFound, formatTime(shared.now())));
     }
     return false;
   }
@@ -120,7 +120,7 @@ async function writeServiceAccountStatus(
   changeConditions: (conditions: readonly Condition[]) => Condition[] | undefined,
 ): Promise<void> {
   await updateStatus<Og>(shared.client(), ogReference(og), (live) => {
-    const status = { ...(live.status ?? { lastUpdated: timeOf(shared.now()) }) };
+    const status = { ...(live.status ?? { lastUpdated: formatTime(shared.now()) }) };
     const conditions = changeConditions(status.conditions ?? []);
     if (!conditions && sameReference(status.serviceAccountRef, reference)) return false;
     if (conditions) {
@@ -129,7 +129,7 @@ async function writeServiceAccountStatus(
     }
     if (reference) status.serviceAccountRef = reference;
     else delete status.serviceAccountRef;
-    status.lastUpdated = timeOf(shared.now());
+    status.lastUpdated = formatTime(shared.now());
     live.status = status;
   });
 }
@@ -167,11 +167,11 @@ async function syncMultipleGroupsCondition(shared: Shared, og: Og, context: Reco
               status: 'True',
               reason: OperatorGroupReasons.MultipleOperatorGroupsFound,
               message: OperatorGroupMessages.MultipleOperatorGroupsFound,
-              lastTransitionTime: timeOf(shared.now()),
+              lastTransitionTime: formatTime(shared.now()),
             },
           ]
         : others;
-    live.status = { ...(live.status ?? { lastUpdated: timeOf(shared.now()) }), conditions: next };
+    live.status = { ...(live.status ?? { lastUpdated: formatTime(shared.now()) }), conditions: next };
   });
 }
 
@@ -191,7 +191,7 @@ async function syncStatusNamespaces(shared: Shared, og: Og, context: ReconcileCo
   if (og.status?.namespaces && sameNamespaceSet(og.status.namespaces, targets)) return targets;
   await updateStatus<Og>(shared.client(), ogReference(og), (live) => {
     if (live.status?.namespaces && sameNamespaceSet(live.status.namespaces, targets)) return false;
-    live.status = { ...(live.status ?? {}), namespaces: targets, lastUpdated: timeOf(shared.now()) };
+    live.status = { ...(live.status ?? {}), namespaces: targets, lastUpdated: formatTime(shared.now()) };
   });
   return targets;
 }

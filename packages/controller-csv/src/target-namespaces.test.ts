@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchesLabelSelector } from './label-selector.js';
+import { matchesLabelSelector } from '@olm/go-format';
 import { formatTargetNamespaces, resolveTargetNamespaces, sameNamespaceSet, type NamespaceLabels } from './target-namespaces.js';
 
 const namespaces: NamespaceLabels[] = [

@@ -1,5 +1,5 @@
 import { OlmError } from '@olm/core';
-import { isEmptySelector, matchesLabelSelector, type LabelSelector } from './label-selector.js';
+import { isEmptyLabelSelector, matchesLabelSelector, type LabelSelector } from '@olm/go-format';
 
 export interface OperatorGroupTargetSpec {
   readonly targetNamespaces?: readonly string[];
@@ -27,7 +27,7 @@ export function resolveTargetNamespaces(spec: OperatorGroupTargetSpec, namespace
     }
     return [...new Set(explicit)].sort();
   }
-  if (isEmptySelector(spec.selector)) return [''];
+  if (isEmptyLabelSelector(spec.selector)) return [''];
   return namespaces
     .filter((namespace) => matchesLabelSelector(spec.selector!, namespace.labels))
     .map((namespace) => namespace.name)

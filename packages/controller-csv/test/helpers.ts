@@ -1,94 +1,39 @@
-import { crds } from '@olm/api';
-import type { CachedObject, Logger } from '@olm/core';
-import { createManager, isAlreadyExists, KubeClient, type Manager } from '@olm/controller-runtime';
-import { startApiServer } from '@olm/local-apiserver';
-import { afterAll, beforeAll } from 'vitest';
+import type { CachedObject } from '@olm/core';
+import type { KubeClient } from '@olm/controller-runtime';
 import { createRbacGenerator } from '@olm/plugin-rbac';
+import { createOperatorNamespace, createUnlessExists, eventually, operatorGroup, startReconcilers, startTestCluster } from '@olm/testing';
 import { Registry } from 'prom-client';
-import { createCsvController, type CsvController, type CsvControllerOptions } from '../src/controller.js';
+import { afterAll, beforeAll } from 'vitest';
+import { createCsvController, type CsvControllerOptions } from '../src/controller.js';
 import { Kinds } from '../src/kinds.js';
 
-// OLM_TEST_LOG=1 prints the controllers' warnings and errors.
-const debugLogger: Logger = {
-  debug: () => undefined,
-  info: () => undefined,
-  warn: (message, fields) => console.warn(message, JSON.stringify(fields)),
-  error: (message, fields) => console.error(message, JSON.stringify(fields)),
-  child: () => debugLogger,
-};
+export { createNamespace, eventually, sleep } from '@olm/testing';
 
-export type Server = Awaited<ReturnType<typeof startApiServer>>;
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-export async function eventually<T>(probe: () => T | Promise<T>, options: { timeoutMs?: number; message?: string } = {}): Promise<NonNullable<T>> {
-  const deadline = Date.now() + (options.timeoutMs ?? 15_000);
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined && value !== null && value !== false) return value as NonNullable<T>;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) throw new Error(`${options.message ?? 'condition'} not met in time${last ? `: ${String(last)}` : ''}`);
-    await sleep(25);
-  }
-}
+export type Server = Awaited<ReturnType<typeof startTestCluster>>['server'];
 
 /** A local API server with the OLM CRDs installed, plus a client. */
-export async function startEnvironment(options: { rolloutDelayMs?: number; apiServiceCheckIntervalMs?: number; kubernetesVersion?: string } = {}) {
-  const server = await startApiServer({
-    port: 0,
+export function startEnvironment(options: { rolloutDelayMs?: number; apiServiceCheckIntervalMs?: number; kubernetesVersion?: string } = {}) {
+  return startTestCluster({
     deploymentRolloutDelayMs: options.rolloutDelayMs ?? 20,
     ...(options.apiServiceCheckIntervalMs !== undefined ? { apiServiceCheckIntervalMs: options.apiServiceCheckIntervalMs } : {}),
     ...(options.kubernetesVersion !== undefined ? { kubernetesVersion: options.kubernetesVersion } : {}),
   });
-  const client = new KubeClient({ kubeconfig: server.kubeconfig, requestTimeoutMs: 5_000 });
-  for (const crd of crds) await client.create(crd as unknown as CachedObject);
-  await eventually(() => client.resourceFor(Kinds.csv), { message: 'CSV CRD served' });
-  await eventually(() => client.resourceFor(Kinds.operatorGroup), { message: 'OperatorGroup CRD served' });
-  await eventually(() => client.resourceFor(Kinds.subscription), { message: 'Subscription CRD served' });
-  return {
-    server,
-    client,
-    async stop() {
-      client.close();
-      await server.stop();
-    },
-  };
 }
 
 export type Environment = Awaited<ReturnType<typeof startEnvironment>>;
 
-/** The controller on a manager of its own, against the environment's server (or what `kubeconfig` points at). */
+/**
+ * The controller on a manager of its own, against the environment's server (or what `kubeconfig`
+ * points at); `options.client` replaces the controller's client, the manager keeps its own.
+ */
 export async function startController(env: Environment, options: Partial<CsvControllerOptions> = {}, kubeconfig = env.server.kubeconfig) {
   const registry = new Registry();
-  const client = new KubeClient({ kubeconfig, requestTimeoutMs: 5_000 });
-  const controller: CsvController = createCsvController({
-    client,
-    rbacGenerator: createRbacGenerator(),
-    metrics: registry,
-    requeueAfterMs: 200,
-    healthPollMs: 100,
-    ...options,
+  const running = await startReconcilers({
+    kubeconfig,
+    controller: (client) => createCsvController({ client, rbacGenerator: createRbacGenerator(), metrics: registry, requeueAfterMs: 200, healthPollMs: 100, ...options }),
+    manager: { resyncPeriodMs: 0 },
   });
-  const manager: Manager = createManager({ client, resyncPeriodMs: 0, gracefulShutdownTimeoutMs: 2_000, ...(process.env.OLM_TEST_LOG ? { logger: debugLogger } : {}) });
-  for (const reconciler of controller.reconcilers) manager.add(reconciler);
-  await manager.start();
-  return {
-    controller,
-    manager,
-    registry,
-    async stop() {
-      await manager.stop();
-      client.close();
-    },
-  };
-}
-
-export async function createNamespace(client: KubeClient, name: string, labels?: Record<string, string>): Promise<void> {
-  await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, ...(labels ? { labels } : {}) } });
+  return { controller: running.controller, manager: running.manager, registry, stop: running.stop };
 }
 
 export async function createOperatorGroup(
@@ -98,12 +43,7 @@ export async function createOperatorGroup(
   spec: Record<string, unknown> = { targetNamespaces: [namespace] },
   annotations?: Record<string, string>,
 ): Promise<CachedObject> {
-  return client.create({
-    apiVersion: 'operators.coreos.com/v1',
-    kind: 'OperatorGroup',
-    metadata: { name, namespace, ...(annotations ? { annotations } : {}) },
-    spec,
-  });
+  return client.create(operatorGroup(namespace, name, spec, annotations));
 }
 
 /** Waits until the group has `status.namespaces` (the CSV pre-checks need them). */
@@ -248,13 +188,7 @@ export async function listEvents(client: KubeClient, namespace: string, name: st
 export async function installPermissions(client: KubeClient, namespace: string, name: string): Promise<CachedObject[]> {
   const live = await client.get({ ...Kinds.csv, namespace, name });
   const objects = createRbacGenerator().permissionsForCsv({ csv: live as never }) as unknown as CachedObject[];
-  for (const object of objects) {
-    try {
-      await client.create(object);
-    } catch (error) {
-      if (!isAlreadyExists(error)) throw error;
-    }
-  }
+  for (const object of objects) await createUnlessExists(client, object);
   return objects;
 }
 
@@ -264,13 +198,7 @@ export async function installPermissions(client: KubeClient, namespace: string, 
  */
 export async function grantPermissions(client: KubeClient, manifest: CachedObject): Promise<CachedObject[]> {
   const objects = createRbacGenerator().permissionsForCsv({ csv: manifest as never }) as unknown as CachedObject[];
-  for (const object of objects) {
-    try {
-      await client.create(object);
-    } catch (error) {
-      if (!isAlreadyExists(error)) throw error;
-    }
-  }
+  for (const object of objects) await createUnlessExists(client, object);
   return objects;
 }
 
@@ -351,7 +279,6 @@ export async function defaultServiceAccount(client: KubeClient, namespace: strin
 
 /** A namespace with an OperatorGroup `og` (OwnNamespace unless a spec is given), synced by the controller. */
 export async function namespaceWithGroup(client: KubeClient, namespace: string, spec?: Record<string, unknown>): Promise<void> {
-  await createNamespace(client, namespace);
-  await createOperatorGroup(client, namespace, 'og', spec ?? { targetNamespaces: [namespace] });
+  await createOperatorNamespace(client, namespace, { groupName: 'og', ...(spec ? { spec } : {}) });
   await groupSynced(client, namespace, 'og');
 }

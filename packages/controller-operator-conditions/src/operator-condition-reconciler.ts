@@ -16,6 +16,7 @@ import {
   type RbacObject,
 } from './operator-condition-rbac.js';
 import type { Shared } from './shared.js';
+import { formatTime } from '@olm/go-format';
 
 interface OperatorConditionObject extends CachedObject {
   metadata: NonNullable<CachedObject['metadata']> & { name: string; namespace: string; uid: string; deletionTimestamp?: string };
@@ -92,7 +93,7 @@ async function liveOrCreated(client: KubeClient, cache: ObjectReader, desired: R
 }
 
 async function mirrorConditions(shared: Shared, condition: OperatorConditionObject): Promise<void> {
-  const now = () => shared.now().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const now = () => formatTime(shared.now());
   const generation = (object: OperatorConditionObject) => object.metadata.generation ?? 0;
   if (!mirroredStatusConditions(condition.spec?.conditions, condition.status?.conditions, generation(condition), now())) return;
   await updateStatus<OperatorConditionObject>(

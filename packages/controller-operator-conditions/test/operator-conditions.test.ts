@@ -28,20 +28,20 @@ describe('OperatorConditions generated for CSVs', () => {
     const csv = await harness.client.create(
       csvManifest('oc-basic', 'db.v1', { deployments: ['db-operator'], clusterPermissions: ['db-cluster'], permissions: ['db'] }),
     );
-    const condition = await eventually(() => find(operatorCondition, 'oc-basic', 'db.v1'), 'OperatorCondition created');
+    const condition = await eventually(() => find(operatorCondition, 'oc-basic', 'db.v1'), { message: 'OperatorCondition created' });
     expect(condition.spec).toEqual({ deployments: ['db-operator'], serviceAccounts: ['db-cluster', 'db'] });
     expect(condition.metadata.ownerReferences).toEqual([
       { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'ClusterServiceVersion', name: 'db.v1', uid: csv.metadata?.uid, controller: false, blockOwnerDeletion: true },
     ]);
 
     const ownedByCondition = [{ apiVersion: 'operators.coreos.com/v2', kind: 'OperatorCondition', name: 'db.v1', uid: condition.metadata.uid, controller: false, blockOwnerDeletion: true }];
-    const boundRole = await eventually(() => find(role, 'oc-basic', 'db.v1'), 'Role created');
+    const boundRole = await eventually(() => find(role, 'oc-basic', 'db.v1'), { message: 'Role created' });
     expect(boundRole.metadata.ownerReferences).toEqual(ownedByCondition);
     expect(boundRole.rules).toEqual([
       { verbs: ['get', 'update', 'patch'], apiGroups: ['operators.coreos.com'], resources: ['operatorconditions'], resourceNames: ['db.v1'] },
       { verbs: ['get', 'update', 'patch'], apiGroups: ['operators.coreos.com'], resources: ['operatorconditions/status'], resourceNames: ['db.v1'] },
     ]);
-    const binding = await eventually(() => find(roleBinding, 'oc-basic', 'db.v1'), 'RoleBinding created');
+    const binding = await eventually(() => find(roleBinding, 'oc-basic', 'db.v1'), { message: 'RoleBinding created' });
     expect(binding.metadata.ownerReferences).toEqual(ownedByCondition);
     expect(binding.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'db.v1' });
     expect(binding.subjects).toEqual([
@@ -53,7 +53,7 @@ describe('OperatorConditions generated for CSVs', () => {
   it('follows the CSV\'s install strategy, keeping what the admin and the operator wrote', async () => {
     await namespace('oc-follow');
     await harness.client.create(csvManifest('oc-follow', 'app.v1', { deployments: ['app'] }));
-    const first = await eventually(() => find(operatorCondition, 'oc-follow', 'app.v1'), 'OperatorCondition created');
+    const first = await eventually(() => find(operatorCondition, 'oc-follow', 'app.v1'), { message: 'OperatorCondition created' });
     // No permissions: the deployments run as `default`.
     expect(first.spec.serviceAccounts).toEqual(['default']);
     const override = { type: 'Upgradeable', status: 'False', reason: 'Hold', message: 'admin says wait' };
@@ -66,22 +66,22 @@ describe('OperatorConditions generated for CSVs', () => {
     const updated = await eventually(async () => {
       const current = await find(operatorCondition, 'oc-follow', 'app.v1');
       return current?.spec.serviceAccounts?.[0] === 'app' ? current : undefined;
-    }, 'OperatorCondition updated');
+    }, { message: 'OperatorCondition updated' });
     expect(updated.spec).toEqual({ deployments: ['app', 'app-webhook'], serviceAccounts: ['app'], overrides: [override] });
-    await eventually(async () => (await find(roleBinding, 'oc-follow', 'app.v1'))?.subjects?.[0]?.name === 'app', 'RoleBinding follows');
+    await eventually(async () => (await find(roleBinding, 'oc-follow', 'app.v1'))?.subjects?.[0]?.name === 'app', { message: 'RoleBinding follows' });
   });
 
   it('mirrors the operator\'s spec.conditions into status at the current generation, and then stops writing', async () => {
     await namespace('oc-mirror');
     await harness.client.create(csvManifest('oc-mirror', 'op.v1', { deployments: ['op'], permissions: ['op'] }));
-    const created = await eventually(() => find(operatorCondition, 'oc-mirror', 'op.v1'), 'OperatorCondition created');
+    const created = await eventually(() => find(operatorCondition, 'oc-mirror', 'op.v1'), { message: 'OperatorCondition created' });
     const reported = { type: 'Upgradeable', status: 'False', reason: 'Migrating', message: 'migration running', lastTransitionTime: '2026-01-01T00:00:00Z' };
     const written: Json = await harness.client.replace({ ...created, spec: { ...created.spec, conditions: [reported] } });
     const generation = written.metadata.generation;
     const mirrored = await eventually(async () => {
       const current = await find(operatorCondition, 'oc-mirror', 'op.v1');
       return current?.status?.conditions?.[0]?.observedGeneration === generation ? current : undefined;
-    }, 'status mirrored');
+    }, { message: 'status mirrored' });
     expect(mirrored.status.conditions).toEqual([{ ...reported, observedGeneration: generation }]);
 
     // Settled: no further writes (each would bump the resourceVersion).
@@ -95,7 +95,7 @@ describe('OperatorConditions generated for CSVs', () => {
     const after = await eventually(async () => {
       const current = await find(operatorCondition, 'oc-mirror', 'op.v1');
       return current?.status?.conditions?.[0]?.status === 'True' ? current : undefined;
-    }, 'status follows');
+    }, { message: 'status follows' });
     expect(after.status.conditions).toEqual([
       { type: 'Upgradeable', status: 'True', reason: 'Done', message: 'done', lastTransitionTime: '2026-01-02T00:00:00Z', observedGeneration: flipped.metadata.generation },
     ]);
@@ -104,29 +104,29 @@ describe('OperatorConditions generated for CSVs', () => {
   it('repairs its Role and RoleBinding, and puts back a deleted OperatorCondition while the CSV exists', async () => {
     await namespace('oc-repair');
     await harness.client.create(csvManifest('oc-repair', 'fix.v1', { deployments: ['fix'], permissions: ['fix'] }));
-    const first = await eventually(() => find(operatorCondition, 'oc-repair', 'fix.v1'), 'OperatorCondition created');
-    const boundRole = await eventually(() => find(role, 'oc-repair', 'fix.v1'), 'Role created');
+    const first = await eventually(() => find(operatorCondition, 'oc-repair', 'fix.v1'), { message: 'OperatorCondition created' });
+    const boundRole = await eventually(() => find(role, 'oc-repair', 'fix.v1'), { message: 'Role created' });
     await harness.client.replace({ ...boundRole, rules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }] });
-    await eventually(async () => (await find(role, 'oc-repair', 'fix.v1'))?.rules?.[0]?.resources?.[0] === 'operatorconditions', 'Role repaired');
+    await eventually(async () => (await find(role, 'oc-repair', 'fix.v1'))?.rules?.[0]?.resources?.[0] === 'operatorconditions', { message: 'Role repaired' });
     await harness.client.delete({ ...roleBinding, namespace: 'oc-repair', name: 'fix.v1' });
-    await eventually(() => find(roleBinding, 'oc-repair', 'fix.v1'), 'RoleBinding recreated');
+    await eventually(() => find(roleBinding, 'oc-repair', 'fix.v1'), { message: 'RoleBinding recreated' });
 
     await harness.client.delete({ ...operatorCondition, namespace: 'oc-repair', name: 'fix.v1' });
     const again = await eventually(async () => {
       const current = await find(operatorCondition, 'oc-repair', 'fix.v1');
       return current && current.metadata.uid !== first.metadata.uid ? current : undefined;
-    }, 'OperatorCondition recreated');
+    }, { message: 'OperatorCondition recreated' });
     expect(again.spec).toEqual({ deployments: ['fix'], serviceAccounts: ['fix'] });
     // The Role of the old one went with it; the new one gets its own.
-    await eventually(async () => (await find(role, 'oc-repair', 'fix.v1'))?.metadata.ownerReferences?.[0]?.uid === again.metadata.uid, 'Role of the new OperatorCondition');
+    await eventually(async () => (await find(role, 'oc-repair', 'fix.v1'))?.metadata.ownerReferences?.[0]?.uid === again.metadata.uid, { message: 'Role of the new OperatorCondition' });
   });
 
   it('binds only the service accounts that can exist when a CSV names others, and carries on', async () => {
     await namespace('oc-hostile');
     await harness.client.create(csvManifest('oc-hostile', 'odd.v1', { deployments: ['odd'], permissions: ['Bad_Name', 'good'] }));
-    const condition = await eventually(() => find(operatorCondition, 'oc-hostile', 'odd.v1'), 'OperatorCondition created');
+    const condition = await eventually(() => find(operatorCondition, 'oc-hostile', 'odd.v1'), { message: 'OperatorCondition created' });
     expect(condition.spec.serviceAccounts).toEqual(['Bad_Name', 'good']);
-    const binding = await eventually(() => find(roleBinding, 'oc-hostile', 'odd.v1'), 'RoleBinding created');
+    const binding = await eventually(() => find(roleBinding, 'oc-hostile', 'odd.v1'), { message: 'RoleBinding created' });
     expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'good', namespace: 'oc-hostile' }]);
   });
 
@@ -134,11 +134,11 @@ describe('OperatorConditions generated for CSVs', () => {
     await namespace('oc-gone');
     await harness.client.create(csvManifest('oc-gone', 'copy.v1', { deployments: ['copy'], labels: { 'olm.copiedFrom': 'elsewhere' } }));
     await harness.client.create(csvManifest('oc-gone', 'gone.v1', { deployments: ['gone'] }));
-    await eventually(() => find(roleBinding, 'oc-gone', 'gone.v1'), 'RoleBinding created');
+    await eventually(() => find(roleBinding, 'oc-gone', 'gone.v1'), { message: 'RoleBinding created' });
     expect(await find(operatorCondition, 'oc-gone', 'copy.v1')).toBeUndefined();
 
     await harness.client.delete({ ...csvKind, namespace: 'oc-gone', name: 'gone.v1' });
-    await eventually(async () => !(await find(operatorCondition, 'oc-gone', 'gone.v1')), 'OperatorCondition removed');
-    await eventually(async () => !(await find(role, 'oc-gone', 'gone.v1')) && !(await find(roleBinding, 'oc-gone', 'gone.v1')), 'RBAC removed');
+    await eventually(async () => !(await find(operatorCondition, 'oc-gone', 'gone.v1')), { message: 'OperatorCondition removed' });
+    await eventually(async () => !(await find(role, 'oc-gone', 'gone.v1')) && !(await find(roleBinding, 'oc-gone', 'gone.v1')), { message: 'RBAC removed' });
   });
 });

@@ -1,63 +1,26 @@
-import { crds } from '@olm/api';
 import type { CachedObject } from '@olm/core';
-import { createManager, KubeClient, type Manager } from '@olm/controller-runtime';
-import { startApiServer } from '@olm/local-apiserver';
+import { recordingLogger, startReconcilers, startTestCluster, subscription } from '@olm/testing';
 import { createOperatorsController } from '../src/controller.js';
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-export async function eventually<T>(probe: () => T | Promise<T>, message = 'condition', timeoutMs = 15_000): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined && value !== null && value !== false) return value as NonNullable<T>;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) throw new Error(`${message} not met in time${last ? `: ${String(last)}` : ''}`);
-    await sleep(25);
-  }
-}
-
-export interface Warning {
-  readonly message: string;
-  readonly fields?: Record<string, unknown>;
-}
+export { eventually, sleep, type LoggedWarning as Warning } from '@olm/testing';
 
 /** A local API server with OLM's CRDs, and the Operator API's reconcilers running on a manager against it. */
 export async function startHarness(options: { refreshIntervalMs?: number } = {}) {
-  const server = await startApiServer({ port: 0, deploymentRolloutDelayMs: 20 });
-  const client = new KubeClient({ kubeconfig: server.kubeconfig, requestTimeoutMs: 5_000 });
-  for (const crd of crds) await client.create(crd as unknown as CachedObject);
-  for (const kind of ['Operator', 'Subscription', 'InstallPlan', 'ClusterServiceVersion', 'OperatorCondition']) {
-    const apiVersion = kind === 'Operator' ? 'operators.coreos.com/v1' : kind === 'OperatorCondition' ? 'operators.coreos.com/v2' : 'operators.coreos.com/v1alpha1';
-    await eventually(() => client.resourceFor({ apiVersion, kind }), `${kind} CRD served`);
-  }
-  const warnings: Warning[] = [];
-  const logger = {
-    debug: () => undefined,
-    info: () => undefined,
-    warn: (message: string, fields?: Record<string, unknown>) => void warnings.push({ message, fields }),
-    error: (message: string, fields?: Record<string, unknown>) => void warnings.push({ message, fields }),
-    child: () => logger,
-  };
-  const controllerClient = new KubeClient({ kubeconfig: server.kubeconfig, requestTimeoutMs: 5_000 });
-  const controller = createOperatorsController({ client: controllerClient, refreshIntervalMs: options.refreshIntervalMs ?? 200 });
-  const manager: Manager = createManager({ client: controllerClient, resyncPeriodMs: 0, gracefulShutdownTimeoutMs: 2_000, logger });
-  for (const reconciler of controller.reconcilers) manager.add(reconciler);
-  await manager.start();
+  const cluster = await startTestCluster({ deploymentRolloutDelayMs: 20 });
+  const { logger, warnings } = recordingLogger();
+  const running = await startReconcilers({
+    kubeconfig: cluster.server.kubeconfig,
+    controller: (client) => createOperatorsController({ client, refreshIntervalMs: options.refreshIntervalMs ?? 200 }),
+    manager: { resyncPeriodMs: 0, logger },
+  });
   return {
-    server,
-    client,
-    manager,
+    server: cluster.server,
+    client: cluster.client,
+    manager: running.manager,
     warnings,
     async stop() {
-      await manager.stop();
-      controllerClient.close();
-      client.close();
-      await server.stop();
+      await running.stop();
+      await cluster.stop();
     },
   };
 }
@@ -82,11 +45,7 @@ export const Kinds = {
 } as const;
 
 export function subscriptionManifest(namespace: string, name: string, packageName = name): CachedObject {
-  return {
-    ...Kinds.subscription,
-    metadata: { namespace, name },
-    spec: { name: packageName, source: 'catalog', sourceNamespace: 'olm', channel: 'stable' },
-  };
+  return subscription(namespace, name, { name: packageName, source: 'catalog' });
 }
 
 export function installPlanManifest(namespace: string, name: string, csvNames: string[]): CachedObject {

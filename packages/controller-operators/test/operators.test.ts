@@ -77,7 +77,7 @@ describe('the Operator API', () => {
     const operator = await eventually(async () => {
       const current = await find(Kinds.operator, 'db.op-basic');
       return current && refsOf(current).length === expected.length ? current : undefined;
-    }, 'Operator with every component');
+    }, { message: 'Operator with every component' });
     expect(refsOf(operator)).toEqual(expected);
     expect(operator.status.components.labelSelector).toEqual({ matchExpressions: [{ key: 'operators.coreos.com/db.op-basic', operator: 'Exists' }] });
     const ref = (kind: string) => (operator.status.components.refs as Json[]).find((each) => each.kind === kind)!;
@@ -96,12 +96,12 @@ describe('the Operator API', () => {
     const deployment = await eventually(async () => {
       const current = (operator.status.components.refs as Json[]).find((each) => each.kind === 'Deployment');
       return current?.conditions ? current : (await find(Kinds.operator, 'db.op-basic'))!.status.components.refs.find((each: Json) => each.kind === 'Deployment' && each.conditions);
-    }, 'Deployment conditions');
+    }, { message: 'Deployment conditions' });
     expect((deployment.conditions as Json[]).map((condition) => condition.type)).toContain('Available');
   });
 
   it('writes the status only when it changes, although it keeps looking', async () => {
-    await eventually(() => find(Kinds.operator, 'db.op-basic'), 'Operator');
+    await eventually(() => find(Kinds.operator, 'db.op-basic'), { message: 'Operator' });
     await sleep(500);
     const before = (await find(Kinds.operator, 'db.op-basic'))!.metadata.resourceVersion;
     await sleep(1000); // five refreshes
@@ -115,7 +115,7 @@ describe('the Operator API', () => {
     await eventually(async () => {
       const refs = ((await find(Kinds.operator, 'db.op-basic'))!.status.components.refs ?? []) as Json[];
       return refs.find((ref) => ref.kind === 'ClusterServiceVersion')?.conditions?.[0]?.type === 'Failed';
-    }, 'CSV condition follows');
+    }, { message: 'CSV condition follows' });
 
     await client.create(installPlanManifest('op-basic', 'install-2', ['db.v1']));
     const subscription = (await find(Kinds.subscription, 'db', 'op-basic'))!;
@@ -125,7 +125,7 @@ describe('the Operator API', () => {
       const current = (await find(Kinds.operator, 'db.op-basic'))!;
       const refs = refsOf(current);
       return refs.includes('InstallPlan/op-basic/install-2') && !refs.includes('InstallPlan/op-basic/install-1') && !refs.includes('Secret/op-basic/db-cert') ? current : undefined;
-    }, 'InstallPlan replaced, Secret gone');
+    }, { message: 'InstallPlan replaced, Secret gone' });
     expect(refsOf(operator).filter((ref) => ref.startsWith('InstallPlan/'))).toEqual(['InstallPlan/op-basic/install-2']);
     expect((await find(Kinds.installPlan, 'install-1', 'op-basic'))!.metadata.labels ?? {}).not.toHaveProperty(['operators.coreos.com/db.op-basic']);
   });
@@ -136,7 +136,7 @@ describe('the Operator API', () => {
     const again = await eventually(async () => {
       const current = await find(Kinds.operator, 'db.op-basic');
       return current && current.metadata.uid !== first.metadata.uid && refsOf(current).includes('Subscription/op-basic/db') ? current : undefined;
-    }, 'Operator recreated');
+    }, { message: 'Operator recreated' });
     expect(refsOf(again)).toContain('ClusterServiceVersion/op-basic/db.v1');
   });
 
@@ -144,12 +144,12 @@ describe('the Operator API', () => {
     const { client } = harness;
     await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'op-bad' } });
     await client.create(subscriptionManifest('op-bad', 'bad', 'Not_A_Package'));
-    await eventually(() => harness.warnings.find((warning) => warning.message === 'subscription not adopted into an Operator'), 'warning');
+    await eventually(() => harness.warnings.find((warning) => warning.message === 'subscription not adopted into an Operator'), { message: 'warning' });
     const warning = harness.warnings.find((each) => each.message === 'subscription not adopted into an Operator')!;
     expect(warning.fields).toMatchObject({ subscription: 'op-bad/bad', problem: expect.stringContaining('"Not_A_Package.op-bad" cannot name an Operator') });
     expect((await find(Kinds.subscription, 'bad', 'op-bad'))!.metadata.labels ?? {}).toEqual({});
     // Another Subscription is still adopted.
     await client.create(subscriptionManifest('op-bad', 'good', 'good'));
-    await eventually(() => find(Kinds.operator, 'good.op-bad'), 'the other Operator');
+    await eventually(() => find(Kinds.operator, 'good.op-bad'), { message: 'the other Operator' });
   });
 });

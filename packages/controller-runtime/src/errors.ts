@@ -1,4 +1,4 @@
-import { hasErrorCode, OlmError } from '@olm/core';
+import { describeError, hasErrorCode, OlmError } from '@olm/core';
 
 /** Stable codes of the errors this package throws; recognise them with `hasErrorCode`, never `instanceof`. */
 export const RuntimeErrorCodes = {
@@ -72,4 +72,15 @@ export function apiStatusReason(error: unknown): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * The API server's own words for a failed call: the `message` of its Status (`configmaps "c" is
+ * forbidden: User "u" cannot get …`), as client-go's errors print it; for anything else the error's text.
+ */
+export function apiStatusMessage(error: unknown): string {
+  const status = (error as { details?: { status?: unknown } } | null | undefined)?.details?.status;
+  const message = typeof status === 'object' && status !== null ? (status as { message?: unknown }).message : undefined;
+  if (typeof message === 'string' && message !== '') return message;
+  return describeError(error);
 }

@@ -1,9 +1,9 @@
 import type { CachedObject, Logger } from '@olm/core';
+import { formatTime } from '@olm/go-format';
 import { describeError } from '@olm/core';
 import { isNotFound } from './errors.js';
 import type { KubeClient } from './kube-client.js';
 import { silentLogger } from './logger.js';
-import { microTime } from './leader-election.js';
 
 export type EventType = 'Normal' | 'Warning';
 
@@ -86,7 +86,7 @@ export class EventRecorder {
       ...(metadata.resourceVersion ? { resourceVersion: metadata.resourceVersion } : {}),
       ...(fieldPath ? { fieldPath } : {}),
     };
-    const now = microTime(this.now()).replace(/\.\d+Z$/, 'Z');
+    const now = formatTime(new Date(this.now()));
     const previous = this.remembered.get(identity);
     if (previous) {
       try {

@@ -8,7 +8,7 @@ export * from './informer.js';
 export * from './informer-cache.js';
 export * from './kube-client.js';
 export * from './kube-client-point.js';
-export * from './label-selector.js';
+export { parseLabelSelector } from './label-selector.js';
 export * from './leader-election.js';
 export * from './lease-store.js';
 export * from './logger.js';

@@ -1,7 +1,8 @@
 import type { CachedObject } from '@olm/core';
 import { OlmError } from '@olm/core';
 import { RuntimeErrorCodes } from './errors.js';
-import { parseLabelSelector, type LabelSelector } from './label-selector.js';
+import type { Selector } from '@olm/go-format';
+import { parseLabelSelector } from './label-selector.js';
 import { objectKey } from './object-key.js';
 
 /** Computes the index values of an object (empty when it has none). */
@@ -183,10 +184,10 @@ export class Indexer<T extends CachedObject = CachedObject> {
 }
 
 /** Parsed selectors by text: controllers list with the same few selectors over and over. */
-const parsedSelectors = new Map<string, LabelSelector>();
+const parsedSelectors = new Map<string, Selector>();
 const parsedSelectorsKept = 256;
 
-function parsedSelector(text: string): LabelSelector {
+function parsedSelector(text: string): Selector {
   let selector = parsedSelectors.get(text);
   if (!selector) {
     selector = parseLabelSelector(text);

@@ -76,7 +76,17 @@ export interface KubeClientOptions {
   readonly onWarning?: WarningHandler;
 }
 
-/** What a client and the views made by `withWarningHandler` share. */
+/**
+ * Whom a client acts as (kube-apiserver's impersonation): sent as `Impersonate-User` and one
+ * `Impersonate-Group` per group. The API server then authorizes every request as that user.
+ */
+export interface ImpersonatedUser {
+  readonly username: string;
+  /** Omitted for a ServiceAccount user: the server gives it the account's groups, as kube-apiserver does. */
+  readonly groups?: readonly string[];
+}
+
+/** What a client and the views made by `withWarningHandler` and `impersonate` share. */
 interface Connection {
   readonly configuration: Configuration;
   readonly watcher: Watch;
@@ -95,8 +105,9 @@ export class KubeClient {
   private readonly requestTimeoutMs: number;
   private readonly onWarning: WarningHandler | undefined;
   private connection: Connection;
-  /** A view made by `withWarningHandler`: the connections belong to its parent. */
+  /** A view made by `withWarningHandler` or `impersonate`: the connections belong to its parent. */
   private isView = false;
+  private impersonation: ImpersonatedUser | undefined;
 
   constructor(options: KubeClientOptions) {
     this.kubeConfig = loadKubeConfig(options.kubeconfig, options.context);
@@ -123,9 +134,30 @@ export class KubeClient {
    * does nothing: close this client instead.
    */
   withWarningHandler(handler: WarningHandler): KubeClient {
-    const view = new KubeClient({ kubeconfig: this.kubeConfig, requestTimeoutMs: this.requestTimeoutMs, onWarning: handler });
+    return this.view(handler, this.impersonation);
+  }
+
+  /**
+   * A client whose requests act as `user` (the `Impersonate-User`/`Impersonate-Group` headers): the
+   * API server authorizes each one as that user, so the caller needs `impersonate` on it (for a
+   * ServiceAccount, on `serviceaccounts` in its namespace). It shares this client's connections,
+   * discovery and warning handler; its `close()` does nothing. It cannot watch.
+   */
+  impersonate(user: ImpersonatedUser): KubeClient {
+    if (!user.username) throw new OlmError(RuntimeErrorCodes.invalidArgument, 'impersonation needs a username');
+    return this.view(this.onWarning, user);
+  }
+
+  /** Whom this client acts as, when it impersonates someone. */
+  get impersonatedUser(): ImpersonatedUser | undefined {
+    return this.impersonation;
+  }
+
+  private view(onWarning: WarningHandler | undefined, impersonation: ImpersonatedUser | undefined): KubeClient {
+    const view = new KubeClient({ kubeconfig: this.kubeConfig, requestTimeoutMs: this.requestTimeoutMs, ...(onWarning ? { onWarning } : {}) });
     view.connection = this.connection;
     view.isView = true;
+    view.impersonation = impersonation;
     return view;
   }
 
@@ -278,6 +310,10 @@ export class KubeClient {
     onEvent: (event: WatchEvent) => void,
     onDone: (error: unknown) => void,
   ): Promise<() => void> {
+    if (this.impersonation) {
+      // client-node's Watch sends only the kubeconfig's credentials: it would watch as the parent.
+      throw new OlmError(RuntimeErrorCodes.invalidState, `a client impersonating ${this.impersonation.username} cannot watch ${path}`);
+    }
     const params: Record<string, string> = {};
     for (const [key, value] of Object.entries(query)) if (value !== undefined) params[key] = value;
     const controller = await this.connection.watcher.watch(
@@ -321,7 +357,7 @@ export class KubeClient {
       try {
         await configuration.authMethods.default?.applySecurityAuthentication(context);
         this.reuseConnections(context);
-        ({ status, warningHeader, text } = await send(context));
+        ({ status, warningHeader, text } = await send(context, this.impersonationHeaders()));
         break;
       } catch (error) {
         // A pooled connection the server closed meanwhile fails at once; a GET is safe to send again.
@@ -345,6 +381,12 @@ export class KubeClient {
       `${options.method} ${options.path}: ${status} ${statusObject.reason ?? ''} ${statusObject.message ?? text}`.replace(/\s+/g, ' ').trim(),
       { details: { statusCode: status, reason: statusObject.reason, status: parsed, method: options.method, path: options.path } },
     );
+  }
+
+  private impersonationHeaders(): Record<string, string | string[]> {
+    if (!this.impersonation) return {};
+    const groups = this.impersonation.groups ?? [];
+    return { 'Impersonate-User': this.impersonation.username, ...(groups.length > 0 ? { 'Impersonate-Group': [...groups] } : {}) };
   }
 
   private reportWarnings(header: string, handler: WarningHandler): void {
@@ -461,9 +503,10 @@ type RequestContext = ReturnType<ServerConfiguration<Record<string, string>>['ma
  * times as much per request, and a controller sends thousands: it was most of the garbage that made
  * the heap grow under load.
  */
-function send(context: RequestContext): Promise<{ status: number; warningHeader: string | undefined; text: string }> {
+function send(context: RequestContext, extraHeaders: Readonly<Record<string, string | string[]>>): Promise<{ status: number; warningHeader: string | undefined; text: string }> {
   const body = context.getBody() as string | undefined;
-  const headers: Record<string, string> = { ...context.getHeaders() };
+  // An array value is sent as one header line per value (repeated Impersonate-Group).
+  const headers: Record<string, string | string[]> = { ...context.getHeaders(), ...extraHeaders };
   if (body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(body));
   const url = new URL(context.getUrl());
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;

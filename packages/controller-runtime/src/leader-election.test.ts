@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sleep } from './backoff.js';
-import { LeaderElector, MemoryLeaseStore, microTime, type LeaseStore } from './leader-election.js';
+import { LeaderElector, MemoryLeaseStore, type LeaseStore } from './leader-election.js';
 
 const elector = (store: LeaseStore, identity: string, clock: { now: number }, extra: Partial<ConstructorParameters<typeof LeaderElector>[0]> = {}) =>
   new LeaderElector({
@@ -43,10 +43,6 @@ describe('LeaderElector.tryAcquireOrRenew', () => {
     expect(await a.release()).toBe(true);
     expect((await store.get())?.record.holderIdentity).toBe('');
     expect(await b.tryAcquireOrRenew()).toBe(true);
-  });
-
-  it('writes MicroTime with microseconds', () => {
-    expect(microTime(Date.UTC(2026, 0, 2, 3, 4, 5, 678))).toBe('2026-01-02T03:04:05.678000Z');
   });
 });
 

@@ -1,4 +1,5 @@
 import type { Logger } from '@olm/core';
+import { formatMicroTime } from '@olm/go-format';
 import { describeError } from '@olm/core';
 import { sleep } from './backoff.js';
 import { silentLogger } from './logger.js';
@@ -98,7 +99,7 @@ export class LeaderElector {
   /** One attempt to take or keep the lease; true when this replica holds it afterwards. */
   async tryAcquireOrRenew(): Promise<boolean> {
     const now = this.now();
-    const nowText = microTime(now);
+    const nowText = formatMicroTime(new Date(now));
     const durationSeconds = Math.max(1, Math.ceil(this.leaseDurationMs / 1000));
     const identity = this.options.identity;
     try {
@@ -144,7 +145,7 @@ export class LeaderElector {
     try {
       const current = await this.options.store.get();
       if (!current || current.record.holderIdentity !== this.options.identity) return false;
-      const now = microTime(this.now());
+      const now = formatMicroTime(new Date(this.now()));
       const record: LeaseRecord = { ...current.record, holderIdentity: '', leaseDurationSeconds: 1, renewTime: now };
       const version = await this.options.store.update(record, current.version);
       this.observe(record, version, this.now());
@@ -195,11 +196,6 @@ export class LeaderElector {
       if (record.holderIdentity !== '') this.options.onNewLeader?.(record.holderIdentity);
     }
   }
-}
-
-/** RFC 3339 with microseconds, the format of a Lease's MicroTime fields. */
-export function microTime(epochMs: number): string {
-  return new Date(epochMs).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 }
 
 /** A lease store in memory, for tests and single-process setups. */

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { selfSignedCertificate, startApiServer, type TlsMaterial } from '@olm/local-apiserver';
 import type { CachedObject } from '@olm/core';
+import { vi } from 'vitest';
 import { sleep } from '../src/backoff.js';
 import { KubeClient } from '../src/kube-client.js';
 
@@ -41,21 +42,20 @@ export async function startServer(options: { durable?: boolean; tls?: boolean } 
   };
 }
 
-export async function eventually<T>(probe: () => T | Promise<T>, options: { timeoutMs?: number; message?: string } = {}): Promise<NonNullable<T>> {
-  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
-  let last: unknown;
-  for (;;) {
-    try {
+/**
+ * Polls `probe` until it returns something other than undefined, null or false (a throw is polled
+ * again). The other packages' tests use @olm/testing's `eventually`; this package is what that harness
+ * is built on, so it cannot depend on it (a dependency cycle) and uses vitest's `vi.waitFor` instead.
+ */
+export function eventually<T>(probe: () => T | Promise<T>, options: { timeoutMs?: number; message?: string } = {}): Promise<NonNullable<T>> {
+  return vi.waitFor(
+    async () => {
       const value = await probe();
-      if (value !== undefined && value !== null && value !== false) return value as NonNullable<T>;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`${options.message ?? 'condition'} not met in time${last ? `: ${String(last)}` : ''}`);
-    }
-    await sleep(25);
-  }
+      if (value === undefined || value === null || value === false) throw new Error(`${options.message ?? 'condition'} not met in time`);
+      return value as NonNullable<T>;
+    },
+    { timeout: options.timeoutMs ?? 10_000, interval: 25 },
+  );
 }
 
 export const configMapKind = { apiVersion: 'v1', kind: 'ConfigMap' } as const;

@@ -5,7 +5,7 @@ import { RuntimeErrorCodes, TerminalError } from '../src/errors.js';
 import type { KubeClient } from '../src/kube-client.js';
 import { createManager, type Manager, type ManagerOptions } from '../src/manager.js';
 import { setOwnerLabels, setOwnerReference, type OwnerObject } from '../src/owner-mapper.js';
-import { microTime } from '../src/leader-election.js';
+import { formatMicroTime } from '@olm/go-format';
 import { updateObject, updateStatus } from '../src/status-update.js';
 import { configMap, configMapKind, createNamespace, eventually, installToyCrd, startServer, toyKind } from './helpers.js';
 
@@ -396,7 +396,7 @@ describe('Manager with a toy reconciler against the local API server', () => {
 
     // Another replica takes the lease over (for a minute, so the victim cannot win it back meanwhile).
     await updateObject<Lease>(client, leaseReference, (lease) => {
-      lease.spec = { ...lease.spec, holderIdentity: 'usurper', leaseDurationSeconds: 60, renewTime: microTime(Date.now()) };
+      lease.spec = { ...lease.spec, holderIdentity: 'usurper', leaseDurationSeconds: 60, renewTime: formatMicroTime(new Date()) };
     });
     await eventually(() => heldSignal!.aborted, { message: 'in-flight reconcile aborted', timeoutMs: 5_000 });
     await eventually(() => !runtime.isLeader, { message: 'victim stepped down' });

@@ -1,4 +1,5 @@
 import { validateBuiltinFields } from './builtin-validation.js';
+import { recordStorageVersion, storedVersionProblems } from './crd-stored-versions.js';
 import { validateCrd } from './crd-types.js';
 import type { FieldProblem } from './errors.js';
 import { deepEqual, isJsonObject, type JsonObject, type KubeObject } from './kube-object.js';
@@ -116,7 +117,7 @@ function defaultBindingApiGroups(object: KubeObject): void {
 }
 
 /** Defaults a built-in object (called on create, and on update with the stored object as `previous`). */
-export function applyBuiltinDefaults(type: ResourceType, object: KubeObject, isCreate: boolean, previous?: KubeObject): void {
+export function applyBuiltinDefaults(type: ResourceType, object: KubeObject, isCreate: boolean, previous?: KubeObject, subresource?: string): void {
   const key = `${type.group}/${type.plural}`;
   const spec = isJsonObject(object['spec']) ? object['spec'] : undefined;
   switch (key) {
@@ -193,6 +194,8 @@ export function applyBuiltinDefaults(type: ResourceType, object: KubeObject, isC
         if (isJsonObject(conversion) && isJsonObject(conversion['webhook'])) defaultServicePort(conversion['webhook']['clientConfig']);
         if (Array.isArray(spec['versions'])) for (const version of spec['versions']) if (isJsonObject(version)) version['served'] ??= true;
       }
+      // A write of the CRD itself records its storage version; a status write may only prune the list.
+      if (subresource !== 'status') recordStorageVersion(object);
       break;
     }
     case 'apiregistration.k8s.io/apiservices':
@@ -217,11 +220,12 @@ export function applyBuiltinDefaults(type: ResourceType, object: KubeObject, isC
 }
 
 /** Validation a built-in needs for OLM's use (a selector on workloads, a roleRef on bindings, …). */
-export function validateBuiltin(type: ResourceType, object: KubeObject): FieldProblem[] {
+export function validateBuiltin(type: ResourceType, object: KubeObject, subresource?: string): FieldProblem[] {
   const key = `${type.group}/${type.plural}`;
   const problems: FieldProblem[] = validateBuiltinFields(key, object);
   const spec = object['spec'];
-  if (key === 'apiextensions.k8s.io/customresourcedefinitions') return validateCrd(object);
+    // kube-apiserver's CRD status strategy checks metadata and acceptedNames only: storedVersions is checked by writes of the CRD itself.
+  if (key === 'apiextensions.k8s.io/customresourcedefinitions') return [...validateCrd(object), ...(subresource === 'status' ? [] : storedVersionProblems(object))];
   if (key === 'apps/deployments' || key === 'apps/replicasets') {
     if (!isJsonObject(spec)) return [{ field: 'spec', reason: 'FieldValueRequired', message: 'Required value' }];
     const selector = spec['selector'];

@@ -1,5 +1,5 @@
 import type { KubeObject } from './kube-object.js';
-import { labelSelectorText } from './label-selector.js';
+import { labelSelectorText } from '@olm/go-format';
 import { allVerbs, type PrinterColumn, type ResourceType } from './resource-type.js';
 import type { ScaleSubresource } from './scale-subresource.js';
 import { age, ageColumn, createdAtColumn, nameColumn } from './table.js';

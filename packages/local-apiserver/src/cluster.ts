@@ -20,8 +20,9 @@ import {
 import { parseFieldSelector, type FieldSelector } from './field-selector.js';
 import { applyJsonPatch } from './json-patch.js';
 import { deepClone, deepEqual, isJsonObject, nowTimestamp, type JsonObject, type KubeObject } from './kube-object.js';
-import { isValidLabelKey, parseLabelSelector, type LabelSelector } from './label-selector.js';
-import { recordUpdate, serverSideApply, type ListKeys } from './managed-fields.js';
+import { isValidLabelKey, type Selector } from '@olm/go-format';
+import { parseLabelSelector } from './label-selector.js';
+import { recordUpdate, serverSideApply, sortManagedFields, type ListKeys } from './managed-fields.js';
 import { applyMergePatch } from './merge-patch.js';
 import { canonicalMetadata, canonicalObject } from './go-json.js';
 import { generateNameSuffix, validateObjectName } from './object-names.js';
@@ -72,7 +73,7 @@ export type DeleteResult = { readonly deleted: true; readonly object: KubeObject
 /** Matchers for list and watch filtering. */
 export interface ObjectFilter {
   readonly namespace?: string;
-  readonly labels: LabelSelector;
+  readonly labels: Selector;
   readonly fields: FieldSelector;
   matches(object: KubeObject): boolean;
 }
@@ -189,7 +190,9 @@ export class Cluster {
     let prepared = this.prepare(type, version, object, true, options);
     options.admission?.({ type, object: prepared });
     const managedFields = prepared.metadata.managedFields;
-    prepared.metadata.managedFields = managedFields ?? recordUpdate({ previous: undefined, next: prepared, manager: this.managerName(options), apiVersion: groupVersion(type.group, version), listKeys: this.listKeys(type) });
+    prepared.metadata.managedFields = sortManagedFields(
+      managedFields ?? recordUpdate({ previous: undefined, next: prepared, manager: this.managerName(options), apiVersion: groupVersion(type.group, version), listKeys: this.listKeys(type) }),
+    );
     if (prepared.metadata.managedFields.length === 0) delete prepared.metadata.managedFields;
     // A placeholder that keeps the key in place; the store sets the real revision.
     prepared.metadata.resourceVersion = '0';
@@ -397,16 +400,17 @@ export class Cluster {
     options.admission?.({ type, object: prepared, previous: existing });
     if (type.tracksGeneration && specChanged(type, existing, prepared)) prepared.metadata.generation = (existing.metadata.generation ?? 0) + 1;
     const previousVersioned = this.toVersion(type, existing, version);
-    prepared.metadata.managedFields =
+    prepared.metadata.managedFields = sortManagedFields(
       managedFields ??
-      recordUpdate({
+        recordUpdate({
         previous: previousVersioned,
         next: prepared,
         manager: this.managerName(options),
         apiVersion: groupVersion(type.group, version),
         listKeys: this.listKeys(type),
         ...(subresource !== undefined ? { subresource } : {}),
-      });
+      }),
+    );
     if (prepared.metadata.managedFields.length === 0) delete prepared.metadata.managedFields;
     prepared.metadata.resourceVersion = existing.metadata.resourceVersion;
     prepared = canonicalMetadata(type, prepared);
@@ -545,7 +549,7 @@ export class Cluster {
   }
 
   /** Defaults, pruning and validation shared by create and update. */
-  private prepare(type: ResourceType, version: string, object: KubeObject, isCreate: boolean, options: WriteOptions, previous?: KubeObject): KubeObject {
+  private prepare(type: ResourceType, version: string, object: KubeObject, isCreate: boolean, options: WriteOptions & { subresource?: string }, previous?: KubeObject): KubeObject {
     let prepared = object;
     const problems: FieldProblem[] = [];
     const name = prepared.metadata.name ?? '';
@@ -565,8 +569,8 @@ export class Cluster {
         for (const error of schema.validate(prepared)) problems.push({ field: error.field, reason: error.type, message: error.message });
       }
     } else {
-      applyBuiltinDefaults(type, prepared, isCreate, previous);
-      problems.push(...validateBuiltin(type, prepared));
+      applyBuiltinDefaults(type, prepared, isCreate, previous, options.subresource);
+      problems.push(...validateBuiltin(type, prepared, options.subresource));
     }
     problems.push(...validateMetadata(prepared));
     if (problems.length > 0) throw invalid(type, qualifiedKind(type), name, problems);
@@ -663,7 +667,11 @@ function equalExcept(left: JsonObject, right: JsonObject, skipped: (key: string)
   return count === 0;
 }
 
-/** Whether a write changes nothing but the resourceVersion and managedFields times (then it is a no-op). */
+/**
+ * Whether a write changes nothing but the resourceVersion and managedFields times (then it is a no-op, as
+ * kube-apiserver skips it): entries are matched whatever their order, since a manager whose write changed
+ * nothing still gets a new time, which can move its entry.
+ */
 function sameApartFromVolatile(left: KubeObject, right: KubeObject): boolean {
   if (!equalExcept(left, right, (key) => key === 'metadata')) return false;
   if (!equalExcept(left.metadata, right.metadata, (key) => key === 'resourceVersion' || key === 'managedFields')) return false;
@@ -671,9 +679,12 @@ function sameApartFromVolatile(left: KubeObject, right: KubeObject): boolean {
   const rightManaged = right.metadata.managedFields;
   if (!Array.isArray(leftManaged) || !Array.isArray(rightManaged)) return deepEqual(leftManaged, rightManaged);
   if (leftManaged.length !== rightManaged.length) return false;
-  return leftManaged.every((entry, index) => {
-    const other = rightManaged[index];
-    return isJsonObject(entry) && isJsonObject(other) ? equalExcept(entry as JsonObject, other as JsonObject, (key) => key === 'time') : deepEqual(entry, other);
+  const unmatched = [...rightManaged];
+  return leftManaged.every((entry) => {
+    const index = unmatched.findIndex((other) => (isJsonObject(entry) && isJsonObject(other) ? equalExcept(entry as JsonObject, other as JsonObject, (key) => key === 'time') : deepEqual(entry, other)));
+    if (index < 0) return false;
+    unmatched.splice(index, 1);
+    return true;
   });
 }
 

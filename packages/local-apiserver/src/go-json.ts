@@ -1,3 +1,4 @@
+import { goJson, sortMapKeys } from '@olm/go-format';
 import { builtinProtobufSchemas } from './builtin-protobuf-schemas.js';
 import { isJsonObject, type JsonObject, type KubeObject } from './kube-object.js';
 import { scalarTypes, type FieldSchema, type ProtobufSchemas } from './protobuf-decode.js';
@@ -150,23 +151,12 @@ function absent(field: JsonField): unknown {
 
 function writeValue(type: string, value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
-  if (type === 'JSON') return sortedKeys(value);
+  if (type === 'JSON') return sortMapKeys(value);
   if (type === 'FieldsV1') return isJsonObject(value) ? sortedFieldSet(value) : value;
   if (!layouts.has(type) || !isJsonObject(value)) return value;
   return writeMessage(layouts.message(type), value);
 }
 
-/** A JSON value with object keys sorted at every level, as Go writes a `map[string]interface{}`. */
-export function sortedKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortedKeys);
-  if (!isJsonObject(value)) return value;
-  const out: JsonObject = {};
-  for (const key of Object.keys(value).sort()) {
-    const item = value[key];
-    if (item !== undefined) setOwn(out, key, sortedKeys(item));
-  }
-  return out;
-}
 
 /** structured-merge-diff's order of FieldsV1 keys: `.` first, then fields, keys, values, indexes. */
 const fieldSetRank: Record<string, number> = { '.': 0, f: 1, k: 2, v: 3, i: 4 };
@@ -194,7 +184,7 @@ function isCustomResource(type: ResourceType): boolean {
 
 /** A built-in object of `kind` (a layout name) in Go's form; unknown kinds get sorted keys. */
 export function writeBuiltin(kind: string, object: JsonObject): JsonObject {
-  if (!layouts.has(kind)) return sortedKeys(object) as JsonObject;
+  if (!layouts.has(kind)) return sortMapKeys(object) as JsonObject;
   return writeMessage(layouts.root(kind), object);
 }
 
@@ -205,13 +195,13 @@ export function writeBuiltin(kind: string, object: JsonObject): JsonObject {
  */
 export function canonicalObject(type: ResourceType, object: KubeObject): KubeObject {
   if (!isCustomResource(type)) return writeMessage(layouts.root(type.kind), object) as KubeObject;
-  return sortedKeys({ ...object, metadata: writeMessage(layouts.message('ObjectMeta'), object.metadata) }) as KubeObject;
+  return sortMapKeys({ ...object, metadata: writeMessage(layouts.message('ObjectMeta'), object.metadata) }) as KubeObject;
 }
 
 /** Puts `metadata` back in order after fields were set on a canonical object (resourceVersion, managedFields, …). */
 export function canonicalMetadata(type: ResourceType, object: KubeObject): KubeObject {
   const metadata = writeMessage(layouts.message('ObjectMeta'), object.metadata);
-  const ordered = isCustomResource(type) ? sortedKeys(metadata) : metadata;
+  const ordered = isCustomResource(type) ? sortMapKeys(metadata) : metadata;
   // Replaced in place: the metadata key keeps its position.
   return { ...object, metadata: ordered as KubeObject['metadata'] };
 }
@@ -222,24 +212,17 @@ export function canonicalMetadata(type: ResourceType, object: KubeObject): KubeO
  */
 export function bookmarkObject(type: ResourceType, version: string, metadata: JsonObject): JsonObject {
   const object = { kind: type.kind, apiVersion: groupVersion(type.group, version), metadata };
-  return isCustomResource(type) ? (sortedKeys(object) as JsonObject) : writeMessage(layouts.root(type.kind), object);
+  return isCustomResource(type) ? (sortMapKeys(object) as JsonObject) : writeMessage(layouts.root(type.kind), object);
 }
 
 /** A list response: `kind, apiVersion, metadata, items` for built-ins; sorted keys for custom resources. */
 export function listObject(type: ResourceType, version: string, listMeta: JsonObject, items: readonly KubeObject[]): JsonObject {
   const apiVersion = groupVersion(type.group, version);
-  if (isCustomResource(type)) return { apiVersion, items, kind: type.listKind, metadata: sortedKeys(listMeta) };
+  if (isCustomResource(type)) return { apiVersion, items, kind: type.listKind, metadata: sortMapKeys(listMeta) };
   return { kind: type.listKind, apiVersion, metadata: writeMessage(layouts.message('ListMeta'), listMeta), items };
 }
 
-const htmlUnsafe = /[<>&\u2028\u2029]/;
-const htmlUnsafeGlobal = /[<>&\u2028\u2029]/g;
-
-/**
- * JSON text as Go's `json.Encoder` writes it: `<`, `>`, `&`, U+2028 and U+2029 escaped as `\u003c`…
- * (they can only occur inside strings), and a trailing newline.
- */
+/** JSON text as Go's `json.Encoder` writes it (the objects are already in Go's order), with its trailing newline. */
 export function goJsonText(value: unknown): string {
-  const text = JSON.stringify(value);
-  return `${htmlUnsafe.test(text) ? text.replace(htmlUnsafeGlobal, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`) : text}\n`;
+  return `${goJson(value, { sortMapKeys: false })}\n`;
 }

@@ -7,7 +7,7 @@ export { failAnnotation } from './controllers/deployment-simulator.js';
 export type { PodImageServer, ServedPod } from './controllers/pod-image-servers.js';
 export { renderKubeconfig, type KubeconfigOptions } from './kubeconfig.js';
 export type { KubeObject, ObjectMeta, OwnerReference, ManagedFieldsEntry } from './kube-object.js';
-export { parseLabelSelector, type LabelSelector } from './label-selector.js';
+export { parseLabelSelector } from './label-selector.js';
 export { parseFieldSelector, type FieldSelector } from './field-selector.js';
 export { applyJsonPatch } from './json-patch.js';
 export { applyMergePatch } from './merge-patch.js';

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateJsonPath } from './jsonpath.js';
-import { humanDuration } from './table.js';
 
 const object = {
   metadata: { name: 'x', labels: { 'app.kubernetes.io/name': 'web' } },
@@ -22,23 +21,5 @@ describe('evaluateJsonPath', () => {
     ['.status.missing', []],
   ])('%s', (expression, expected) => {
     expect(evaluateJsonPath(expression, object)).toEqual(expected);
-  });
-});
-
-describe('humanDuration', () => {
-  it.each([
-    [-5000, '<invalid>'],
-    [0, '0s'],
-    [59_000, '59s'],
-    [119_000, '119s'],
-    [150_000, '2m30s'],
-    [600_000, '10m'],
-    [3 * 3600_000 + 20 * 60_000, '3h20m'],
-    [30 * 3600_000, '30h'],
-    [3 * 86_400_000 + 5 * 3600_000, '3d5h'],
-    [100 * 86_400_000, '100d'],
-    [3 * 365 * 86_400_000 + 10 * 86_400_000, '3y10d'],
-  ])('%d ms → %s', (milliseconds, expected) => {
-    expect(humanDuration(milliseconds)).toBe(expected);
   });
 });

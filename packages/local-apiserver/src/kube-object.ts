@@ -1,3 +1,5 @@
+import { formatTime, nowTime } from '@olm/go-format';
+
 /** Plain JSON objects as they travel through the server. */
 export type JsonObject = Record<string, unknown>;
 
@@ -85,18 +87,7 @@ export function deepEqual(left: unknown, right: unknown): boolean {
   return leftCount === rightCount;
 }
 
-let cachedSecond = -1;
-let cachedTimestamp = '';
-
-/** RFC 3339 with whole seconds, as `metav1.Time` serialises. */
+/** `metav1.Time` of `date`, or of now (formatted once per second: it costs more than the rest of a small write). */
 export function nowTimestamp(date?: Date): string {
-  if (date !== undefined) return `${date.toISOString().slice(0, 19)}Z`;
-  // Formatting a date costs more than the rest of a small write: format once per second.
-  const now = Date.now();
-  const second = Math.floor(now / 1000);
-  if (second !== cachedSecond) {
-    cachedSecond = second;
-    cachedTimestamp = `${new Date(second * 1000).toISOString().slice(0, 19)}Z`;
-  }
-  return cachedTimestamp;
+  return date === undefined ? nowTime() : formatTime(date);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from './errors.js';
 import type { KubeObject } from './kube-object.js';
-import { fieldSetFromTree, fieldSetToTree, fieldsOf, recordUpdate, serverSideApply, type ListKeys } from './managed-fields.js';
+import { fieldSetFromTree, fieldSetToTree, fieldsOf, recordUpdate, serverSideApply, sortManagedFields, type ListKeys } from './managed-fields.js';
 
 const listKeys: ListKeys = (path) => {
   const field = path[path.length - 1];
@@ -107,5 +107,24 @@ describe('maps', () => {
     expect(second.metadata.labels).toEqual({ a: '1', b: '2' });
     const withdrawn = serverSideApply({ live: second, applied: { apiVersion: 'v1', kind: 'X', metadata: { name: 'x' } } as KubeObject, manager: 'alice', force: false, apiVersion: 'v1', listKeys: withMaps });
     expect(withdrawn.metadata.labels).toEqual({ b: '2' });
+  });
+});
+
+describe('managedFields order', () => {
+  it('sorts entries as kube-apiserver stores them: Apply first, then by second, manager, apiVersion, subresource', () => {
+    const sorted = sortManagedFields([
+      { manager: 'kcm', operation: 'Update', apiVersion: 'apps/v1', time: '2024-01-01T00:00:00Z' },
+      { manager: 'zeta', operation: 'Apply', apiVersion: 'apps/v1', time: '2024-01-01T00:00:09Z' },
+      { manager: 'kcm', operation: 'Update', apiVersion: 'apps/v1', time: '2024-01-01T00:00:00Z', subresource: 'status' },
+      { manager: 'beta', operation: 'Apply', apiVersion: 'apps/v1', time: '2024-01-01T00:00:09Z' },
+      { manager: 'omega', operation: 'Apply', apiVersion: 'apps/v1', time: '2024-01-01T00:00:01Z' },
+    ]);
+    expect(sorted.map((entry) => `${entry.operation} ${entry.manager}${entry.subresource ? `/${entry.subresource}` : ''}`)).toEqual([
+      'Apply omega',
+      'Apply beta',
+      'Apply zeta',
+      'Update kcm',
+      'Update kcm/status',
+    ]);
   });
 });

@@ -428,3 +428,24 @@ export function recordUpdate(options: {
   if (own.size > 0) out.push(entry);
   return out;
 }
+
+/**
+ * managedFields in the order kube-apiserver stores them: by operation (`Apply` before `Update`), then
+ * time (whole seconds), manager, apiVersion and subresource, whatever order the writes came in.
+ */
+export function sortManagedFields(entries: readonly ManagedFieldsEntry[]): ManagedFieldsEntry[] {
+  const seconds = (entry: ManagedFieldsEntry): number => {
+    const parsed = typeof entry.time === 'string' ? Date.parse(entry.time) : Number.NaN;
+    return Number.isNaN(parsed) ? 0 : Math.floor(parsed / 1000);
+  };
+  const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+  const byString = (left: unknown, right: unknown): number => (text(left) < text(right) ? -1 : text(left) > text(right) ? 1 : 0);
+  return [...entries].sort(
+    (left, right) =>
+      byString(left.operation, right.operation) ||
+      seconds(left) - seconds(right) ||
+      byString(left.manager, right.manager) ||
+      byString(left.apiVersion, right.apiVersion) ||
+      byString(left.subresource, right.subresource),
+  );
+}

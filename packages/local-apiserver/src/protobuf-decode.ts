@@ -1,3 +1,4 @@
+import { formatTime } from '@olm/go-format';
 import type { JsonObject } from './kube-object.js';
 import { ProtobufReader, ProtobufWireError, WireType, type FieldTag } from './protobuf-wire.js';
 
@@ -289,8 +290,8 @@ class MessageDecoder {
     // Years 0000-9999, as RFC 3339 (and Go's time.MarshalJSON) allow.
     if (seconds < -62_167_219_200n || seconds > 253_402_300_799n) throw new ProtobufDecodeError(`${describe(path)}: time ${seconds}s is outside the years 0000-9999`);
     if (nanos < 0n || nanos > 999_999_999n) throw new ProtobufDecodeError(`${describe(path)}: nanos ${nanos} must be within 0-999999999`);
-    const text = new Date(Number(seconds) * 1000).toISOString().slice(0, 19);
-    return isMicro ? `${text}.${String(nanos / 1000n).padStart(6, '0')}Z` : `${text}Z`;
+    const text = formatTime(new Date(Number(seconds) * 1000));
+    return isMicro ? `${text.slice(0, -1)}.${String(nanos / 1000n).padStart(6, '0')}Z` : text;
   }
 
   /** util/intstr IntOrString: `{type, intVal, strVal}` → a number or a string. */

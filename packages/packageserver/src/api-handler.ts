@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parseLabelSelector, type LabelSelector } from '@olm/controller-runtime';
+import { parseLabelSelector, type Selector } from '@olm/go-format';
 import { defaultIcon } from './default-icon.js';
 import { PackageManifestStore, type ManifestQuery } from './package-manifest-store.js';
 import {
@@ -69,7 +69,7 @@ function nameFromFieldSelector(selector: string | null): string | undefined {
   return name;
 }
 
-function labelSelectorOf(selector: string | null): LabelSelector | undefined {
+function labelSelectorOf(selector: string | null): Selector | undefined {
   if (selector === null || selector.trim() === '') return undefined;
   try {
     return parseLabelSelector(selector);

@@ -1,4 +1,5 @@
-import { OLMConfigName, parseGoDuration } from '@olm/api';
+import { OLMConfigName } from '@olm/api';
+import { parseGoDuration } from '@olm/go-format';
 import type { CachedObject, Logger } from '@olm/core';
 import { describeError, hasErrorCode } from '@olm/core';
 import { Informer, silentLogger, type KubeClient } from '@olm/controller-runtime';

@@ -1,4 +1,5 @@
-import { isSemanticallyEqual, type LabelSelector } from '@olm/controller-runtime';
+import { isSemanticallyEqual } from '@olm/controller-runtime';
+import type { Selector } from '@olm/go-format';
 import { catalogKeyString, type CatalogKey, type PackageManifest } from './package-manifest.js';
 
 export type ManifestEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -13,7 +14,7 @@ export interface ManifestEvent {
 }
 
 export interface ManifestQuery {
-  readonly labelSelector?: LabelSelector;
+  readonly labelSelector?: Selector;
   /** Only manifests with this name (`fieldSelector=metadata.name=…`). */
   readonly name?: string;
 }

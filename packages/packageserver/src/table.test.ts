@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { humanDuration, manifestTable, wantsTable } from './table.js';
+import { manifestTable, wantsTable } from './table.js';
 import type { PackageManifest } from './package-manifest.js';
 
 const manifest = {
@@ -26,21 +26,5 @@ describe('manifestTable', () => {
     expect(wantsTable('application/json;as=Table;v=v1;g=meta.k8s.io,application/json')).toBe(true);
     expect(wantsTable('application/json')).toBe(false);
     expect(wantsTable(undefined)).toBe(false);
-  });
-});
-
-describe('humanDuration', () => {
-  it('rounds as Kubernetes does', () => {
-    expect([1_000, 119_000, 150_000, 600_000, 3 * 3600_000 + 20 * 60_000, 30 * 3600_000, 3 * 86_400_000, 400 * 86_400_000, 3 * 365 * 86_400_000 + 86_400_000].map(humanDuration)).toEqual([
-      '1s',
-      '119s',
-      '2m30s',
-      '10m',
-      '3h20m',
-      '30h',
-      '3d',
-      '400d',
-      '3y1d',
-    ]);
   });
 });

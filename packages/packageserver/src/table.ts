@@ -1,3 +1,4 @@
+import { humanDuration } from '@olm/go-format';
 import type { PackageManifest } from './package-manifest.js';
 
 /** `kubectl get packagemanifests` output: a meta.k8s.io/v1 Table with upstream's columns Name, Catalog, Age. */
@@ -5,26 +6,6 @@ export const tableContentType = 'application/json;as=Table;v=v1;g=meta.k8s.io';
 
 export function wantsTable(accept: string | undefined): boolean {
   return (accept ?? '').split(',').some((part) => /(^|;)\s*as=Table/.test(part) && /g=meta\.k8s\.io/.test(part));
-}
-
-/** Kubernetes' `duration.HumanDuration` (5s, 2m30s, 3h20m, 2d, 1y30d), as the Age column shows it. */
-export function humanDuration(milliseconds: number): string {
-  const seconds = Math.floor(milliseconds / 1000);
-  if (seconds < -1) return '<invalid>';
-  if (seconds < 0) return '0s';
-  if (seconds < 120) return `${seconds}s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 10) return seconds % 60 === 0 ? `${minutes}m` : `${minutes}m${seconds % 60}s`;
-  if (minutes < 180) return `${minutes}m`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 8) return minutes % 60 === 0 ? `${hours}h` : `${hours}h${minutes % 60}m`;
-  if (hours < 48) return `${hours}h`;
-  const days = Math.floor(hours / 24);
-  if (hours < 24 * 8) return hours % 24 === 0 ? `${days}d` : `${days}d${hours % 24}h`;
-  if (hours < 24 * 365 * 2) return `${days}d`;
-  const years = Math.floor(days / 365);
-  if (hours < 24 * 365 * 8) return days % 365 === 0 ? `${years}y` : `${years}y${days % 365}d`;
-  return `${years}y`;
 }
 
 function age(timestamp: string | undefined, now: number): string {

@@ -1,8 +1,8 @@
-import type { Logger } from '@olm/core';
 import type { KubeClient } from '@olm/controller-runtime';
 import type { ApiServer } from '@olm/local-apiserver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPackageServer, type PackageManifest, type PackageServer } from '../src/index.js';
+import { recordingLogger } from '@olm/testing';
 import { createNamespace, eventually, startCluster, type Json } from './helpers.js';
 
 // ConfigMap values are YAML; JSON is YAML too.
@@ -59,14 +59,7 @@ function configMapCatalogSource(namespace: string, name: string, configMapName: 
 describe('ConfigMap CatalogSources', () => {
   let cluster: { server: ApiServer; client: KubeClient; stop(): Promise<void> };
   let packageServer: PackageServer;
-  const warnings: Array<{ message: string; fields?: Record<string, unknown> }> = [];
-  const logger: Logger = {
-    debug: () => {},
-    info: () => {},
-    warn: (message, fields) => warnings.push({ message, ...(fields ? { fields } : {}) }),
-    error: (message, fields) => warnings.push({ message, ...(fields ? { fields } : {}) }),
-    child: () => logger,
-  };
+  const { logger, warnings } = recordingLogger();
 
   const names = (namespace: string) => packageServer.store.list(namespace).map((manifest) => `${manifest.status.catalogSource}/${manifest.metadata.name}`);
 
@@ -122,8 +115,7 @@ describe('ConfigMap CatalogSources', () => {
         const answer = (await cluster.client.request({ method: 'GET', path: '/apis/packages.operators.coreos.com/v1/namespaces/default/packagemanifests' })) as Json;
         return answer.items.length > 0 ? answer : undefined;
       },
-      15_000,
-      'the packagemanifests through the local API server',
+      { timeoutMs: 15_000, message: 'the packagemanifests through the local API server' },
     )) as Json;
     expect(list.items.map((item: Json) => item.metadata.name)).toContain('widget-operator');
   });
@@ -133,7 +125,7 @@ describe('ConfigMap CatalogSources', () => {
     await cluster.client.create(
       configMap('team-b', 'late-catalog', catalogData([csv('gadget-operator.v1.0.0', '1.0.0')], [{ packageName: 'gadget-operator', channels: [{ name: 'stable', currentCSV: 'gadget-operator.v1.0.0' }] }])),
     );
-    await eventually(() => (names('team-b').includes('late/gadget-operator') ? true : undefined), 15_000, 'the late ConfigMap read on retry');
+    await eventually(() => (names('team-b').includes('late/gadget-operator') ? true : undefined), { timeoutMs: 15_000, message: 'the late ConfigMap read on retry' });
     expect(packageServer.store.get('team-b', 'gadget-operator')?.status.defaultChannel).toBe('stable');
     // Only team-b's own catalog and the global ones are visible there.
     expect(names('default')).toEqual(['widgets/widget-operator']);
@@ -154,13 +146,13 @@ describe('ConfigMap CatalogSources', () => {
       { status: { configMapReference: { name: 'widgets', namespace: 'olm', resourceVersion: updated.metadata?.resourceVersion } } },
       { subresource: 'status' },
     );
-    await eventually(() => (names('default').includes('widgets/sprocket-operator') ? true : undefined), 15_000, 'the changed ConfigMap read again');
+    await eventually(() => (names('default').includes('widgets/sprocket-operator') ? true : undefined), { timeoutMs: 15_000, message: 'the changed ConfigMap read again' });
   });
 
   it('serves no packages of a CatalogSource whose ConfigMap is not a catalog, says why, and keeps serving the others', async () => {
     await cluster.client.create(configMap('olm', 'broken', { packages: '[]' }));
     await cluster.client.create(configMapCatalogSource('olm', 'broken', 'broken'));
-    const warning = await eventually(() => warnings.find((each) => each.fields?.['catalogSource'] === 'olm/broken'), 15_000, 'a warning about olm/broken');
+    const warning = await eventually(() => warnings.find((each) => each.fields?.['catalogSource'] === 'olm/broken'), { timeoutMs: 15_000, message: 'a warning about olm/broken' });
     expect(warning.message).toBe('cannot read the catalog; its packages are not served until it can be read');
     expect(warning.fields).toMatchObject({ from: 'ConfigMap olm/broken' });
     expect(String(warning.fields?.['error'])).toContain("ConfigMap olm/broken: couldn't find expected key customResourceDefinitions in configmap");

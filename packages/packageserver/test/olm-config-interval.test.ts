@@ -48,21 +48,21 @@ describe('packageserver re-read interval from the OLMConfig', () => {
   });
 
   it('re-reads at the default, at the OLMConfig value while set, and at the default again once it is gone', async () => {
-    await eventually(() => (reads.length >= 3 ? true : undefined), 15_000, 'reads at the 1 s default');
+    await eventually(() => (reads.length >= 3 ? true : undefined), { timeoutMs: 15_000, message: 'reads at the 1 s default' });
 
     await cluster.client.create({ ...olmConfig, metadata: { name: 'cluster' }, spec: { features: { packageServerSyncInterval: '1h' } } });
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(await readsDuring(3000)).toBe(0);
 
     await cluster.client.patch(olmConfig, { spec: { features: { packageServerSyncInterval: '1s' } } });
-    await eventually(async () => ((await readsDuring(2500)) >= 1 ? true : undefined), 15_000, 'reads at the 1 s OLMConfig interval');
+    await eventually(async () => ((await readsDuring(2500)) >= 1 ? true : undefined), { timeoutMs: 15_000, message: 'reads at the 1 s OLMConfig interval' });
 
     await cluster.client.patch(olmConfig, { spec: { features: { packageServerSyncInterval: '2h' } } });
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(await readsDuring(3000)).toBe(0);
 
     await cluster.client.delete(olmConfig);
-    await eventually(async () => ((await readsDuring(2500)) >= 1 ? true : undefined), 15_000, 'reads at the default again');
+    await eventually(async () => ((await readsDuring(2500)) >= 1 ? true : undefined), { timeoutMs: 15_000, message: 'reads at the default again' });
     // The packages stayed served throughout.
     expect(packageServer.store.list(undefined).map((manifest) => manifest.metadata.name)).toContain('acme-database');
   }, 60_000);

@@ -52,7 +52,7 @@ describe('packageserver behind the local API server', () => {
     await eventually(async () => {
       const apiService = await client.get<Json>({ apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', name: packageServerApiServiceName });
       return apiService.status?.conditions?.find((condition: Json) => condition.type === 'Available' && condition.status === 'True');
-    }, 15_000, 'the APIService to become Available');
+    }, { timeoutMs: 15_000, message: 'the APIService to become Available' });
     kubectl = kubectlFor(cluster.server.kubeconfigPath);
     kubeConfig = new KubeConfig();
     kubeConfig.loadFromString(cluster.server.kubeconfig);
@@ -256,20 +256,20 @@ describe('packageserver behind the local API server', () => {
     const watch = new Watch(kubeConfig);
     const request = await watch.watch(`/apis/${group}/${version}/namespaces/team-a/${plural}`, { labelSelector: 'catalog=team-catalog' }, (type, object) => events.push({ type, object: object as Json }), () => {});
     try {
-      await eventually(() => (events.length >= 3 ? true : undefined), 10_000, 'the initial ADDED events');
+      await eventually(() => (events.length >= 3 ? true : undefined), { timeoutMs: 10_000, message: 'the initial ADDED events' });
       expect(events.map((event) => `${event.type} ${event.object.metadata.name}`)).toEqual(['ADDED acme-backup', 'ADDED acme-database', 'ADDED acme-monitoring']);
 
       // The team catalog loses a package: its registry reloads, the CatalogSource changes (as `olm up` marks it).
       rmSync(join(teamCatalogDir, 'acme-monitoring'), { recursive: true });
       await teamRegistry.reload();
       await cluster.client.patch({ apiVersion: 'operators.coreos.com/v1alpha1', kind: 'CatalogSource', namespace: 'team-a', name: 'team-catalog' }, { metadata: { annotations: { revision: '2' } } });
-      await eventually(() => events.find((event) => event.type === 'DELETED'), 10_000, 'a DELETED event');
+      await eventually(() => events.find((event) => event.type === 'DELETED'), { timeoutMs: 10_000, message: 'a DELETED event' });
       expect(events.slice(3).map((event) => `${event.type} ${event.object.metadata.name}`)).toEqual(['DELETED acme-monitoring']);
       expect(events[3]?.object.metadata.namespace).toBe('team-a');
 
       // A CatalogSource label change reaches every manifest of the catalog.
       await cluster.client.patch({ apiVersion: 'operators.coreos.com/v1alpha1', kind: 'CatalogSource', namespace: 'team-a', name: 'team-catalog' }, { metadata: { labels: { tier: 'gold' } } });
-      await eventually(() => (events.filter((event) => event.type === 'MODIFIED').length >= 2 ? true : undefined), 10_000, 'MODIFIED events');
+      await eventually(() => (events.filter((event) => event.type === 'MODIFIED').length >= 2 ? true : undefined), { timeoutMs: 10_000, message: 'MODIFIED events' });
       expect(events.filter((event) => event.type === 'MODIFIED').map((event) => [event.object.metadata.name, event.object.metadata.labels.tier])).toEqual([
         ['acme-backup', 'gold'],
         ['acme-database', 'gold'],
@@ -277,7 +277,7 @@ describe('packageserver behind the local API server', () => {
 
       // Deleting the CatalogSource removes its packages.
       await cluster.client.delete({ apiVersion: 'operators.coreos.com/v1alpha1', kind: 'CatalogSource', namespace: 'team-a', name: 'team-catalog' });
-      await eventually(() => (events.filter((event) => event.type === 'DELETED').length >= 3 ? true : undefined), 10_000, 'DELETED events');
+      await eventually(() => (events.filter((event) => event.type === 'DELETED').length >= 3 ? true : undefined), { timeoutMs: 10_000, message: 'DELETED events' });
       const after = (await customObjects.listNamespacedCustomObject({ group, version, namespace: 'team-a', plural })) as Json;
       expect(after.items.map((item: Json) => item.status.catalogSource)).toEqual(['acme-examples', 'acme-examples', 'acme-examples']);
     } finally {
@@ -292,13 +292,13 @@ describe('packageserver behind the local API server', () => {
     await eventually(async () => {
       const list = (await customObjects.listNamespacedCustomObject({ group, version, namespace: 'other-ns', plural })) as Json;
       return list.items.length === 0 ? true : undefined;
-    }, 15_000, 'the packages to go away');
+    }, { timeoutMs: 15_000, message: 'the packages to go away' });
     globalRegistry = await startRegistryServer({ catalog: await loadCatalog(exampleCatalogDir), port });
     // Retried with backoff (1 s, then doubling): no CatalogSource change needed.
     await eventually(async () => {
       const list = (await customObjects.listNamespacedCustomObject({ group, version, namespace: 'other-ns', plural })) as Json;
       return list.items.length === 3 ? true : undefined;
-    }, 20_000, 'the packages to come back');
+    }, { timeoutMs: 20_000, message: 'the packages to come back' });
   });
   it('re-reads a catalog whose registry restarted with new content, seen as a new connection in its status', async () => {
     const port = globalRegistry.port;
@@ -322,7 +322,7 @@ describe('packageserver behind the local API server', () => {
       await eventually(async () => {
         const list = (await customObjects.listNamespacedCustomObject({ group, version, namespace: 'other-ns', plural })) as Json;
         return list.items.length === 2 ? true : undefined;
-      }, 15_000, 'the removed package to go');
+      }, { timeoutMs: 15_000, message: 'the removed package to go' });
     } finally {
       rmSync(changed, { recursive: true, force: true });
     }

@@ -20,7 +20,7 @@ describe('the packageserver plugin', () => {
       const names = await eventually(async () => {
         const list = await cluster.client.request({ method: 'GET', path: '/apis/packages.operators.coreos.com/v1/namespaces/default/packagemanifests' }) as Json;
         return list.items.length === 3 ? list.items.map((item: Json) => item.metadata.name) : undefined;
-      }, 15_000, 'the packages through the aggregated API');
+      }, { timeoutMs: 15_000, message: 'the packages through the aggregated API' });
       expect(names).toEqual(['acme-backup', 'acme-database', 'acme-monitoring']);
       await kernel.stop();
       const after = await adminGet(cluster.server, '/apis/packages.operators.coreos.com/v1/namespaces/default/packagemanifests');

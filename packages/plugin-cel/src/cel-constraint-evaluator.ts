@@ -1,7 +1,7 @@
 import type { BundlePredicate, ConstraintEvaluator } from '@olm/core';
 import { parseCelConstraintValue } from './cel-constraint-value.js';
 import { type CelRuleCompilerOptions, type CompiledCelRule, createCelRuleCompiler } from './cel-rule-compiler.js';
-import { goQuote } from './go-quote.js';
+import { goQuote } from '@olm/go-format';
 
 export interface CelConstraintEvaluatorOptions extends CelRuleCompilerOptions {
   /**

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { goJson, goJsonString, permissionStruct, policyRulesValue, roleRefStruct, subjectStruct } from './go-json.js';
+import { goJson } from '@olm/go-format';
+import { permissionStruct, policyRulesValue, roleRefStruct, subjectStruct } from './go-json.js';
+
+const goJsonString = (value: string): string => goJson(value);
 
 describe('goJsonString', () => {
   it('escapes like Go encoding/json (HTML-safe, line separators, control characters)', () => {

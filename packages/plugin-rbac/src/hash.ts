@@ -4,7 +4,8 @@
  * - FNV-1a 64-bit, printed as lowercase hex without leading zeros (Go's `%x`), for aggregation labels.
  */
 import { createHash } from 'node:crypto';
-import { goJson, type GoJsonValue } from './go-json.js';
+import { goJson } from '@olm/go-format';
+import type { GoJsonValue } from './go-json.js';
 
 const base62Digits = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 

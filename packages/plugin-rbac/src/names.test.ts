@@ -1,3 +1,4 @@
+import { goStruct } from '@olm/go-format';
 import { describe, expect, it } from 'vitest';
 import { expectedSha224Base62 } from '../test/support.js';
 import { generateName, operatorGroupClusterRoleName } from './names.js';
@@ -18,7 +19,7 @@ describe('generateName', () => {
   });
 
   it('is stable for equal content and differs for different content', () => {
-    expect(generateName('a', ['x', { goStruct: [['k', 'v']] }])).toBe(generateName('a', ['x', { goStruct: [['k', 'v']] }]));
+    expect(generateName('a', ['x', goStruct([['k', 'v']])])).toBe(generateName('a', ['x', goStruct([['k', 'v']])]));
     expect(generateName('a', ['x'])).not.toBe(generateName('a', ['y']));
   });
 });

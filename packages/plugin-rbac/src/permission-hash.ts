@@ -1,6 +1,7 @@
 /** Values of the `olm.permissions.hash` label (upstream's `PolicyRuleHashLabelValue` and `RoleReferenceAndSubjectHashLabelValue`). */
 import type { PolicyRule, RbacSubject, RoleRef } from '@olm/core';
-import { goStruct, policyRulesValue, roleRefStruct, subjectStruct } from './go-json.js';
+import { goStruct } from '@olm/go-format';
+import { policyRulesValue, roleRefStruct, subjectStruct } from './go-json.js';
 import { hashMarshalledObject } from './hash.js';
 
 /** base62(SHA-224) of the Go JSON of the rules: equal rules, equal hash, whatever object carries them. */

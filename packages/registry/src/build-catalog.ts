@@ -8,7 +8,7 @@ import { convertToModel } from './convert-to-model.js';
 import type { DraftModel, DraftPackage } from './convert-to-model.js';
 import type { DeclarativeConfig, FbcChannelEntry } from './declarative-config.js';
 import { RegistryErrorCodes } from './errors.js';
-import { compareStrings } from './go-format.js';
+import { compareStrings } from '@olm/go-format';
 import { loadDeclarativeConfig } from './load-declarative-config.js';
 import { opmCheckedPropertyTypes, propertyTypeMap } from './property-types.js';
 import { renderValidationTree } from './validation-tree.js';

@@ -13,7 +13,7 @@ import type {
 } from './declarative-config.js';
 import { schemaBundle, schemaChannel, schemaPackage } from './declarative-config.js';
 import { RegistryErrorCodes } from './errors.js';
-import { compareStrings, goList, goQuote } from './go-format.js';
+import { compareStrings, goList, goQuote } from '@olm/go-format';
 import { validateImageReference } from './image-reference.js';
 import { opmCheckedPropertyTypes } from './property-types.js';
 import type { PackageProperty } from './property-types.js';

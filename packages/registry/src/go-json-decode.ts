@@ -1,5 +1,5 @@
 import { findBase64Error } from './go-base64.js';
-import { compareStrings, jsonKind } from './go-format.js';
+import { compareStrings, jsonKind } from '@olm/go-format';
 
 /**
  * Decodes a JSON value into a typed shape with Go `encoding/json` semantics, so type errors read

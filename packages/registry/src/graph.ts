@@ -3,7 +3,7 @@ import type { CatalogChannel, CatalogPackage, ChannelEntry } from '@olm/core';
 import { parseRange, parseVersion } from '@olm/semver-range';
 import type { Version, VersionRange } from '@olm/semver-range';
 import { RegistryErrorCodes } from './errors.js';
-import { compareStrings, goQuote } from './go-format.js';
+import { compareStrings, goQuote } from '@olm/go-format';
 
 /**
  * Update-graph queries over one channel, with upstream's semantics:

@@ -15,7 +15,7 @@ import type {
 } from './declarative-config.js';
 import { schemaBundle, schemaChannel, schemaDeprecations, schemaPackage } from './declarative-config.js';
 import { RegistryErrorCodes } from './errors.js';
-import { goQuote } from './go-format.js';
+import { goQuote } from '@olm/go-format';
 import { decodeGoJson, goBytes, goRaw, goSlice, goString, goStruct } from './go-json-decode.js';
 import { describeBlob, extractMetaKeys } from './meta.js';
 import { parseCatalogFile } from './parse-file.js';

@@ -1,5 +1,5 @@
 import { foldKey } from './go-json-decode.js';
-import { compareStrings, goCompactJson, goQuote, goTypeName } from './go-format.js';
+import { compareStrings, goJson, goQuote, goTypeName } from '@olm/go-format';
 
 export interface MetaKeys {
   readonly schema: string;
@@ -38,6 +38,6 @@ export function extractMetaKeys(blob: Readonly<Record<string, unknown>>): MetaKe
 
 /** Upstream prints the whole blob in "missing root schema" errors; we cap it so a huge blob stays readable. */
 export function describeBlob(blob: unknown, limit = 500): string {
-  const text = goCompactJson(blob);
+  const text = goJson(blob, { escapeHtml: false });
   return text.length > limit ? `${text.slice(0, limit)}…` : text;
 }

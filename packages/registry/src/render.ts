@@ -7,8 +7,8 @@ import type {
   FbcProperty,
   Meta,
 } from './declarative-config.js';
-import { compareStrings, escapeLineSeparators, sortKeysDeep } from './go-format.js';
-import { emitGoYaml } from './go-yaml-emitter.js';
+import { compareStrings, emitGoYaml, goJson, sortMapKeys } from '@olm/go-format';
+
 
 /**
  * `opm render` of a loaded catalog: the normalised FBC stream. Per package (sorted by name): its
@@ -22,7 +22,7 @@ export type RenderFormat = 'json' | 'yaml';
 type Blob = Record<string, unknown>;
 
 function propertiesOf(properties: readonly FbcProperty[]): Blob[] {
-  return properties.map((property) => ({ type: property.type, value: sortKeysDeep(property.value ?? null) }));
+  return properties.map((property) => ({ type: property.type, value: sortMapKeys(property.value ?? null) }));
 }
 
 function canonicalBase64(text: string): string {
@@ -99,16 +99,16 @@ export function renderOrder(config: DeclarativeConfig): Blob[] {
     for (const item of [...(channels.get(name) ?? [])].sort((a, b) => compareStrings(a.name, b.name))) blobs.push(channelBlob(item));
     for (const item of [...(bundles.get(name) ?? [])].sort((a, b) => compareStrings(a.name, b.name))) blobs.push(bundleBlob(item));
     const packageOthers = [...(others.get(name) ?? [])].sort((a: Meta, b: Meta) => compareStrings(a.schema, b.schema));
-    for (const item of packageOthers) blobs.push(sortKeysDeep(item.blob) as Blob);
+    for (const item of packageOthers) blobs.push(sortMapKeys(item.blob) as Blob);
     for (const item of deprecations.get(name) ?? []) blobs.push(deprecationBlob(item));
   }
-  for (const item of others.get('') ?? []) blobs.push(sortKeysDeep(item.blob) as Blob);
+  for (const item of others.get('') ?? []) blobs.push(sortMapKeys(item.blob) as Blob);
   return blobs;
 }
 
 /** One blob as upstream's JSON encoder writes it (4-space indent, no HTML escaping, newline). */
 export function renderJsonBlob(blob: unknown): string {
-  return `${escapeLineSeparators(JSON.stringify(blob, null, 4))}\n`;
+  return `${goJson(blob, { sortMapKeys: false, escapeHtml: false, indent: 4 })}\n`;
 }
 
 /** One blob as upstream's YAML writer does: `---`, then the blob as go-yaml writes it (keys sorted). */

@@ -4,7 +4,7 @@ import type { CatalogProblem } from './catalog-problem.js';
 import type { DraftChannel, DraftModel, DraftPackage } from './convert-to-model.js';
 import type { BlobPosition } from './declarative-config.js';
 import { RegistryErrorCodes } from './errors.js';
-import { compareStrings, goQuote } from './go-format.js';
+import { compareStrings, goQuote } from '@olm/go-format';
 import type { ValidationNode } from './validation-tree.js';
 
 /**

@@ -53,7 +53,7 @@ export type CatalogLoader = (directory: string) => Promise<CatalogContent>;
 export function parseScenario(text: string, file: string): Scenario {
   let document: unknown;
   try {
-    document = parseYaml(text);
+    document = parseYaml(text, { logLevel: 'error' });
   } catch (error) {
     throw invalidInput(`${file}: not valid YAML: ${describeError(error)}`, { file });
   }

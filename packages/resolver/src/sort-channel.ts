@@ -1,3 +1,5 @@
+import { goQuote } from '@olm/go-format';
+
 /** What channel ordering needs from an entry. */
 export interface ChannelMember {
   readonly name: string;
@@ -62,9 +64,4 @@ export function sortChannel<T extends ChannelMember>(entries: readonly T[], chan
     );
   }
   return chains[0]!;
-}
-
-/** Go's `%q` for the plain strings used here. */
-export function goQuote(text: string): string {
-  return JSON.stringify(text);
 }

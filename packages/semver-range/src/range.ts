@@ -1,4 +1,4 @@
-import { goQuote } from './go-quote.js';
+import { goQuote } from '@olm/go-format';
 import { SemverError, SemverErrorCodes } from './semver-error.js';
 import { compareVersions, parseVersion } from './version.js';
 import type { Version } from './version.js';

@@ -1,4 +1,4 @@
-import { goQuote } from './go-quote.js';
+import { goQuote } from '@olm/go-format';
 import { SemverError, SemverErrorCodes } from './semver-error.js';
 
 /** A SemVer 2.0 version as blang/semver v4 models it. */

@@ -32,3 +32,14 @@ run(`prune+default+validate (${pairs.length} examples)`, 2000, () =>
 );
 const invalid = pairs.map(([s, e]) => [s, { ...e, spec: 'not an object', bogus: [1, 2, 3] }]);
 run(`validate invalid (${pairs.length} examples)`, 2000, () => invalid.forEach(([s, e]) => s.validate(e)));
+
+// A hostile CRD pattern (catastrophic backtracking in a backtracking engine: 30 `a`s and a `!` took
+// seconds to minutes): with RE2 semantics the time grows linearly with the value, so the 34-character
+// value costs microseconds and 100,000 characters stay bounded.
+const redos = compileSchema({ type: 'object', properties: { name: { type: 'string', pattern: '^(a+)+$' } } });
+for (const length of [34, 1_000, 100_000]) {
+  const value = { name: `${'a'.repeat(length)}!` };
+  run(`validate ReDoS pattern ^(a+)+$ (${length} a's and a !)`, length > 10_000 ? 20 : 500, () => {
+    if (redos.validate(value).length === 0) throw new Error('the hostile value must not match');
+  });
+}

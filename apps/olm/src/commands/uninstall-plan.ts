@@ -1,4 +1,5 @@
 import { Labels } from '@olm/api';
+import { Kinds as OperatorKinds, operatorNameFor } from '@olm/controller-operators';
 import type { KubeClient } from '@olm/controller-runtime';
 import { createdForAnnotation, csvKind, findSubscription, installPlanKind, subscriptionKind, type Json } from './install-plans.js';
 
@@ -27,6 +28,8 @@ export interface UninstallPlan {
   readonly keptCrds: ReadonlyArray<{ readonly name: string; readonly reason: string }>;
   /** The OperatorGroup `olm install` made for this package, when no other Subscription is left in the namespace. */
   readonly operatorGroup?: ObjectRef;
+  /** The `operators.coreos.com/v1` Operator `<package>.<namespace>` listing its components, deleted last. */
+  readonly operator?: ObjectRef;
 }
 
 const crdKind = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' } as const;
@@ -102,6 +105,8 @@ export async function planUninstall(client: KubeClient, namespace: string, packa
   const groups = (await client.list<Json>(operatorGroupKind, { namespace })).items;
   const operatorGroup = remaining.length === 0 && groups.length === 1 && groups[0]!.metadata?.annotations?.[createdForAnnotation] === subscription.spec?.name ? groups[0] : undefined;
 
+  const operator = await client.find<Json>({ ...OperatorKinds.operator, name: operatorNameFor(subscription.spec?.name ?? packageName, namespace) });
+
   return {
     subscription: refOf(subscription),
     installPlans: installPlans.map(refOf),
@@ -111,6 +116,7 @@ export async function planUninstall(client: KubeClient, namespace: string, packa
     crds: crds.map(refOf),
     keptCrds,
     ...(operatorGroup ? { operatorGroup: refOf(operatorGroup) } : {}),
+    ...(operator ? { operator: refOf(operator) } : {}),
   };
 }
 

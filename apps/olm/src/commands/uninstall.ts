@@ -37,14 +37,16 @@ export async function askOnTerminal(question: string, input: Readable & { isTTY?
  * `--yes`), then deletes the Subscription, its InstallPlans, with `--delete-operand` the custom
  * resources of the CRDs the operator owns, the CSV (OLM removes its copies, Deployments and RBAC
  * with it), with `--delete-crds` those CRDs, and the OperatorGroup `olm install` made for it when
- * nothing else is subscribed there; it waits until each is gone.
+ * nothing else is subscribed there; it waits until each is gone. Last goes the `Operator`
+ * `<package>.<namespace>` (as kubectl-operator deletes it), once no component carries its label: the
+ * CRDs the uninstall keeps lose that label.
  */
 export async function uninstallPackage(
   packageName: string,
   options: UninstallOptions,
   io: UninstallIo = { out: (text) => process.stdout.write(text), confirm: (question) => askOnTerminal(question) },
 ): Promise<number> {
-  const [{ planUninstall, describeRef }] = await Promise.all([import('./uninstall-plan.js')]);
+  const [{ planUninstall, describeRef }, { removeOperator }] = await Promise.all([import('./uninstall-plan.js'), import('./uninstall-operator.js')]);
   return withClusterSession(options, 'operators', async ({ client, namespace }) => {
     const plan = await planUninstall(client, namespace, packageName);
     if (plan.operands.length > 0 && !options.deleteOperand) {
@@ -62,8 +64,10 @@ export async function uninstallPackage(
       { what: 'its CustomResourceDefinitions (--delete-crds)', refs: options.deleteCrds ? plan.crds : [], deleted: true },
       { what: 'the OperatorGroup olm install made for it (nothing else is subscribed here)', refs: plan.operatorGroup ? [plan.operatorGroup] : [], deleted: true },
     ];
+    // Last, once its components are gone: the Operator (kept CRDs lose its component label).
+    const operatorStep = { what: 'the Operator listing its components (the CRDs kept lose its label)', refs: plan.operator ? [plan.operator] : [] };
     io.out(`olm uninstall ${packageName} -n ${namespace} deletes:\n`);
-    for (const step of steps.filter((each) => each.refs.length > 0)) {
+    for (const step of [...steps, operatorStep].filter((each) => each.refs.length > 0)) {
       io.out(`  ${step.what}:\n${step.refs.map((ref) => `    ${describeRef(ref)}\n`).join('')}`);
     }
     const kept = [
@@ -80,6 +84,12 @@ export async function uninstallPackage(
       if (step.deleted) for (const ref of step.refs) await deleteIfPresent(client, ref);
       await waitUntilGone(client, step.refs, deadline, options.timeout, describeRef);
       for (const ref of step.deleted ? step.refs : []) io.out(`${describeRef(ref)} deleted\n`);
+    }
+    if (plan.operator) {
+      const keptCrdNames = [...(options.deleteCrds ? [] : plan.crds.map((crd) => crd.name)), ...plan.keptCrds.map((crd) => crd.name)];
+      const operator = plan.operator;
+      await removeOperator(client, operator, keptCrdNames, (done) => pollUntil(done, deadline, options.timeout, () => `${describeRef(operator)} and its labelled components`));
+      io.out(`${describeRef(operator)} deleted\n`);
     }
     io.out(`${packageName} uninstalled from ${namespace}\n`);
     return ExitCode.ok;
@@ -103,14 +113,23 @@ async function deleteIfPresent(client: KubeClient, ref: ObjectRef): Promise<void
 /** Polls until every object is gone (finalizers ran, garbage collection caught up). */
 async function waitUntilGone(client: KubeClient, refs: readonly ObjectRef[], deadline: number, timeout: number, describe: (ref: ObjectRef) => string): Promise<void> {
   let left = [...refs];
-  while (left.length > 0) {
-    const present = await Promise.all(left.map(async (ref) => ((await client.find(ref)) ? ref : undefined)));
-    left = present.filter((ref): ref is ObjectRef => ref !== undefined);
-    if (left.length === 0) return;
+  await pollUntil(
+    async () => {
+      const present = await Promise.all(left.map(async (ref) => ((await client.find(ref)) ? ref : undefined)));
+      left = present.filter((ref): ref is ObjectRef => ref !== undefined);
+      return left.length === 0;
+    },
+    deadline,
+    timeout,
+    () => left.map(describe).join(', '),
+  );
+}
+
+/** Polls `done` until it holds; past the deadline, says what is still awaited and that OLM must run. */
+async function pollUntil(done: () => Promise<boolean>, deadline: number, timeout: number, awaited: () => string): Promise<void> {
+  while (!(await done())) {
     if (Date.now() > deadline) {
-      throw new Error(
-        `still there after ${timeout} ms: ${left.map(describe).join(', ')}; their finalizers need OLM running (olm up or olm run): check it, then run olm uninstall again or wait`,
-      );
+      throw new Error(`still there after ${timeout} ms: ${awaited()}; their finalizers need OLM running (olm up or olm run): check it, then run olm uninstall again or wait`);
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

@@ -7,7 +7,7 @@ import { inputError, usageError } from '../cli-errors.js';
 import { olmDistribution, type Distribution } from '../distribution.js';
 import type { ServedCatalog } from '../local-olm.js';
 import { collect, parseDurationFlag, parseMilliseconds, parsePort } from '../option-parsers.js';
-import { exampleCatalogDirectory } from '../paths.js';
+import { deployDirectory, exampleCatalogDirectory } from '../paths.js';
 import { logLevels, type LogLevel } from '../runtime/log-levels.js';
 import { untilStopped } from '../runtime/until-stopped.js';
 import { addResolutionOptions, addStopOptions } from './shared-options.js';
@@ -62,10 +62,11 @@ export async function runUp(
   const kubeconfigPath = resolve(options.kubeconfig ?? join(dataDir ?? '.olm', 'kubeconfig'));
   // A mistyped --catalog fails before anything starts.
   for (const directory of options.catalogs ?? []) await checkCatalogDirectory(directory);
-  const [{ KubeClient }, { startApiServer, versionInfo }, local, { startControllers }, { createLogger }, packages] = await Promise.all([
+  const [{ KubeClient }, { startApiServer, versionInfo }, local, account, { startControllers }, { createLogger }, packages] = await Promise.all([
     import('@olm/controller-runtime'),
     import('@olm/local-apiserver'),
     import('../local-olm.js'),
+    import('../controller-account.js'),
     import('../runtime/controllers.js'),
     import('../runtime/logger.js'),
     import('@olm/packageserver'),
@@ -107,6 +108,9 @@ export async function runUp(
     out(`  listening on ${server.url} (${dataDir !== undefined ? `data in ${dataDir}` : 'in memory'})\n`);
     out('installing OLM CRDs and namespaces...\n');
     await local.installOlmResources(client, { namespace: olmNamespace });
+    // The controllers hold the rights a deployed OLM holds, not the admin's: what they lack shows here first.
+    await account.applyControllerRbac(client, deployDirectory);
+    const controllerKubeconfig = await account.serviceAccountKubeconfig(client, server, account.controllerAccount);
     out('serving catalogs...\n');
     catalogs = await local.serveCatalogs(
       client,
@@ -134,9 +138,8 @@ export async function runUp(
     out('starting the controllers...\n');
     // One local process: no other replica to elect a leader among.
     const controllers = await startControllers({
-      kubeconfig: server.kubeconfig,
-      // One client for the process: the packageserver's and the controllers'.
-      client,
+      // The controllers' own client, as their ServiceAccount (set-up and packageserver share the admin's).
+      kubeconfig: controllerKubeconfig,
       plugins: distribution.distributionPlugins({
         namespace: olmNamespace,
         leaderElection: false,
@@ -151,6 +154,7 @@ export async function runUp(
     });
     try {
       out(`  booted ${controllers.kernel.plugins.map((plugin) => plugin.id).join(', ')}\n`);
+      out(`  as ServiceAccount ${account.controllerAccount.namespace}/${account.controllerAccount.name} with the rights of deploy/10-rbac.yaml\n`);
       out(`  metrics, health and readiness on ${controllers.operationsUrl} (/metrics, /healthz, /readyz)\n`);
       out(`\nOLM is up. kubeconfig: ${server.kubeconfigPath}\n`);
       out(`  export KUBECONFIG=${server.kubeconfigPath}\n`);

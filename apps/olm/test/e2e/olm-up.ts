@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { eventually as eventuallySettled, type Settled } from '@olm/testing';
 import { kubeconfigGet, kubeconfigGetJson } from '../kubeconfig-fetch.js';
 
 const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
@@ -146,20 +147,9 @@ export async function writesDuring(up: OlmUp, ms: number): Promise<string[]> {
   return writes.flat();
 }
 
-/** Polls until `check` returns a value other than undefined, or fails with the last observation. */
-export async function eventually<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value !== undefined) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+/** `@olm/testing`'s eventually with the end-to-end pace: a minute by default, polled every 250 ms. */
+export function eventually<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<Settled<T | undefined>> {
+  return eventuallySettled(check, { message: what, timeoutMs, intervalMs: 250 });
 }
 
 /** `olm catalog serve DIR` on a free loopback port, as a user would run it beside `olm up`; `stop()` ends it. */

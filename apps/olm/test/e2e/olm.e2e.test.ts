@@ -108,6 +108,10 @@ describe.skipIf(unavailable !== undefined)('end to end: kubectl against olm up',
     const dependency = await getJson(up, ['subscription', 'acme-database-stable-acme-examples-olm', '-n', 'acme']);
     expect(dependency!.spec).toMatchObject({ name: 'acme-database', channel: 'stable', source: 'acme-examples', sourceNamespace: 'olm' });
     expect(dependency!.status.installedCSV).toBe('acme-database.v1.2.0');
+    // ... by controllers holding only deploy/10-rbac.yaml's rights, as a deployed OLM
+    expect(up.output()).toContain('as ServiceAccount olm/olm-operator with the rights of deploy/10-rbac.yaml');
+    expect((await up.kubectl(['auth', 'can-i', 'create', 'clusterroles', '--as', 'system:serviceaccount:olm:olm-operator'])).stdout.trim()).toBe('yes');
+    expect((await up.kubectl(['auth', 'can-i', 'create', 'persistentvolumes', '--as', 'system:serviceaccount:olm:olm-operator'])).stdout.trim()).toBe('no');
   });
 
   it('1b. has nothing left to write once the operators are installed (no drift from server defaults or key order)', async () => {

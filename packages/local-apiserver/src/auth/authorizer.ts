@@ -1,3 +1,4 @@
+import { goQuote } from '@olm/go-format';
 import { forbidden, type ApiError } from '../errors.js';
 import type { Decision, RbacAuthorizer } from './rbac-authorizer.js';
 import type { PolicyRule } from './rbac-rules.js';
@@ -42,20 +43,15 @@ export class Authorizer {
  */
 export function forbiddenError(user: UserInfo, attributes: RequestAttributes, reason: string): ApiError {
   let message: string;
-  if (!attributes.isResourceRequest) message = `User ${quote(user.username)} cannot ${attributes.verb} path ${quote(attributes.path)}`;
+  if (!attributes.isResourceRequest) message = `User ${goQuote(user.username)} cannot ${attributes.verb} path ${goQuote(attributes.path)}`;
   else {
     const resource = attributes.subresource === '' ? attributes.resource : `${attributes.resource}/${attributes.subresource}`;
-    const scope = attributes.namespace === '' ? 'at the cluster scope' : `in the namespace ${quote(attributes.namespace)}`;
-    message = `User ${quote(user.username)} cannot ${attributes.verb} resource ${quote(resource)} in API group ${quote(attributes.apiGroup)} ${scope}`;
+    const scope = attributes.namespace === '' ? 'at the cluster scope' : `in the namespace ${goQuote(attributes.namespace)}`;
+    message = `User ${goQuote(user.username)} cannot ${attributes.verb} resource ${goQuote(resource)} in API group ${goQuote(attributes.apiGroup)} ${scope}`;
   }
   if (reason !== '') message = `${message}: ${reason}`;
   if (!attributes.isResourceRequest) return forbidden(`forbidden: ${message}`, {});
   const qualified = attributes.apiGroup === '' ? attributes.resource : `${attributes.resource}.${attributes.apiGroup}`;
-  const prefix = attributes.name === '' ? `${qualified} is forbidden` : `${qualified} ${quote(attributes.name)} is forbidden`;
+  const prefix = attributes.name === '' ? `${qualified} is forbidden` : `${qualified} ${goQuote(attributes.name)} is forbidden`;
   return forbidden(`${prefix}: ${message}`, { name: attributes.name, group: attributes.apiGroup, kind: attributes.resource });
-}
-
-/** Go's %q for the plain strings of names and paths. */
-function quote(text: string): string {
-  return JSON.stringify(text);
 }

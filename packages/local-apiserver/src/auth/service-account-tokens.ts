@@ -1,3 +1,4 @@
+import { goQuoteList } from '@olm/go-format';
 import { randomUUID } from 'node:crypto';
 import type { JsonObject, KubeObject } from '../kube-object.js';
 import type { JwtSigner } from './jwt-signer.js';
@@ -92,7 +93,7 @@ export function validateServiceAccountToken(
   if (typeof nbf === 'number' && nbf > nowSeconds) return { error: 'service account token is not valid yet' };
   const tokenAudiences = Array.isArray(claims['aud']) ? claims['aud'].filter((entry): entry is string => typeof entry === 'string') : typeof claims['aud'] === 'string' ? [claims['aud']] : [];
   const matched = tokenAudiences.filter((audience) => audiences.includes(audience));
-  if (matched.length === 0) return { error: `token audiences ${quotedList(tokenAudiences)} is invalid for the target audiences ${quotedList(audiences)}` };
+  if (matched.length === 0) return { error: `token audiences ${goQuoteList(tokenAudiences)} is invalid for the target audiences ${goQuoteList(audiences)}` };
   const kubernetes = claims['kubernetes.io'];
   const scope = typeof kubernetes === 'object' && kubernetes !== null && !Array.isArray(kubernetes) ? (kubernetes as JsonObject) : {};
   const namespace = typeof scope['namespace'] === 'string' ? scope['namespace'] : '';
@@ -160,8 +161,4 @@ function liveObject(objects: ObjectLookup, resource: string, namespace: string, 
   if (wanted.uid !== '' && object.metadata.uid !== wanted.uid) return `${plural} ${namespace}/${wanted.name} has uid ${object.metadata.uid ?? ''}, not ${wanted.uid} the token was issued for (it was deleted and made again)`;
   if (object.metadata.deletionTimestamp !== undefined) return `${plural} ${namespace}/${wanted.name} is being deleted`;
   return object;
-}
-
-function quotedList(values: readonly string[]): string {
-  return `[${values.map((value) => JSON.stringify(value)).join(' ')}]`;
 }

@@ -12,8 +12,8 @@ import { mergeConditions, type Condition } from './crd-controller.js';
  * Local ones (no `spec.service`) are always available; a service-backed one is checked (the
  * Service exists, lists the port unless it is an ExternalName, and the backend answers
  * `GET /apis/<group>/<version>` with a 2xx within the timeout) when it or its Service changes and
- * every `intervalMs`. Reasons and messages are kube-aggregator's. (Endpoints are not checked: this
- * server has no pods behind Services.)
+ * every `intervalMs`. Reasons and messages are kube-aggregator's. A Service's endpoints are the served
+ * Pods it selects (see `resolveBackend`), so Pod changes in its namespace check it again.
  */
 export interface ApiServiceAvailabilityOptions {
   /** Re-checks every service-backed APIService this often. Default 30 s. */
@@ -24,6 +24,7 @@ export interface ApiServiceAvailabilityOptions {
 
 const apiServiceResource = 'apiregistration.k8s.io/apiservices';
 const serviceResource = '/services';
+const podResource = '/pods';
 
 export class ApiServiceAvailability {
   private readonly queue: WorkQueue;
@@ -70,11 +71,12 @@ export class ApiServiceAvailability {
       this.queue.add(event.object.metadata.name ?? '');
       return;
     }
-    if (event.resource === serviceResource) {
+    // A Service's Pods are its endpoints: one becoming ready (or going) may change where its APIServices are served.
+    if (event.resource === serviceResource || event.resource === podResource) {
       const { namespace, name } = event.object.metadata;
       for (const apiService of this.cluster.store.list(apiServiceResource)) {
         const reference = serviceReference(apiService);
-        if (reference && reference.namespace === namespace && reference.name === name) this.queue.add(apiService.metadata.name ?? '');
+        if (reference && reference.namespace === namespace && (event.resource === podResource || reference.name === name)) this.queue.add(apiService.metadata.name ?? '');
       }
     }
   }

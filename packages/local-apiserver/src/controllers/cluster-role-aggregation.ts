@@ -1,6 +1,6 @@
+import { compareStrings, labelSelectorAsSelector, LabelSelectorError, type Selector } from '@olm/go-format';
 import type { Cluster } from '../cluster.js';
 import { deepEqual, isJsonObject, type KubeObject } from '../kube-object.js';
-import { isValidLabelKey, isValidLabelValue, matchesLabelSelectorObject } from '../label-selector.js';
 import type { StoreEvent } from '../store.js';
 import { WorkQueue } from './controller-loop.js';
 
@@ -90,11 +90,11 @@ function aggregatedRules(role: KubeObject, roles: readonly KubeObject[]): Policy
   const rules: PolicyRule[] = [];
   for (const selector of (selectors ?? []) as unknown[]) {
     // A null list item decodes to the empty selector, which selects every role.
-    const labelSelector = selector ?? {};
-    if (!isValidSelector(labelSelector)) return undefined;
+    const labelSelector = selectorOrUndefined(selector ?? {});
+    if (labelSelector === undefined) return undefined;
     const matched = roles
-      .filter((candidate) => candidate.metadata.name !== role.metadata.name && matchesLabelSelectorObject(labelSelector, candidate.metadata.labels))
-      .sort((left, right) => compareNames(left.metadata.name ?? '', right.metadata.name ?? ''));
+      .filter((candidate) => candidate.metadata.name !== role.metadata.name && labelSelector.matches(candidate.metadata.labels))
+      .sort((left, right) => compareStrings(left.metadata.name ?? '', right.metadata.name ?? ''));
     for (const source of matched) {
       for (const rule of policyRules(source['rules'])) if (!rules.some((known) => deepEqual(known, rule))) rules.push(rule);
     }
@@ -119,28 +119,12 @@ function sameRules(left: readonly PolicyRule[], right: readonly PolicyRule[]): b
   return left.length === right.length && left.every((rule, index) => deepEqual(rule, right[index]));
 }
 
-/** What `metav1.LabelSelectorAsSelector` accepts: valid keys and values, known operators with fitting values. */
-function isValidSelector(selector: unknown): boolean {
-  if (!isJsonObject(selector)) return false;
-  const { matchLabels, matchExpressions } = selector;
-  if (matchLabels !== undefined && matchLabels !== null) {
-    if (!isJsonObject(matchLabels)) return false;
-    for (const [key, value] of Object.entries(matchLabels)) if (!isValidLabelKey(key) || typeof value !== 'string' || !isValidLabelValue(value)) return false;
+/** `metav1.LabelSelectorAsSelector`, or undefined for a selector it rejects. */
+function selectorOrUndefined(selector: unknown): Selector | undefined {
+  try {
+    return labelSelectorAsSelector(selector);
+  } catch (error) {
+    if (error instanceof LabelSelectorError) return undefined;
+    throw error;
   }
-  if (matchExpressions === undefined || matchExpressions === null) return true;
-  if (!Array.isArray(matchExpressions)) return false;
-  return matchExpressions.every((expression: unknown) => {
-    if (!isJsonObject(expression) || typeof expression['key'] !== 'string' || !isValidLabelKey(expression['key'])) return false;
-    const values = expression['values'] ?? [];
-    if (!Array.isArray(values) || !values.every((value) => typeof value === 'string' && isValidLabelValue(value))) return false;
-    const operator = expression['operator'];
-    if (operator === 'In' || operator === 'NotIn') return values.length > 0;
-    if (operator === 'Exists' || operator === 'DoesNotExist') return values.length === 0;
-    return false;
-  });
-}
-
-/** Go's string order (bytes, the same as code units for the ASCII of role names), not the locale's. */
-function compareNames(left: string, right: string): number {
-  return left < right ? -1 : left > right ? 1 : 0;
 }

@@ -7,7 +7,8 @@ import { WorkQueue } from './controller-loop.js';
 
 /**
  * CustomResourceDefinitions: serves a CRD's resources as soon as it is stored, writes its status
- * (acceptedNames, NamesAccepted, Established, storedVersions), and on deletion removes every custom
+ * (acceptedNames, NamesAccepted, Established; `storedVersions` is the write strategy's, see
+ * `crd-stored-versions.ts`), and on deletion removes every custom
  * resource before it drops the `customresourcecleanup.apiextensions.k8s.io` finalizer.
  */
 export const crdCleanupFinalizer = 'customresourcecleanup.apiextensions.k8s.io';
@@ -85,14 +86,11 @@ export class CrdController {
     };
     if (spec.names.shortNames) acceptedNames['shortNames'] = spec.names.shortNames;
     if (spec.names.categories) acceptedNames['categories'] = spec.names.categories;
-    const storage = spec.versions.find((version) => version.storage)?.name;
-    const storedVersions = Array.isArray(status['storedVersions']) ? [...(status['storedVersions'] as string[])] : [];
-    if (storage !== undefined && !storedVersions.includes(storage)) storedVersions.push(storage);
     const conditions = mergeConditions(status['conditions'], [
       { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found' },
       { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' },
     ]);
-    const next = { ...status, conditions, acceptedNames, storedVersions };
+    const next = { ...status, conditions, acceptedNames };
     if (deepEqual(next, crd['status'])) return;
     this.cluster.update(type, 'v1', undefined, name, { ...crd, status: next }, { subresource: 'status', fieldManager: 'kube-apiserver' });
   }

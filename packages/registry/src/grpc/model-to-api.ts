@@ -2,7 +2,7 @@ import type { CatalogBundle, CatalogChannel, CatalogPackage, ChannelEntry, Prope
 import { decodeGoBase64 } from '../go-base64.js';
 import type { ApiBundle, ApiDeprecation, ApiGroupVersionKind, ApiTypedValue } from './api-types.js';
 import { queryError } from './errors.js';
-import { canonicalJson, goJson } from './go-json.js';
+import { goJson, goStruct } from '@olm/go-format';
 import { loadYamlDocument } from '../parse-file.js';
 
 /** Property types the API never lists in `properties` (too large for CSV annotations upstream). */
@@ -52,7 +52,7 @@ export function apiBundleWithoutManifests(pkg: CatalogPackage, channel: CatalogC
     dependencies: dependenciesOf(properties),
     properties: properties
       .filter((property) => !hiddenPropertyTypes.has(property.type))
-      .map((property) => ({ type: property.type, value: canonicalJson(property.value) })),
+      .map((property) => ({ type: property.type, value: goJson(property.value, { escapeHtml: false }) })),
     replaces: entry.replaces ?? '',
     skips: [...(entry.skips ?? [])],
     ...(deprecation ? { deprecation } : {}),
@@ -68,9 +68,7 @@ export function bundleManifests(pkg: CatalogPackage, bundle: CatalogBundle): Api
   const csvJson = findCsvJson(objects);
   const csvMetadatas = bundle.properties.filter((property) => property.type === 'olm.csv.metadata');
   if (csvJson === '' && csvMetadatas.length === 1) {
-    const synthesised = goJson(synthesiseCsvFromMetadata(pkg, bundle, packageVersion(bundle), asRecord(csvMetadatas[0]?.value)), {
-      escapeHtml: true,
-    });
+    const synthesised = goJson(synthesiseCsvFromMetadata(pkg, bundle, packageVersion(bundle), asRecord(csvMetadatas[0]?.value)), { sortMapKeys: false });
     return { csvJson: synthesised, object: objects.length === 0 ? [synthesised] : objects };
   }
   return { csvJson, object: objects };
@@ -103,13 +101,13 @@ function dependenciesOf(properties: readonly Property[]): ApiTypedValue[] {
   const dependencies: ApiTypedValue[] = [];
   for (const property of properties) {
     if (property.type === 'olm.gvk.required') {
-      dependencies.push({ type: 'olm.gvk', value: canonicalJson(property.value) });
+      dependencies.push({ type: 'olm.gvk', value: goJson(property.value, { escapeHtml: false }) });
     } else if (property.type === 'olm.package.required') {
       const value = asRecord(property.value);
       // Upstream rebuilds an olm.package value: field order packageName, version (the range).
       dependencies.push({
         type: 'olm.package',
-        value: goJson({ packageName: stringOf(value.packageName), version: stringOf(value.versionRange) }),
+        value: goJson(goStruct([['packageName', stringOf(value.packageName)], ['version', stringOf(value.versionRange)]]), { escapeHtml: false }),
       });
     }
   }
@@ -125,7 +123,7 @@ function bundleObjects(pkg: CatalogPackage, bundle: CatalogBundle): string[] {
     try {
       if (typeof data !== 'string') throw new Error('value has no string "data"');
       const text = decodeGoBase64(data).toString('utf8');
-      objects.push(goJson(loadYamlDocument(text), { sortKeys: true, escapeHtml: true }));
+      objects.push(goJson(loadYamlDocument(text)));
     } catch (error) {
       throw queryError(
         `read bundle objects: package "${pkg.name}", bundle "${bundle.name}": parse property at index ${index} as bundle object: ${(error as Error).message}`,

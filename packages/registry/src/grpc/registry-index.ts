@@ -1,4 +1,5 @@
 import { OlmError } from '@olm/core';
+import { goQuote } from '@olm/go-format';
 import type { CatalogContent, CatalogPackage, ChannelEntry } from '@olm/core';
 import type { ApiBundle, ApiChannelEntry, ApiDeprecation, ApiGvkQuery, ApiPackage } from './api-types.js';
 import { RegistryGrpcErrorCodes, queryError } from './errors.js';
@@ -268,9 +269,4 @@ export function channelHead(channelName: string, entries: readonly ChannelEntry[
   if (heads.length === 0) throw new Error(`channel "${channelName}": no channel head found in graph`);
   if (heads.length > 1) throw new Error(`channel "${channelName}": multiple channel heads found in graph: ${heads.join(', ')}`);
   return heads[0] as string;
-}
-
-/** Go's %q for the plain strings of GVKs (quotes and backslashes escaped). */
-function goQuote(value: string): string {
-  return JSON.stringify(value);
 }

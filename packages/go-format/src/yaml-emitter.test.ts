@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareYamlKeys, emitGoYaml } from './go-yaml-emitter.js';
+import { compareYamlKeys, emitGoYaml } from './index.js';
 
 describe('emitGoYaml (go-yaml v2 / libyaml output)', () => {
   it('sorts keys the go-yaml way: non-letters first, digit runs by value', () => {

@@ -1,0 +1,31 @@
+export { goQuote } from './quote.js';
+export { goList, goQuoteList, goTypeName } from './fmt-verbs.js';
+export { compareStrings } from './compare-strings.js';
+export { GoStruct, goJson, goStruct, jsonKind, sortMapKeys, type GoJsonOptions } from './json.js';
+export { formatGoDuration, parseGoDuration } from './duration.js';
+export { humanDuration } from './human-duration.js';
+export { formatMicroTime, formatTime, nowTime } from './time.js';
+export { emitGoYaml } from './yaml-emitter.js';
+export { compareYamlKeys } from './yaml-scalar-analysis.js';
+export {
+  isValidLabelKey,
+  isValidLabelValue,
+  LabelSelectorError,
+  matchesRequirement,
+  parseLabelSelector,
+  selectorFromLabels,
+  selectorOf,
+  type LabelOperator,
+  type LabelRequirement,
+  type Selector,
+} from './label-selector.js';
+export {
+  isEmptyLabelSelector,
+  labelSelectorAsSelector,
+  labelSelectorText,
+  matchesLabelSelector,
+  selectorText,
+  type LabelSelector,
+  type LabelSelectorRequirement,
+  type LabelSelectorView,
+} from './label-selector-object.js';

@@ -1,0 +1,18 @@
+export { eventually, sleep, type EventuallyOptions, type Settled } from './eventually.js';
+export { startTestCluster, installOlmCrds, testCertificate, type TestCluster, type TestClusterOptions } from './test-cluster.js';
+export { startReconcilers, type ReconcilerSet, type RunningReconcilers, type StartReconcilersOptions } from './reconcilers.js';
+export {
+  condition,
+  createNamespace,
+  createOperatorNamespace,
+  createUnlessExists,
+  grpcCatalogSource,
+  operatorGroup,
+  subscription,
+  type Condition,
+  type OperatorNamespaceOptions,
+  type TestObject,
+} from './olm-objects.js';
+export { kubectlAvailable, kubectlBinary, kubectlFor, type Kubectl, type KubectlResult } from './kubectl.js';
+export { consoleLoggerIfRequested, recordingLogger, type LoggedWarning } from './recording-logger.js';
+export { freeLoopbackPort } from './free-port.js';
