@@ -5,10 +5,10 @@ import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
+import { CustomObjectsApi } from '@kubernetes/client-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiServer } from '../src/index.js';
-import { call, eventually, openWatch, startTestServer } from './helpers.js';
+import { call, eventually, kubeConfigOf, openWatch, startTestServer } from './helpers.js';
 
 /**
  * A tiny aggregated API server: `gadgets.example.com/v1` with namespaced `gizmos` (list, get and a
@@ -304,8 +304,7 @@ describe('APIService aggregation', () => {
     await call(server, 'POST', '/apis/apiregistration.k8s.io/v1/apiservices', apiService({ service: { namespace: 'agg', name: 'gadgets', port } }));
     await waitForAvailable(server, 'True', 'Passed');
 
-    const config = new KubeConfig();
-    config.loadFromString(server.kubeconfig);
+    const config = kubeConfigOf(server);
     const list = (await config.makeApiClient(CustomObjectsApi).listNamespacedCustomObject({ group: 'gadgets.example.com', version: 'v1', namespace: 'agg', plural: 'gizmos' })) as { items: { metadata: { name: string } }[] };
     expect(list.items.map((item) => item.metadata.name)).toEqual(['g1', 'g2']);
 

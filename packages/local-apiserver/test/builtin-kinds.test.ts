@@ -1,7 +1,7 @@
-import { KubeConfig, KubernetesObjectApi, type KubernetesObject } from '@kubernetes/client-node';
+import { KubernetesObjectApi, type KubernetesObject } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiServer } from '../src/index.js';
-import { call, eventually, startTestServer } from './helpers.js';
+import { call, eventually, kubeConfigOf, startTestServer } from './helpers.js';
 
 type AnyObject = KubernetesObject & Record<string, any>;
 
@@ -70,8 +70,7 @@ describe('built-in kinds', () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    const config = new KubeConfig();
-    config.loadFromString(server.kubeconfig);
+    const config = kubeConfigOf(server);
     objects = KubernetesObjectApi.makeApiClient(config);
   });
 

@@ -1,13 +1,7 @@
 import { AppsV1Api, CoreV1Api, KubeConfig, KubernetesObjectApi, makeInformer, PatchStrategy, setHeaderOptions, type KubernetesObject, type V1ConfigMap } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiServer } from '../src/index.js';
-import { call, eventually, installWidgetCrd, startTestServer } from './helpers.js';
-
-function kubeConfigFor(server: ApiServer): KubeConfig {
-  const config = new KubeConfig();
-  config.loadFromString(server.kubeconfig);
-  return config;
-}
+import { call, eventually, installWidgetCrd, kubeConfigOf, startTestServer } from './helpers.js';
 
 describe('with @kubernetes/client-node', () => {
   let server: ApiServer;
@@ -16,7 +10,7 @@ describe('with @kubernetes/client-node', () => {
 
   beforeAll(async () => {
     server = await startTestServer({ watchWindow: 50 });
-    config = kubeConfigFor(server);
+    config = kubeConfigOf(server);
     objects = KubernetesObjectApi.makeApiClient(config);
   });
 
@@ -123,7 +117,7 @@ describe('informer recovery', () => {
   it('relists when resuming its watch gets 410 Expired', async () => {
     const server = await startTestServer({ watchWindow: 5 });
     try {
-      const config = kubeConfigFor(server);
+      const config = kubeConfigOf(server);
       const core = config.makeApiClient(CoreV1Api);
       await core.createNamespace({ body: { metadata: { name: 'resync' } } });
       let lists = 0;

@@ -1,7 +1,7 @@
-import { KubeConfig, RbacAuthorizationV1Api, type V1ClusterRole } from '@kubernetes/client-node';
+import { RbacAuthorizationV1Api, type V1ClusterRole } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiServer } from '../src/index.js';
-import { call, eventually, openWatch, startTestServer } from './helpers.js';
+import { call, eventually, kubeConfigOf, openWatch, startTestServer } from './helpers.js';
 
 /** kube-controller-manager's clusterrole-aggregation controller, seen through a real client. */
 describe('ClusterRole aggregation', () => {
@@ -10,8 +10,7 @@ describe('ClusterRole aggregation', () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    const config = new KubeConfig();
-    config.loadFromString(server.kubeconfig);
+    const config = kubeConfigOf(server);
     rbac = config.makeApiClient(RbacAuthorizationV1Api);
   });
 

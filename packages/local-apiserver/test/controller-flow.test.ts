@@ -1,7 +1,7 @@
 import { AppsV1Api, CustomObjectsApi, KubeConfig, makeInformer, type KubernetesObject, type V1Deployment } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiServer } from '../src/index.js';
-import { eventually, installWidgetCrd, startTestServer } from './helpers.js';
+import { eventually, installWidgetCrd, kubeConfigOf, startTestServer } from './helpers.js';
 
 type Widget = KubernetesObject & { spec: { size: number }; status?: { phase?: string; observedGeneration?: number } };
 
@@ -13,8 +13,7 @@ describe('a controller built on client-node', () => {
   beforeAll(async () => {
     server = await startTestServer({ deploymentRolloutDelayMs: 30 });
     await installWidgetCrd(server);
-    config = new KubeConfig();
-    config.loadFromString(server.kubeconfig);
+    config = kubeConfigOf(server);
   });
 
   afterAll(async () => {

@@ -1,7 +1,7 @@
-import { ApiextensionsV1Api, KubeConfig, type V1CustomResourceDefinition } from '@kubernetes/client-node';
+import { ApiextensionsV1Api, type V1CustomResourceDefinition } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiServer } from '../src/index.js';
-import { startTestServer } from './helpers.js';
+import { kubeConfigOf, startTestServer } from './helpers.js';
 
 /** status.storedVersions as kube-apiserver's CRD strategy and validation keep it, through the real client. */
 let server: ApiServer;
@@ -9,8 +9,7 @@ let crds: ApiextensionsV1Api;
 
 beforeAll(async () => {
   server = await startTestServer();
-  const config = new KubeConfig();
-  config.loadFromString(server.kubeconfig);
+  const config = kubeConfigOf(server);
   crds = config.makeApiClient(ApiextensionsV1Api);
 });
 afterAll(async () => {

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiServer } from '../src/index.js';
-import { call, eventually, startTestServer } from './helpers.js';
+import { call, eventually, kubeConfigOf, startTestServer } from './helpers.js';
 import { kubectlMinorVersion, runKubectl } from './kubectl-client.js';
 
 const namespace = 'default';
@@ -127,8 +127,7 @@ describe('the workload simulation records what kube-controller-manager does', ()
 
   beforeAll(async () => {
     server = await startTestServer({ simulateWorkloadPods: true, tls: true });
-    const config = new KubeConfig();
-    config.loadFromString(server.kubeconfig);
+    const config = kubeConfigOf(server);
     core = config.makeApiClient(CoreV1Api);
     workDir = mkdtempSync(join(tmpdir(), 'olm-workloads-'));
   });

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
+import { CustomObjectsApi } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiServer } from '../src/index.js';
-import { call, send, startTestServer } from './helpers.js';
+import { call, kubeConfigOf, send, startTestServer } from './helpers.js';
 import { kubectl, kubectlMinorVersion, runKubectl } from './kubectl-client.js';
 
 // A CRD version marked `deprecated: true` makes every request to it carry `Warning: 299 - "…"`:
@@ -105,8 +105,7 @@ describe('deprecated custom resource versions', () => {
   });
 
   it('exposes the warning to @kubernetes/client-node', async () => {
-    const config = new KubeConfig();
-    config.loadFromString(server.kubeconfig);
+    const config = kubeConfigOf(server);
     const custom = config.makeApiClient(CustomObjectsApi);
     const created = await custom.createNamespacedCustomObjectWithHttpInfo({
       group: 'example.com',

@@ -1,5 +1,6 @@
 import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { KubeConfig } from '@kubernetes/client-node';
 import { startApiServer, type ApiServer, type ApiServerOptions } from '../src/index.js';
 import { selfSignedCertificate, type TlsMaterial } from '../src/tls.js';
 
@@ -188,4 +189,11 @@ export const widgetCrd = {
 export async function installWidgetCrd(server: ApiServer): Promise<void> {
   const response = await call(server, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', widgetCrd);
   if (response.status !== 201) throw new Error(`CRD create failed: ${response.text}`);
+}
+
+/** The real client's configuration for a test server (its kubeconfig: URL, CA and admin token). */
+export function kubeConfigOf(server: ApiServer): KubeConfig {
+  const config = new KubeConfig();
+  config.loadFromString(server.kubeconfig);
+  return config;
 }

@@ -1,7 +1,7 @@
-import { KubeConfig, KubernetesObjectApi, PatchStrategy, type KubernetesObject } from '@kubernetes/client-node';
+import { KubernetesObjectApi, PatchStrategy, type KubernetesObject } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiServer } from '../src/index.js';
-import { call, eventually, installWidgetCrd, openWatch, startTestServer } from './helpers.js';
+import { call, eventually, installWidgetCrd, kubeConfigOf, openWatch, startTestServer } from './helpers.js';
 
 /**
  * kube-apiserver skips a write that changes nothing: the object keeps its resourceVersion and managedFields
@@ -14,8 +14,7 @@ let objects: KubernetesObjectApi;
 
 beforeAll(async () => {
   server = await startTestServer();
-  const config = new KubeConfig();
-  config.loadFromString(server.kubeconfig);
+  const config = kubeConfigOf(server);
   objects = KubernetesObjectApi.makeApiClient(config);
   await installWidgetCrd(server);
 });

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
-import { CoreV1Api, KubeConfig, type V1Pod } from '@kubernetes/client-node';
+import { CoreV1Api, type V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiServer, ServedPod } from '../src/index.js';
-import { eventually, startTestServer } from './helpers.js';
+import { eventually, kubeConfigOf, startTestServer } from './helpers.js';
 
 /** An HTTP server answering with the Pod's name: what a container of `example.com/hello:v1` would run. */
 async function hello(pod: ServedPod): Promise<{ stop(): Promise<void> }> {
@@ -44,8 +44,7 @@ describe('Pods whose image the test serves', () => {
         'example.com/broken:v1': () => Promise.reject(new Error('listen EADDRINUSE: port taken')),
       },
     });
-    const config = new KubeConfig();
-    config.loadFromString(server.kubeconfig);
+    const config = kubeConfigOf(server);
     core = config.makeApiClient(CoreV1Api);
   });
   afterAll(async () => {

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KubeConfig, KubernetesObjectApi, PatchStrategy, type KubernetesObject } from '@kubernetes/client-node';
+import { KubernetesObjectApi, PatchStrategy, type KubernetesObject } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiServer } from '../src/index.js';
-import { call, installWidgetCrd, startTestServer } from './helpers.js';
+import { call, installWidgetCrd, kubeConfigOf, startTestServer } from './helpers.js';
 import { kubectl, kubectlMinorVersion, runKubectl } from './kubectl-client.js';
 
 // Re-applying an associative list (a list keyed like Service ports by port+protocol) under the same
@@ -27,8 +27,7 @@ describe('server-side apply of associative lists', () => {
 
   beforeAll(async () => {
     server = await startTestServer({ tls: true });
-    const config = new KubeConfig();
-    config.loadFromString(server.kubeconfig);
+    const config = kubeConfigOf(server);
     objects = KubernetesObjectApi.makeApiClient(config);
     workDir = mkdtempSync(join(tmpdir(), 'olm-ssa-lists-'));
   });

@@ -1,6 +1,6 @@
-import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { CoreV1Api } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { startTestServer } from './helpers.js';
+import { kubeConfigOf, startTestServer } from './helpers.js';
 
 describe('serving options', () => {
   it('serves HTTPS with a self-signed certificate that the kubeconfig trusts', async () => {
@@ -8,8 +8,7 @@ describe('serving options', () => {
     try {
       expect(server.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
       expect(server.kubeconfig).toContain('certificate-authority-data');
-      const config = new KubeConfig();
-      config.loadFromString(server.kubeconfig);
+      const config = kubeConfigOf(server);
       const list = await config.makeApiClient(CoreV1Api).listNamespace();
       expect(list.items.length).toBe(4);
     } finally {
@@ -25,8 +24,7 @@ describe('serving options', () => {
       expect(await anonymous.json()).toMatchObject({ kind: 'Status', reason: 'Unauthorized', code: 401 });
       const authorized = await fetch(`${server.url}/api/v1/namespaces`, { headers: { Authorization: 'Bearer secret-token' } });
       expect(authorized.status).toBe(200);
-      const config = new KubeConfig();
-      config.loadFromString(server.kubeconfig);
+      const config = kubeConfigOf(server);
       expect((await config.makeApiClient(CoreV1Api).listNamespace()).items.length).toBe(4);
     } finally {
       await server.stop();
