@@ -79,7 +79,7 @@ export function createCsvReconciler(shared: Shared): Reconciler {
       // change may also satisfy a CSV waiting for its permissions, or retry one that failed for good.
       ...[Kinds.role, Kinds.roleBinding, Kinds.clusterRole, Kinds.clusterRoleBinding].map((kind) => ({
         ...kind,
-        map: (object: CachedObject, cache: ObjectReader) => [...csvOwningRbac(object), ...csvsAffectedByRbac(shared, cache, object)],
+        map: (object: CachedObject, cache: ObjectReader) => [...csvOwningRbac(shared, object), ...csvsAffectedByRbac(shared, cache, object)],
       })),
     ],
     async reconcile(request, context) {
@@ -134,13 +134,12 @@ function allNamespacesCsvs(cache: ObjectReader): ReconcileRequest[] {
     .map((csv) => ({ namespace: csv.metadata.namespace, name: csv.metadata.name }));
 }
 
-/** The CSV an RBAC object was made for: `olm.owner`, in `olm.copiedFrom` (copies) or `olm.owner.namespace`. */
-function csvOwningRbac(object: CachedObject): ReconcileRequest[] {
-  const labels = object.metadata?.labels ?? {};
-  const name = labels[Labels.owner];
-  if (!name || labels[Labels.ownerKind] !== 'ClusterServiceVersion') return [];
-  const namespace = labels[Labels.copiedFrom] ?? labels[Labels.ownerNamespace];
-  return namespace ? [{ namespace, name }] : [];
+/** The CSV an RBAC object was made for, as the RBAC generator's owner labels say (a copy: the CSV it was copied from). */
+function csvOwningRbac(shared: Shared, object: CachedObject): ReconcileRequest[] {
+  const owner = shared.rbac().ownership.ownerOf(object.metadata?.labels ?? {});
+  if (owner?.kind !== 'ClusterServiceVersion') return [];
+  const namespace = owner.copiedFrom ?? owner.namespace;
+  return namespace ? [{ namespace, name: owner.name }] : [];
 }
 
 /**
@@ -219,7 +218,7 @@ async function reconcileCsv(shared: Shared, request: ReconcileRequest, context: 
     shared.metrics()?.forget(namespace, request.name);
     forgetCsv(shared, namespace, request.name);
     // Copies left by a CSV that went without its finalizer (only OLM makes them, so they are orphans).
-    await deleteTargetRbac(shared.client(), namespace, request.name, context.cache, { clusterScoped: false });
+    await deleteTargetRbac(shared.client(), namespace, request.name, context.cache, { clusterScoped: false, ownership: shared.rbac().ownership });
     return;
   }
   if (isCopied(cached)) return reconcileCopy(shared, cached, context);
@@ -292,7 +291,7 @@ async function finalize(shared: Shared, csv: Csv, context: ReconcileContext): Pr
       if (!isNotFound(error)) throw error;
     });
   }
-  await deleteTargetRbac(client, csv.metadata.namespace, csv.metadata.name, context.cache, { clusterScoped: true });
+  await deleteTargetRbac(client, csv.metadata.namespace, csv.metadata.name, context.cache, { clusterScoped: true, ownership: shared.rbac().ownership });
   // What it owns outside its namespace (its namespaced objects go with their owner references).
   await deleteOwnedApiServices(client, csv);
   await deleteWebhookConfigurations(client, csv);

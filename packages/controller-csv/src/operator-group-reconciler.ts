@@ -287,13 +287,13 @@ async function pruneProvidedApis(shared: Shared, og: Og, context: ReconcileConte
 }
 
 /**
- * A deleted group: its ClusterRoles go, found by owner labels and by the names the RBAC generator gives
+ * A deleted group: its ClusterRoles go, found by the RBAC generator's owner labels and by the names the RBAC generator gives
  * them (a role recreated by kube's aggregation controller has no labels), and its namespace labels
  * (removed at the next group sync).
  */
 async function cleanUpDeletedGroup(shared: Shared, request: ReconcileRequest, context: ReconcileContext): Promise<void> {
   const client = shared.client();
-  const selector = `olm.owner=${request.name},olm.owner.namespace=${request.namespace ?? ''},olm.owner.kind=OperatorGroup`;
+  const selector = shared.rbac().ownership.selector({ kind: 'OperatorGroup', name: request.name, namespace: request.namespace ?? '' });
   const labelled = context.cache.list(Kinds.clusterRole, { labelSelector: selector }).map((role) => role.metadata?.name ?? '');
   const named = shared.groupRoleNames.remember({ namespace: request.namespace ?? '', name: request.name }).filter((name) => context.cache.get(Kinds.clusterRole, name));
   for (const name of new Set([...labelled, ...named])) {

@@ -72,7 +72,7 @@ const clusterPermissionObjects = (csv: Csv) =>
 function plan(csv: Csv, group: Og | undefined, cluster: readonly CachedObject[]) {
   const cache = fakeCache(cluster);
   const generated = group ? generator.permissionsForOperatorGroup({ csv: csv as unknown as KubeObject, operatorGroup: group as unknown as KubeObject }) : [];
-  return planTargetRbac({ csv, operatorGroup: group, generated, liftedNames: liftedRbacNames(allNamespacesRbacNames(generator, csv), csv, cache), cache });
+  return planTargetRbac({ csv, operatorGroup: group, ownership: generator.ownership, generated, liftedNames: liftedRbacNames(allNamespacesRbacNames(generator, csv), csv, cache, generator.ownership), cache });
 }
 
 const summary = (objects: readonly CachedObject[]) => objects.map((object) => `${object.kind}/${object.metadata?.namespace ?? ''}`);
@@ -155,8 +155,8 @@ describe('planTargetRbac', () => {
     const result = plan(makeCsv({ phase: 'Failed', reason: 'NoOperatorGroup' }), undefined, [role!, namespace('team-a'), foreign]);
     expect(result.remove).toEqual([]);
     const [copy] = plan(csv, makeGroup(['team-a']), [role!, namespace('team-a')]).apply;
-    expect(isForeign(foreign, copy!)).toBe(true);
-    expect(isForeign({ ...copy!, rules: [] }, copy!)).toBe(false);
+    expect(isForeign(foreign, copy!, generator.ownership)).toBe(true);
+    expect(isForeign({ ...copy!, rules: [] }, copy!, generator.ownership)).toBe(false);
   });
 });
 

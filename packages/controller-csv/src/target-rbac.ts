@@ -1,5 +1,5 @@
 import { CSVPhases, CSVUncopiableReasons, Labels } from '@olm/api';
-import type { CachedObject, KubeObject, Logger, ObjectKind, ObjectReader, RbacGenerator, ReconcileContext } from '@olm/core';
+import type { CachedObject, KubeObject, Logger, ObjectKind, ObjectReader, RbacGenerator, RbacOwnership, ReconcileContext } from '@olm/core';
 import { describeError } from '@olm/core';
 import { isAlreadyExists, isNotFound, isSemanticallyEqual, type KubeClient } from '@olm/controller-runtime';
 import { fieldManager } from './deployment-install.js';
@@ -39,6 +39,8 @@ export interface TargetRbacInput {
   readonly csv: Csv;
   /** The CSV's OperatorGroup when its namespace has exactly one. */
   readonly operatorGroup: Og | undefined;
+  /** How the RBAC generator's objects name their owner (`RbacGenerator.ownership`). */
+  readonly ownership: RbacOwnership;
   /** `permissionsForOperatorGroup` of the RBAC generator for the CSV in that group. */
   readonly generated: readonly KubeObject[];
   /** Names the generator gives the CSV's lifted ClusterRoles/ClusterRoleBindings, whatever its group targets now. */
@@ -53,14 +55,16 @@ export interface TargetRbacPlan {
   readonly remove: readonly RbacObject[];
 }
 
-/** `olm.owner*` labels naming the CSV (copies name the copied CSV in their namespace, plus `olm.copiedFrom`). */
-function isOwnedBy(object: CachedObject, csv: Csv): boolean {
-  const labels = object.metadata?.labels ?? {};
-  if (labels[Labels.owner] !== csv.metadata.name || labels[Labels.ownerKind] !== 'ClusterServiceVersion') return false;
-  if (object.metadata?.namespace && object.metadata.namespace !== csv.metadata.namespace) {
-    return labels[Labels.copiedFrom] === csv.metadata.namespace;
-  }
-  return labels[Labels.ownerNamespace] === csv.metadata.namespace;
+/** The generator's owner labels name the CSV (a copy in another namespace names the CSV it was copied from). */
+function isOwnedBy(object: CachedObject, csv: Csv, ownership: RbacOwnership): boolean {
+  const owner = ownership.ownerOf(object.metadata?.labels ?? {});
+  if (owner?.kind !== 'ClusterServiceVersion' || owner.name !== csv.metadata.name) return false;
+  if (object.metadata?.namespace && object.metadata.namespace !== csv.metadata.namespace) return owner.copiedFrom === csv.metadata.namespace;
+  return owner.namespace === csv.metadata.namespace;
+}
+
+function csvOwner(namespace: string, name: string): { kind: 'ClusterServiceVersion'; name: string; namespace: string } {
+  return { kind: 'ClusterServiceVersion', name, namespace };
 }
 
 function isOwnedByReference(object: CachedObject, csv: Csv): boolean {
@@ -70,11 +74,11 @@ function isOwnedByReference(object: CachedObject, csv: Csv): boolean {
 }
 
 /** Upstream copies only what exists: the Role or RoleBinding OLM made for the CSV in its namespace. */
-function hasSource(object: KubeObject, csv: Csv, cache: ObjectReader): boolean {
+function hasSource(object: KubeObject, csv: Csv, cache: ObjectReader, ownership: RbacOwnership): boolean {
   const kind = sourceKinds[object.kind];
   if (!kind || !object.metadata.name) return false;
   const source = cache.get(kind, object.metadata.name, csv.metadata.namespace);
-  return source !== undefined && (isOwnedBy(source, csv) || isOwnedByReference(source, csv));
+  return source !== undefined && (isOwnedBy(source, csv, ownership) || isOwnedByReference(source, csv));
 }
 
 function isLiveNamespace(name: string, cache: ObjectReader): boolean {
@@ -103,8 +107,8 @@ function live(object: CachedObject, cache: ObjectReader): RbacObject | undefined
 }
 
 /** The copies and lifted objects of this CSV found in the cluster. */
-export function managedTargetRbac(csv: Csv, cache: ObjectReader, liftedNames: ReadonlySet<string>): RbacObject[] {
-  const copies = `${Labels.copiedFrom}=${csv.metadata.namespace},${Labels.owner}=${csv.metadata.name},${Labels.ownerKind}=ClusterServiceVersion`;
+export function managedTargetRbac(csv: Csv, cache: ObjectReader, liftedNames: ReadonlySet<string>, ownership: RbacOwnership): RbacObject[] {
+  const copies = ownership.selector(csvOwner(csv.metadata.namespace, csv.metadata.name), { copies: true });
   const found: RbacObject[] = [];
   for (const kind of [Kinds.role, Kinds.roleBinding]) {
     for (const object of cache.list(kind, { labelSelector: copies })) {
@@ -114,7 +118,7 @@ export function managedTargetRbac(csv: Csv, cache: ObjectReader, liftedNames: Re
   for (const name of [...liftedNames].sort()) {
     for (const kind of [Kinds.clusterRole, Kinds.clusterRoleBinding]) {
       const object = cache.get(kind, name);
-      if (object && isOwnedBy(object, csv)) found.push({ ...object, ...kind } as RbacObject);
+      if (object && isOwnedBy(object, csv, ownership)) found.push({ ...object, ...kind } as RbacObject);
     }
   }
   return found;
@@ -127,22 +131,22 @@ export function managedTargetRbac(csv: Csv, cache: ObjectReader, liftedNames: Re
  * several groups, failed for a group reason, being deleted) gets none.
  */
 export function planTargetRbac(input: TargetRbacInput): TargetRbacPlan {
-  const { csv, cache } = input;
+  const { csv, cache, ownership } = input;
   const succeeded = csv.status?.phase === CSVPhases.Succeeded;
   const wanted =
     input.operatorGroup && isActiveMember(csv)
       ? (input.generated as RbacObject[]).filter((object) => {
           const generated = object as KubeObject;
-          if (!hasSource(generated, csv, cache)) return false;
+          if (!hasSource(generated, csv, cache, ownership)) return false;
           const namespace = generated.metadata.namespace;
           if (namespace && !isLiveNamespace(namespace, cache)) return false;
           if (succeeded) return true;
           const existing = live(object, cache);
-          return existing !== undefined && isOwnedBy(existing, csv);
+          return existing !== undefined && isOwnedBy(existing, csv, ownership);
         })
       : [];
   const wantedKeys = new Set(wanted.map(keyOf));
-  const remove = managedTargetRbac(csv, cache, input.liftedNames).filter((object) => !wantedKeys.has(keyOf(object)));
+  const remove = managedTargetRbac(csv, cache, input.liftedNames, ownership).filter((object) => !wantedKeys.has(keyOf(object)));
   return { apply: wanted, remove };
 }
 
@@ -159,20 +163,18 @@ export function rbacDiffers(liveObject: RbacObject, desired: RbacObject): boolea
   return (['rules', 'roleRef', 'subjects'] as const).some((field) => !isSemanticallyEqual(liveObject[field], desired[field]));
 }
 
-const identityLabels = [Labels.owner, Labels.ownerNamespace, Labels.ownerKind, Labels.copiedFrom];
-
-/** An object of the wanted name that OLM did not make for this CSV (its owner labels say otherwise). */
-export function isForeign(existing: CachedObject, desired: CachedObject): boolean {
+/** An object of the wanted name that OLM did not make for this CSV (the generator's owner labels say otherwise). */
+export function isForeign(existing: CachedObject, desired: CachedObject, ownership: RbacOwnership): boolean {
   const have = existing.metadata?.labels ?? {};
   const want = desired.metadata?.labels ?? {};
-  return identityLabels.some((key) => want[key] !== undefined && have[key] !== want[key]);
+  return ownership.labelKeys.some((key) => want[key] !== undefined && have[key] !== want[key]);
 }
 
 /**
  * Creates the object, or updates it in place (a binding whose roleRef changed is recreated: roleRef is
  * immutable). Returns false, changing nothing, when an object of that name belongs to someone else.
  */
-export async function applyRbacObject(client: KubeClient, cache: ObjectReader, desired: RbacObject): Promise<boolean> {
+export async function applyRbacObject(client: KubeClient, cache: ObjectReader, desired: RbacObject, ownership: RbacOwnership): Promise<boolean> {
   const existing = live(desired, cache);
   if (!existing) {
     try {
@@ -183,7 +185,7 @@ export async function applyRbacObject(client: KubeClient, cache: ObjectReader, d
     }
     return true;
   }
-  if (isForeign(existing, desired)) return false;
+  if (isForeign(existing, desired, ownership)) return false;
   if (!rbacDiffers(existing, desired)) return true;
   if (desired.roleRef && !isSemanticallyEqual(existing.roleRef, desired.roleRef)) {
     await deleteRbacObject(client, existing);
@@ -211,9 +213,9 @@ export async function deleteRbacObject(client: KubeClient, object: CachedObject)
 }
 
 /** Applies the plan: every wanted object, then removal of the rest. */
-export async function convergeTargetRbac(client: KubeClient, cache: ObjectReader, plan: TargetRbacPlan, logger?: Logger): Promise<void> {
+export async function convergeTargetRbac(client: KubeClient, cache: ObjectReader, plan: TargetRbacPlan, ownership: RbacOwnership, logger?: Logger): Promise<void> {
   for (const object of plan.apply) {
-    if (!(await applyRbacObject(client, cache, object))) {
+    if (!(await applyRbacObject(client, cache, object, ownership))) {
       logger?.warn('not copying RBAC over an object OLM did not make for this CSV', { object: keyOf(object) });
     }
   }
@@ -225,8 +227,13 @@ export async function convergeTargetRbac(client: KubeClient, cache: ObjectReader
  * ClusterRole/ClusterRoleBinding labelled with it as owner, lifted or from its `clusterPermissions`: owner
  * references cannot point from cluster-scoped objects to a namespaced CSV, so nothing else collects them.
  */
-export function rbacOfDeletedCsv(namespace: string, name: string, cache: ObjectReader, options: { readonly clusterScoped: boolean }): CachedObject[] {
-  const copies = `${Labels.copiedFrom}=${namespace},${Labels.owner}=${name},${Labels.ownerKind}=ClusterServiceVersion`;
+export function rbacOfDeletedCsv(
+  namespace: string,
+  name: string,
+  cache: ObjectReader,
+  options: { readonly clusterScoped: boolean; readonly ownership: RbacOwnership },
+): CachedObject[] {
+  const copies = options.ownership.selector(csvOwner(namespace, name), { copies: true });
   const found: CachedObject[] = [];
   for (const kind of [Kinds.role, Kinds.roleBinding]) {
     for (const object of cache.list(kind, { labelSelector: copies })) {
@@ -234,7 +241,7 @@ export function rbacOfDeletedCsv(namespace: string, name: string, cache: ObjectR
     }
   }
   if (options.clusterScoped) {
-    const owner = `${Labels.owner}=${name},${Labels.ownerNamespace}=${namespace},${Labels.ownerKind}=ClusterServiceVersion`;
+    const owner = options.ownership.selector(csvOwner(namespace, name));
     for (const kind of [Kinds.clusterRole, Kinds.clusterRoleBinding]) {
       for (const object of cache.list(kind, { labelSelector: owner })) found.push({ ...object, ...kind });
     }
@@ -264,9 +271,9 @@ export function allNamespacesRbacNames(rbac: RbacGenerator, csv: Csv): string[] 
  * AllNamespaces group (`allNamespacesRbacNames`), plus the names of the CSV's Roles/RoleBindings in its
  * namespace (the sources of lifted objects made from an older spec).
  */
-export function liftedRbacNames(generatedNames: Iterable<string>, csv: Csv, cache: ObjectReader): Set<string> {
+export function liftedRbacNames(generatedNames: Iterable<string>, csv: Csv, cache: ObjectReader, ownership: RbacOwnership): Set<string> {
   const names = new Set(generatedNames);
-  const owner = `${Labels.owner}=${csv.metadata.name},${Labels.ownerNamespace}=${csv.metadata.namespace},${Labels.ownerKind}=ClusterServiceVersion`;
+  const owner = ownership.selector(csvOwner(csv.metadata.namespace, csv.metadata.name));
   for (const kind of [Kinds.role, Kinds.roleBinding]) {
     for (const source of cache.list(kind, { namespace: csv.metadata.namespace, labelSelector: owner })) {
       if (source.metadata?.name) names.add(source.metadata.name);
@@ -330,9 +337,10 @@ export async function syncTargetRbac(shared: Shared, csv: Csv, copiedCsvs: reado
     context.logger.warn("couldn't generate RBAC for the operatorgroup's target namespaces", { error: describeError(error) });
     return;
   }
-  const liftedNames = liftedRbacNames(generated.allNamespacesNames, csv, context.cache);
-  const plan = planTargetRbac({ csv, operatorGroup, generated: generated.forGroup, liftedNames, cache: context.cache });
-  await convergeTargetRbac(shared.client(), context.cache, plan, context.logger);
+  const { ownership } = shared.rbac();
+  const liftedNames = liftedRbacNames(generated.allNamespacesNames, csv, context.cache, ownership);
+  const plan = planTargetRbac({ csv, operatorGroup, ownership, generated: generated.forGroup, liftedNames, cache: context.cache });
+  await convergeTargetRbac(shared.client(), context.cache, plan, ownership, context.logger);
 }
 
 /** Removes what `rbacOfDeletedCsv` finds. */
@@ -341,7 +349,7 @@ export async function deleteTargetRbac(
   namespace: string,
   name: string,
   cache: ObjectReader,
-  options: { readonly clusterScoped: boolean },
+  options: { readonly clusterScoped: boolean; readonly ownership: RbacOwnership },
 ): Promise<void> {
   for (const object of rbacOfDeletedCsv(namespace, name, cache, options)) await deleteRbacObject(client, object);
 }

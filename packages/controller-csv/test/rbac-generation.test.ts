@@ -22,6 +22,7 @@ function countingGenerator(): RbacGenerator & { calls: Map<string, number> } {
   const calls = new Map<string, number>();
   return {
     name: real.name,
+    ownership: real.ownership,
     calls,
     permissionsForCsv: (input) => real.permissionsForCsv(input),
     operatorGroupClusterRoles: (input) => real.operatorGroupClusterRoles(input),

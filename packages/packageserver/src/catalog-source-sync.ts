@@ -1,5 +1,5 @@
 import type { CatalogSource } from '@olm/api';
-import type { CachedObject, Logger } from '@olm/core';
+import type { CachedObject, CatalogSourceType, Logger } from '@olm/core';
 import { describeError } from '@olm/core';
 import { Backoff, canonicalJson, Informer, silentLogger, type KubeClient } from '@olm/controller-runtime';
 import { createRegistryClient } from '@olm/registry';
@@ -8,6 +8,7 @@ import { isConfigMapCatalog, readConfigMapCatalog } from './configmap-catalog.js
 import type { PackageManifestStore } from './package-manifest-store.js';
 import { catalogKeyString, type CatalogKey, type PackageManifest } from './package-manifest.js';
 import { readRegistry, type PackageQueries, type RegistryContents } from './read-registry.js';
+import { readSourceTypeCatalog } from './source-type-catalog.js';
 
 /** A connection to one registry; `close()` releases it. */
 export type RegistryConnection = PackageQueries & { close(): void };
@@ -24,6 +25,23 @@ export interface CatalogSourceSyncOptions {
   readonly registryDeadlineMs?: number;
   /** Opens a registry connection; default the gRPC client of `@olm/registry`. */
   readonly connect?: (address: string) => RegistryConnection;
+  /**
+   * The booted catalog source types by `spec.sourceType` (the kernel's `catalogSourceTypes` point).
+   * A CatalogSource of any type but `grpc` (a registry read over gRPC at its address) and
+   * `configmap`/`internal` (read from its ConfigMap) is read through its type here, as the catalog
+   * operator reads it, so a source type one plugin adds shows in the PackageManifests too.
+   */
+  readonly catalogSourceTypes?: ReadonlyMap<string, CatalogSourceType>;
+}
+
+/** The source types read without the point: gRPC registries (upstream's packageserver talks to them) and ConfigMap catalogs. */
+const registrySourceTypes = new Set(['', 'grpc']);
+
+/** The booted source type that reads `source`, when it is neither a gRPC registry nor a ConfigMap catalog. */
+function pluggedSourceType(source: CatalogSource, types: ReadonlyMap<string, CatalogSourceType> | undefined): CatalogSourceType | undefined {
+  const sourceType = source.spec?.sourceType ?? '';
+  if (registrySourceTypes.has(sourceType) || isConfigMapCatalog(source)) return undefined;
+  return types?.get(sourceType);
 }
 
 const catalogSourceKind = { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'CatalogSource' } as const;
@@ -222,7 +240,11 @@ export class CatalogSourceSync {
     const id = catalogKeyString(entry.key);
     const source = this.informer.indexer.get(id) as unknown as CatalogSource | undefined;
     if (!source) return;
-    const from = isConfigMapCatalog(source) ? `ConfigMap ${entry.key.namespace}/${source.spec?.configMap ?? ''}` : registryAddress(source);
+    const from = isConfigMapCatalog(source)
+      ? `ConfigMap ${entry.key.namespace}/${source.spec?.configMap ?? ''}`
+      : pluggedSourceType(source, this.options.catalogSourceTypes)
+        ? `sourceType ${source.spec?.sourceType ?? ''}`
+        : registryAddress(source);
     const summary = catalogSourceSummary(source);
     try {
       const contents = await this.read(entry, source);
@@ -260,16 +282,19 @@ export class CatalogSourceSync {
 
   /**
    * The catalog's packages: a ConfigMap catalog's from its ConfigMap, any other's from its registry
-   * over gRPC (the connection is kept until the address changes); undefined without an address.
+   * over gRPC (the connection is kept until the address changes), a booted source type's through
+   * that type; undefined without an address.
    */
   private async read(entry: Tracked, source: CatalogSource): Promise<RegistryContents | undefined> {
-    const address = isConfigMapCatalog(source) ? undefined : registryAddress(source);
+    const plugged = pluggedSourceType(source, this.options.catalogSourceTypes);
+    const address = isConfigMapCatalog(source) || plugged ? undefined : registryAddress(source);
     if (entry.registry && entry.address !== address) {
       entry.registry.close();
       delete entry.registry;
     }
     entry.address = address;
     if (isConfigMapCatalog(source)) return readRegistry(await readConfigMapCatalog(this.options.client, source));
+    if (plugged) return readRegistry(await readSourceTypeCatalog(plugged, source));
     if (address === undefined) return undefined;
     entry.registry ??= this.connect(address);
     return readRegistry(entry.registry);

@@ -1,8 +1,9 @@
 import type { CatalogSource } from '@olm/api';
 import type { CachedObject } from '@olm/core';
 import type { KubeClient } from '@olm/controller-runtime';
-import { createConfigMapSourceType, createRegistryIndex, type RegistryIndex } from '@olm/registry';
+import { createConfigMapSourceType, type RegistryIndex } from '@olm/registry';
 import type { PackageQueries } from './read-registry.js';
+import { readSourceTypeCatalog } from './source-type-catalog.js';
 
 const configMapSourceTypes = new Set(['configmap', 'internal']);
 
@@ -39,14 +40,5 @@ export async function readConfigMapCatalog(client: KubeClient, source: CatalogSo
     fetchConfigMap: async ({ namespace, name }) =>
       (await client.get<CachedObject & { data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'ConfigMap', namespace, name })).data ?? {},
   });
-  const connection = await type.open({
-    namespace: source.metadata?.namespace ?? '',
-    name: source.metadata?.name ?? '',
-    spec: { ...source.spec },
-  });
-  try {
-    return indexQueries(createRegistryIndex(await connection.load()));
-  } finally {
-    await connection.close();
-  }
+  return readSourceTypeCatalog(type, source);
 }

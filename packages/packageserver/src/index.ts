@@ -17,6 +17,7 @@ export {
 } from './api-service.js';
 export { followOlmConfigSyncInterval, syncIntervalOf, type OlmConfigSyncIntervalOptions } from './olm-config-sync-interval.js';
 export { indexQueries, isConfigMapCatalog, readConfigMapCatalog } from './configmap-catalog.js';
+export { readSourceTypeCatalog } from './source-type-catalog.js';
 export { selfSignedCertificate, type SelfSignedCertificateOptions, type ServingCertificate } from './self-signed-certificate.js';
 export { startPackageServer, type PackageServer, type PackageServerOptions } from './package-server.js';
 export * from './plugin.js';

@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import { describeError, type Logger } from '@olm/core';
+import { describeError, type CatalogSourceType, type Logger } from '@olm/core';
 import { silentLogger, type KubeClient } from '@olm/controller-runtime';
 import { createApiHandler } from './api-handler.js';
 import { defaultPackageServerServiceName, registerApiService, unregisterApiService, type ApiServiceRegistration } from './api-service.js';
@@ -55,6 +55,8 @@ export interface PackageServerOptions {
   readonly logger?: Logger;
   /** Opens registry connections; default gRPC (`@olm/registry`). */
   readonly connect?: (address: string) => RegistryConnection;
+  /** The booted catalog source types (the `catalogSourceTypes` point): CatalogSources of other types than `grpc` and `configmap` are read through them. */
+  readonly catalogSourceTypes?: ReadonlyMap<string, CatalogSourceType>;
 }
 
 export interface PackageServer {
@@ -85,6 +87,7 @@ export async function startPackageServer(options: PackageServerOptions): Promise
     logger,
     ...(options.refreshIntervalMs !== undefined ? { refreshIntervalMs: options.refreshIntervalMs } : {}),
     ...(options.connect !== undefined ? { connect: options.connect } : {}),
+    ...(options.catalogSourceTypes !== undefined ? { catalogSourceTypes: options.catalogSourceTypes } : {}),
   });
   const watches = new Set<() => void>();
   const handler = createApiHandler({

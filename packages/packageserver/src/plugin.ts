@@ -1,8 +1,8 @@
-import { definePlugin, describeError, logger, optional, type Plugin } from '@olm/core';
+import { catalogSourceTypes, definePlugin, describeError, logger, optional, type Plugin } from '@olm/core';
 import { kubeClient } from '@olm/controller-runtime';
 import { startPackageServer, type PackageServer, type PackageServerOptions } from './package-server.js';
 
-export interface PackageServerPluginOptions extends Omit<PackageServerOptions, 'client' | 'logger'> {
+export interface PackageServerPluginOptions extends Omit<PackageServerOptions, 'client' | 'logger' | 'catalogSourceTypes'> {
   /** How long start waits for every CatalogSource's registry to be read once (default 60 s); it then goes on with what was read. */
   readonly syncTimeoutMs?: number;
   /** Called once the server listens and has synced (`olm packageserver` prints its address). */
@@ -11,7 +11,7 @@ export interface PackageServerPluginOptions extends Omit<PackageServerOptions, '
 
 /**
  * Runs the packageserver in a booted OLM: on start it serves `packages.operators.coreos.com/v1` with
- * the shared `kubeClient` (and registers its APIService when `register` is set), logging to the
+ * the shared `kubeClient` and the booted `catalogSourceTypes` (and registers its APIService when `register` is set), logging to the
  * `logger` point, and waits for the first read of every catalog, so that a process reporting ready
  * once the kernel started serves complete lists. On stop it closes everything it opened.
  */
@@ -19,14 +19,14 @@ export function createPackageServerPlugin(options: PackageServerPluginOptions = 
   return definePlugin({
     id: 'packageserver',
     version: '0.1.0',
-    deps: { client: kubeClient, logger: optional(logger) },
-    init({ client, logger: parent }) {
+    deps: { client: kubeClient, catalogSourceTypes, logger: optional(logger) },
+    init({ client, catalogSourceTypes: sourceTypes, logger: parent }) {
       const log = parent?.child({ component: 'packageserver' });
       const { syncTimeoutMs, onServing, ...serverOptions } = options;
       let server: PackageServer | undefined;
       return {
         async start() {
-          server = await startPackageServer({ ...serverOptions, client, ...(log ? { logger: log } : {}) });
+          server = await startPackageServer({ ...serverOptions, client, catalogSourceTypes: sourceTypes, ...(log ? { logger: log } : {}) });
           await server.waitForSync(syncTimeoutMs ?? 60_000).catch((error: unknown) =>
             log?.warn('not every catalog was read in time; serving what was read, the rest follows', { error: describeError(error) }),
           );

@@ -3,6 +3,7 @@ import type { RbacGenerator } from '@olm/core';
 import { generateCsvPermissions } from './csv-permissions.js';
 import { generateOperatorGroupClusterRoles } from './operator-group-cluster-roles.js';
 import { generateOperatorGroupPermissions } from './operator-group-permissions.js';
+import { upstreamOwnership } from './ownership.js';
 import { policyRulesHash, roleBindingHash } from './permission-hash.js';
 import { generateProvidedApiClusterRoles } from './provided-api-cluster-roles.js';
 
@@ -10,6 +11,7 @@ import { generateProvidedApiClusterRoles } from './provided-api-cluster-roles.js
 export function createRbacGenerator(): RbacGenerator {
   return Object.freeze({
     name: 'upstream',
+    ownership: upstreamOwnership,
     permissionsForCsv: ({ csv }) => generateCsvPermissions(csv),
     permissionsForOperatorGroup: (input) => generateOperatorGroupPermissions(input),
     operatorGroupClusterRoles: (input) => generateOperatorGroupClusterRoles(input),

@@ -12,3 +12,4 @@ export * from './permission-hash.js';
 export * from './plugin.js';
 export * from './provided-api-cluster-roles.js';
 export * from './provided-apis.js';
+export { upstreamOwnership } from './ownership.js';

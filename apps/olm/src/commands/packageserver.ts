@@ -5,6 +5,8 @@ import { loadKubeconfig, type ClusterFlags } from '../kubeconfig.js';
 import { parseDurationFlag, parsePort } from '../option-parsers.js';
 import type { LogLevel } from '../runtime/log-levels.js';
 import { untilStopped, type StopConditions } from '../runtime/until-stopped.js';
+import { olmDistribution, type Distribution } from '../distribution.js';
+import type { LazyPlugin } from '../lazy-plugin.js';
 import { addClusterOptions, addOperationsOptions, addStopOptions } from './shared-options.js';
 
 export interface PackageServerCommandOptions extends ClusterFlags, StopConditions {
@@ -40,7 +42,12 @@ async function readPem(flag: string, path: string): Promise<string> {
  * `/readyz`, JSON logs): ready once every CatalogSource was read once. It registers the APIService
  * with its CA, pointing at the Service a Deployment puts in front of it (`deploy/40-packageserver.yaml`).
  */
-export async function runPackageServer(options: PackageServerCommandOptions, out: (text: string) => void = (text) => process.stdout.write(text)): Promise<void> {
+export async function runPackageServer(
+  options: PackageServerCommandOptions,
+  out: (text: string) => void = (text) => process.stdout.write(text),
+  // The distribution's offline plugins provide the catalog source types the catalog operator opens, so both read the same types.
+  catalogPlugins: readonly LazyPlugin[] = olmDistribution.resolutionPlugins,
+): Promise<void> {
   // Bad flags fail before anything connects.
   if ((options.tlsCertFile === undefined) !== (options.tlsKeyFile === undefined)) {
     throw usageError('--tls-cert-file and --tls-key-file go together: pass both (a certificate and its key), or neither for a self-signed certificate');
@@ -57,6 +64,7 @@ export async function runPackageServer(options: PackageServerCommandOptions, out
   const running = await startControllers({
     kubeconfig,
     plugins: [
+      ...catalogPlugins,
       createPackageServerPlugin({
         globalNamespace: options.namespace,
         host: options.host,
@@ -87,7 +95,7 @@ export async function runPackageServer(options: PackageServerCommandOptions, out
   }
 }
 
-export function registerPackageServerCommand(program: Command): void {
+export function registerPackageServerCommand(program: Command, distribution: Distribution = olmDistribution): void {
   const command = program
     .command('packageserver')
     .description('serve the packages.operators.coreos.com/v1 API (PackageManifests of every CatalogSource) behind the cluster\'s aggregator');
@@ -104,6 +112,6 @@ export function registerPackageServerCommand(program: Command): void {
     .option('--interval <duration>', "how often every catalog is re-read (upstream's flag; default 5m); the OLMConfig cluster's spec.features.packageServerSyncInterval overrides it");
   addOperationsOptions(command);
   addStopOptions(command).action(async (options: PackageServerCommandOptions) => {
-    await runPackageServer(options);
+    await runPackageServer(options, undefined, distribution.resolutionPlugins);
   });
 }

@@ -62,7 +62,7 @@ export async function runUp(
   const kubeconfigPath = resolve(options.kubeconfig ?? join(dataDir ?? '.olm', 'kubeconfig'));
   // A mistyped --catalog fails before anything starts.
   for (const directory of options.catalogs ?? []) await checkCatalogDirectory(directory);
-  const [{ KubeClient }, { startApiServer, versionInfo }, local, account, { startControllers }, { createLogger }, packages] = await Promise.all([
+  const [{ KubeClient }, { startApiServer, versionInfo }, local, account, { startControllers }, { createLogger }, packages, { boot, catalogSourceTypes }, { loadPlugins }] = await Promise.all([
     import('@olm/controller-runtime'),
     import('@olm/local-apiserver'),
     import('../local-olm.js'),
@@ -70,6 +70,8 @@ export async function runUp(
     import('../runtime/controllers.js'),
     import('../runtime/logger.js'),
     import('@olm/packageserver'),
+    import('@olm/core'),
+    import('../lazy-plugin.js'),
   ]);
   if (options.kubernetesVersion !== undefined) {
     try {
@@ -123,8 +125,13 @@ export async function runUp(
     for (const catalog of catalogs) out(`  CatalogSource ${olmNamespace}/${catalog.name}: ${catalog.directory} on ${catalog.address}\n`);
     watcher = local.watchCatalogs(client, catalogs, olmNamespace, out);
     out('starting the packageserver...\n');
+    // The distribution's offline plugins give the packageserver the catalog source types the controllers open; they
+    // hold nothing open (a source type's connections are its caller's to close), so their kernel is stopped at once.
+    const catalogKernel = await boot({ plugins: await loadPlugins(distribution.resolutionPlugins) });
+    await catalogKernel.stop();
     packageServer = await packages.startPackageServer({
       client,
+      catalogSourceTypes: catalogKernel.get(catalogSourceTypes),
       globalNamespace: olmNamespace,
       // Registered anew at each start (this port, this certificate) and removed at stop, so that a
       // restart with --data-dir never finds the group routed to a port nobody listens on.

@@ -32,6 +32,33 @@ export interface RbacSubject {
   readonly namespace?: string;
 }
 
+/** What an RBAC object was made for: a CSV (its permissions and their copies) or an OperatorGroup (its ClusterRoles). */
+export interface RbacOwner {
+  readonly kind: 'ClusterServiceVersion' | 'OperatorGroup';
+  readonly name: string;
+  readonly namespace: string;
+}
+
+/**
+ * How a generator marks whom its objects were made for (its own labels), so that the controllers
+ * recognise its objects by asking it, not by assuming upstream's `olm.owner*` labels.
+ */
+export interface RbacOwnership {
+  /** The label keys naming an object's owner: an existing object whose value of one differs from the desired object's is someone else's. */
+  readonly labelKeys: readonly string[];
+  /**
+   * A label selector (`key=value,...`) matching the objects made for `owner`; with `copies`, the copies
+   * of a CSV's objects in its target namespaces instead (upstream: `olm.copiedFrom`).
+   */
+  selector(owner: RbacOwner, options?: { readonly copies?: boolean }): string;
+  /**
+   * Whom an object's labels say it was made for, or undefined when they name nobody. For a copy,
+   * `namespace` is the namespace of the copy's owner as labelled (the copied CSV's) and `copiedFrom` the
+   * namespace of the CSV it was copied from.
+   */
+  ownerOf(labels: Readonly<Record<string, string>>): (RbacOwner & { readonly copiedFrom?: string }) | undefined;
+}
+
 /**
  * Generates every RBAC object OLM creates, so a platform team can swap the policy without touching
  * the controllers. Every method is pure and deterministic: inputs are upstream objects as plain data
@@ -43,6 +70,9 @@ export interface RbacSubject {
  */
 export interface RbacGenerator {
   readonly name: string;
+
+  /** How this generator's objects say whom they were made for (the controllers find and clean them up through it). */
+  readonly ownership: RbacOwnership;
 
   /**
    * Catalog side (InstallPlan steps): for the CSV's `spec.install.spec.permissions[]` a Role + RoleBinding
