@@ -40,6 +40,19 @@ export async function listComponents(client: KubeClient, cache: ObjectReader, op
   return components;
 }
 
+/**
+ * Whether any object carries the Operator's component label now, asked of the API server rather
+ * than the cache: right after an uninstall the cache may still hold components that are gone, and
+ * an Operator created from them would come back with nothing in it.
+ */
+export async function hasLiveComponent(client: KubeClient, operatorName: string): Promise<boolean> {
+  const labelSelector = componentLabelKey(operatorName);
+  for (const kind of componentKinds) {
+    if ((await client.list({ apiVersion: kind.apiVersion, kind: kind.kind }, { labelSelector, limit: 1 })).items.length > 0) return true;
+  }
+  return false;
+}
+
 function referenceOf(kind: ComponentKind, object: CachedObject) {
   return {
     apiVersion: kind.apiVersion,

@@ -5,7 +5,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { componentKinds, fieldManager, Kinds } from './component-kinds.js';
 import { invalidOperatorName, operatorNamesIn } from './component-labels.js';
 import { operatorComponents } from './component-references.js';
-import { listComponents } from './components.js';
+import { hasLiveComponent, listComponents } from './components.js';
 import type { Shared } from './shared.js';
 
 interface OperatorObject extends CachedObject {
@@ -34,7 +34,7 @@ export function createOperatorReconciler(shared: Shared): Reconciler {
       const desired = operatorComponents(name, components);
       let operator = cache.get(Kinds.operator, name) as OperatorObject | undefined;
       if (!operator) {
-        if (components.length === 0 || invalidOperatorName(name)) return;
+        if (components.length === 0 || invalidOperatorName(name) || !(await hasLiveComponent(client, name))) return;
         try {
           operator = await client.create<OperatorObject>({ ...Kinds.operator, metadata: { name } }, { fieldManager });
         } catch (error) {
