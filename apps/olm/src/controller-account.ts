@@ -16,7 +16,10 @@ export const controllerAccount = { namespace: 'olm', name: 'olm-operator' } as c
  */
 export async function applyControllerRbac(client: KubeClient, deployDirectory: string): Promise<void> {
   const file = join(deployDirectory, '10-rbac.yaml');
-  const documents = parseAllDocuments(await readFile(file, 'utf8'));
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new Error(`cannot read ${file} (${error.code ?? error.message}): olm up runs its controllers with the RBAC of the repository's deploy/ manifests; run it from a checkout that has them`);
+  });
+  const documents = parseAllDocuments(text);
   for (const document of documents) {
     if (document.errors.length > 0) throw new Error(`${file}: ${document.errors[0]!.message}`);
     const object = document.toJS() as Json | null;

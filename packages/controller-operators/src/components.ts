@@ -22,8 +22,13 @@ export async function listOfKind(
 ): Promise<readonly CachedObject[]> {
   const scope = kind.namespaced && options.namespace ? { namespace: options.namespace } : {};
   if (kind.cached) return cache.list(kind, { ...scope, labelSelector: options.labelSelector });
+  return listFromServer(client, kind, { ...scope, labelSelector: options.labelSelector });
+}
+
+/** A kind the server does not serve, or this controller may not list, has no components. */
+async function listFromServer(client: KubeClient, kind: ComponentKind, options: { readonly labelSelector: string; readonly namespace?: string; readonly limit?: number }): Promise<readonly CachedObject[]> {
   try {
-    return (await client.list(kind, { ...scope, labelSelector: options.labelSelector })).items;
+    return (await client.list(kind, options)).items;
   } catch (error) {
     if (hasErrorCode(error, RuntimeErrorCodes.unknownKind) || isNotFound(error) || apiStatusCode(error) === 403) return [];
     throw error;
@@ -48,7 +53,7 @@ export async function listComponents(client: KubeClient, cache: ObjectReader, op
 export async function hasLiveComponent(client: KubeClient, operatorName: string): Promise<boolean> {
   const labelSelector = componentLabelKey(operatorName);
   for (const kind of componentKinds) {
-    if ((await client.list({ apiVersion: kind.apiVersion, kind: kind.kind }, { labelSelector, limit: 1 })).items.length > 0) return true;
+    if ((await listFromServer(client, kind, { labelSelector, limit: 1 })).length > 0) return true;
   }
   return false;
 }
