@@ -19,6 +19,16 @@ export interface CrdView {
   readonly status?: { readonly storedVersions?: readonly string[] };
 }
 
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Whether an object (a manifest, a live CRD) has the fields the upgrade check reads. */
+export function isCrdView(object: unknown): object is CrdView {
+  if (!isRecord(object) || !isRecord(object.metadata) || typeof object.metadata.name !== 'string') return false;
+  const spec = object.spec;
+  if (!isRecord(spec) || typeof spec.group !== 'string' || !isRecord(spec.names) || typeof spec.names.kind !== 'string') return false;
+  return Array.isArray(spec.versions) && spec.versions.every((version) => isRecord(version) && typeof version.name === 'string');
+}
+
 export interface CustomResource {
   readonly apiVersion?: string;
   readonly kind?: string;

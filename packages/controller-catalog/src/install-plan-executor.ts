@@ -1,10 +1,9 @@
 import { describeError, OlmError, type ObjectReader } from '@olm/core';
-import { apiStatusCode, apiStatusMessage, isAlreadyExists, isNotFound, isSemanticallyEqual, setOwnerLabels, setOwnerReference, type KubeClient, type OwnerObject } from '@olm/controller-runtime';
+import { apiStatusCode, apiStatusMessage, isAlreadyExists, isSemanticallyEqual, setOwnerLabels, setOwnerReference, type KubeClient, type OwnerObject } from '@olm/controller-runtime';
 import type { Step } from './bundle-steps.js';
 import type { CatalogControllerContext } from './controller-context.js';
-import { checkCrdUpgrade, type CrdUpgradeVerdict, type CrdView, type CustomResource } from './crd-upgrade-safety.js';
+import { applyCrd, checkCrdUpgrades, crdState, type CheckedCrd } from './crd-steps.js';
 import { installerClient } from './install-plan-identity.js';
-import { installedAlongside, withInstalledAlongside, type CsvReference } from './installed-alongside.js';
 import { Kinds, nameOf, type AnyObject } from './kinds.js';
 import { stepError, type StepAction } from './step-errors.js';
 import { appliedWithWarningsMessage, appliedWithWarningsReason, stepFieldPath } from './step-warnings.js';
@@ -175,13 +174,21 @@ async function applyStep(
   }
 
   if (!supportedStepKinds.has(kind)) throw new StepFailure('the InstallPlan contains invalid data', 'UnsupportedResource');
-  const object: AnyObject = {
-    ...manifest,
-    kind: kind === 'BundleSecret' ? 'Secret' : kind,
-    metadata: { ...metadata, labels },
-  };
+  const object: AnyObject = { ...manifest, kind: kind === 'BundleSecret' ? 'Secret' : kind, metadata: { ...metadata, labels } };
+  return applyObject(context, clients, namespace, step, object, owners);
+}
+
+/** Any other supported object: owned by its CSV (a reference, or OLM's owner labels when cluster-scoped), created or brought up to date. */
+async function applyObject(
+  context: CatalogControllerContext,
+  { olm, installer: client }: StepClients,
+  namespace: string,
+  step: Step,
+  object: AnyObject,
+  owners: Map<string, OwnerObject>,
+): Promise<string> {
   const failed = (action: StepAction) => (error: unknown): never => {
-    throw stepError(action, kind, nameOf(object), error);
+    throw stepError(action, step.resource.kind, nameOf(object), error);
   };
   const resource = await client.resourceFor({ apiVersion: object.apiVersion ?? '', kind: object.kind ?? '' });
   const owner = await csvOwner(olm, namespace, step.resolving, owners);
@@ -202,6 +209,15 @@ async function applyStep(
   const existing = await client
     .get<AnyObject>({ apiVersion: object.apiVersion!, kind: object.kind!, name: nameOf(object), ...(resource.namespaced ? { namespace } : {}) })
     .catch(failed('get'));
+  const merged = mergedWithLive(object, existing);
+  // The bundle's top-level fields replace the live ones whole, so a field the server defaulted inside them reads
+  // as a difference: such an object is written once per execution of its step, never in a loop.
+  if (!isSemanticallyEqual(merged, existing)) await client.replace(merged, { fieldManager: context.fieldManager }).catch(failed('update'));
+  return 'Present';
+}
+
+/** The bundle's object over the live one, keeping the labels, annotations and owner references others added. */
+function mergedWithLive(object: AnyObject, existing: AnyObject): AnyObject {
   const merged: AnyObject = {
     ...existing,
     ...object,
@@ -218,10 +234,7 @@ async function applyStep(
   if (object.kind === 'ServiceAccount') {
     for (const field of ['secrets', 'imagePullSecrets']) if (object[field] === undefined && existing[field] !== undefined) merged[field] = existing[field];
   }
-  // The bundle's top-level fields replace the live ones whole, so a field the server defaulted inside them reads
-  // as a difference: such an object is written once per execution of its step, never in a loop.
-  if (!isSemanticallyEqual(merged, existing)) await client.replace(merged, { fieldManager: context.fieldManager }).catch(failed('update'));
-  return 'Present';
+  return merged;
 }
 
 async function createOrPresent(client: KubeClient, object: AnyObject, kind: string): Promise<string> {
@@ -242,154 +255,4 @@ async function csvOwner(client: KubeClient, namespace: string, name: string, own
   const owner: OwnerObject = { apiVersion: Kinds.clusterServiceVersion.apiVersion, kind: Kinds.clusterServiceVersion.kind, metadata: { name, namespace, uid: csv.metadata.uid } };
   owners.set(name, owner);
   return owner;
-}
-
-/**
- * Upstream's installed-alongside annotations for a CRD applied for `resolving`: that CSV, plus the
- * CSVs the CRD (as shipped, and as it is now) was installed alongside that still exist and are not copies.
- * A CRD shared by an operator installed in many namespaces names every one of them, so the CSVs are
- * read from the cache (as upstream reads its lister); one the cache lacks is looked up live, since
- * it may be new or in a namespace the cache does not watch.
- */
-async function alongsideAnnotations(
-  client: KubeClient,
-  cache: ObjectReader | undefined,
-  namespace: string,
-  resolving: string,
-  ...sources: AnyObject[]
-): Promise<Record<string, string>> {
-  const csvs: CsvReference[] = [];
-  for (const reference of sources.flatMap((source) => installedAlongside(source.metadata?.annotations))) {
-    if ((reference.namespace === namespace && reference.name === resolving) || csvs.some((known) => known.namespace === reference.namespace && known.name === reference.name)) continue;
-    let csv: AnyObject | undefined;
-    try {
-      csv = cachedCsv(cache, reference) ?? (await client.find<AnyObject>({ ...Kinds.clusterServiceVersion, namespace: reference.namespace, name: reference.name }));
-      if (!csv) continue;
-    } catch {
-      // Unsure whether it exists: keep it, as upstream does, and look again next time.
-    }
-    if (csv && isCopiedCsv(csv)) continue;
-    csvs.push(reference);
-  }
-  if (namespace && resolving) csvs.push({ namespace, name: resolving });
-  return withInstalledAlongside(sources[0]?.metadata?.annotations, csvs);
-}
-
-function cachedCsv(cache: ObjectReader | undefined, reference: CsvReference): AnyObject | undefined {
-  try {
-    return cache?.get(Kinds.clusterServiceVersion, reference.name, reference.namespace) as AnyObject | undefined;
-  } catch {
-    return undefined; // CSVs are not cached here
-  }
-}
-
-function isCopiedCsv(csv: AnyObject): boolean {
-  const operatorNamespace = csv.metadata?.annotations?.['olm.operatorNamespace'];
-  return (
-    (csv.status as { reason?: string } | undefined)?.reason === 'Copied' ||
-    (operatorNamespace !== undefined && operatorNamespace !== csv.metadata?.namespace) ||
-    csv.metadata?.labels?.['olm.copiedFrom'] !== undefined
-  );
-}
-
-/** Create → WaitingForApi; exists → the upgrade safety check, then replace → Present. */
-async function applyCrd(
-  context: CatalogControllerContext,
-  client: KubeClient,
-  cache: ObjectReader | undefined,
-  plan: AnyObject,
-  resolving: string,
-  shipped: AnyObject,
-  checked: CheckedCrd | undefined,
-): Promise<string> {
-  const namespace = plan.metadata?.namespace ?? '';
-  const crd: AnyObject = { ...shipped, metadata: { ...shipped.metadata, annotations: await alongsideAnnotations(client, cache, namespace, resolving, shipped) } };
-  try {
-    await client.create(crd, { fieldManager: context.fieldManager });
-    return 'WaitingForApi';
-  } catch (error) {
-    if (!isAlreadyExists(error)) throw error;
-  }
-  const existing = await client.get<AnyObject>({ ...Kinds.customResourceDefinition, name: nameOf(crd) });
-  // The pre-flight verdict stands while the CRD is the one it checked.
-  const verdict =
-    checked && checked.resourceVersion === existing.metadata?.resourceVersion ? checked.verdict : await checkUpgrade(client, existing, crd);
-  // Upstream records these as events only; installplan_warnings_total counts API warnings.
-  for (const warning of verdict.warnings) void context.events().warning(plan, 'CRDValidation', warning);
-  if (verdict.error) throw new OlmError('OLM_CATALOG_CRD_UPGRADE_REFUSED', verdict.error);
-  const alongside = await alongsideAnnotations(client, cache, namespace, resolving, shipped, existing);
-  const updated: AnyObject = {
-    ...crd,
-    metadata: {
-      ...existing.metadata,
-      labels: { ...existing.metadata?.labels, ...(crd.metadata?.labels ?? {}) },
-      annotations: withInstalledAlongside({ ...existing.metadata?.annotations, ...(shipped.metadata?.annotations ?? {}) }, installedAlongside(alongside)),
-    },
-    status: existing.status,
-  };
-  await client.replace(updated, { fieldManager: context.fieldManager });
-  return 'Present';
-}
-
-/** A CRD step's upgrade verdict, for the version of the existing CRD it was given against. */
-interface CheckedCrd {
-  readonly resourceVersion: string | undefined;
-  readonly verdict: CrdUpgradeVerdict;
-}
-
-const checkUpgrade = (client: KubeClient, existing: AnyObject, shipped: AnyObject): Promise<CrdUpgradeVerdict> => {
-  const newCrd = shipped as unknown as CrdView;
-  return checkCrdUpgrade(existing as unknown as CrdView, newCrd, (version) =>
-    listAll(client, { apiVersion: `${newCrd.spec.group}/${version}`, kind: newCrd.spec.names.kind }),
-  );
-};
-
-/**
- * Upstream's intent is that nothing of a new version runs when one of its CRDs is refused, but steps
- * apply in order and the CSV comes first. So every CRD replacement the plan still has to make is
- * checked before any step is applied; a refusal stops the plan with nothing created.
- */
-async function checkCrdUpgrades(client: KubeClient, steps: readonly Step[]): Promise<Map<number, CheckedCrd>> {
-  const checked = new Map<number, CheckedCrd>();
-  for (const [index, step] of steps.entries()) {
-    if (step.resource.kind !== 'CustomResourceDefinition' || step.status === 'Present' || step.status === 'Created') continue;
-    let shipped: AnyObject;
-    try {
-      shipped = JSON.parse(step.resource.manifest) as AnyObject;
-    } catch {
-      continue; // applying the step reports it as UnsupportedResource
-    }
-    const existing = await client.find<AnyObject>({ ...Kinds.customResourceDefinition, name: nameOf(shipped) });
-    if (!existing) continue;
-    const verdict = await checkUpgrade(client, existing, shipped);
-    if (verdict.error) throw new OlmError('OLM_CATALOG_CRD_UPGRADE_REFUSED', verdict.error);
-    checked.set(index, { resourceVersion: existing.metadata?.resourceVersion, verdict });
-  }
-  return checked;
-}
-
-async function listAll(client: KubeClient, kind: { apiVersion: string; kind: string }): Promise<CustomResource[]> {
-  const items: CustomResource[] = [];
-  let next: string | undefined;
-  do {
-    let page;
-    try {
-      page = await client.list(kind, { limit: 500, ...(next ? { continue: next } : {}) });
-    } catch (error) {
-      if (isNotFound(error) || (error as { code?: string }).code === 'OLM_RUNTIME_UNKNOWN_KIND') return items;
-      throw error;
-    }
-    items.push(...(page.items as CustomResource[]));
-    next = page.continue;
-  } while (next);
-  return items;
-}
-
-/** Whether a CRD a step created serves its API yet (Established and NamesAccepted), or is gone. */
-async function crdState(client: KubeClient, name: string): Promise<'established' | 'pending' | 'missing'> {
-  const crd = await client.find<AnyObject>({ ...Kinds.customResourceDefinition, name });
-  if (!crd) return 'missing';
-  const conditions = ((crd.status as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? []);
-  const isTrue = (type: string) => conditions.some((condition) => condition.type === type && condition.status === 'True');
-  return isTrue('Established') && isTrue('NamesAccepted') ? 'established' : 'pending';
 }
