@@ -1,4 +1,4 @@
-import { controllerPlugins, lazyPlugin, type DistributionOptions, type LazyPlugin } from '@olm/olm';
+import { controllerPlugins, lazyPlugin, resolverEntry, withResolutionBudget, type DistributionOptions, type LazyPlugin } from '@olm/olm';
 
 /**
  * This distribution's composition: apps/olm's list with two changes, and no other package edited.
@@ -8,12 +8,12 @@ import { controllerPlugins, lazyPlugin, type DistributionOptions, type LazyPlugi
  */
 export const resolutionPlugins: readonly LazyPlugin[] = [
   lazyPlugin('registry', '0.1.0', async () => (await import('@olm/registry')).registryPlugin),
-  lazyPlugin('resolver', '0.1.0', async () => (await import('@olm/resolver')).resolverPlugin),
+  resolverEntry(),
   lazyPlugin('plugin-sat-cdcl', '0.1.0', async () => (await import('@olm/plugin-sat-cdcl')).satCdclPlugin),
   lazyPlugin('plugin-rbac', '0.1.0', async () => (await import('@olm/plugin-rbac')).rbacPlugin),
 ];
 
 /** What `olm-minimal up` and `olm-minimal run` boot: the above plus apps/olm's controllers. */
 export function distributionPlugins(options: DistributionOptions): LazyPlugin[] {
-  return [...resolutionPlugins, ...controllerPlugins(options)];
+  return [...withResolutionBudget(resolutionPlugins, options), ...controllerPlugins(options)];
 }

@@ -3,7 +3,7 @@
 // package and not the Kubernetes client; `@olm/olm/local-cluster` has the local set-up helpers.
 export { runDistribution } from './program.js';
 export { olmDistribution, bootedPlugins, type Distribution } from './distribution.js';
-export { controllerPlugins, defaultLeaseName, distributionPlugins, resolutionPlugins, type DistributionOptions } from './plugins.js';
+export { controllerPlugins, defaultLeaseName, distributionPlugins, resolutionPlugins, resolverEntry, withResolutionBudget, type DistributionOptions } from './plugins.js';
 export { lazyPlugin, loadPlugins, type LazyPlugin } from './lazy-plugin.js';
 export { availableControllers, selectControllers } from './controller-selection.js';
 export { exampleCatalogDirectory } from './paths.js';

@@ -7,11 +7,23 @@ import { lazyPlugin, type LazyPlugin } from './lazy-plugin.js';
 /** The plugins that need no cluster: catalogs, resolution, constraint kinds and RBAC policy (`olm resolve`). */
 export const resolutionPlugins: readonly LazyPlugin[] = [
   lazyPlugin('registry', '0.1.0', async () => (await import('@olm/registry')).registryPlugin),
-  lazyPlugin('resolver', '0.1.0', async () => (await import('@olm/resolver')).resolverPlugin),
+  resolverEntry(),
   lazyPlugin('plugin-sat-logic-solver', '0.1.0', async () => (await import('@olm/plugin-sat-logic-solver')).satLogicSolverPlugin),
   lazyPlugin('plugin-cel', '0.1.0', async () => (await import('@olm/plugin-cel')).celPlugin),
   lazyPlugin('plugin-rbac', '0.1.0', async () => (await import('@olm/plugin-rbac')).rbacPlugin),
 ];
+
+/** The resolver plugin, with a namespace resolution budget (`--resolution-budget`; the resolver's default otherwise). */
+export function resolverEntry(resolutionBudget?: number): LazyPlugin {
+  return lazyPlugin('resolver', '0.1.0', async () =>
+    (await import('@olm/resolver')).createResolverPlugin(resolutionBudget !== undefined ? { limits: { evaluationUnits: resolutionBudget } } : {}),
+  );
+}
+
+/** A plugin list with its `resolver` entry given the distribution's resolution budget. */
+export function withResolutionBudget(plugins: readonly LazyPlugin[], options: Pick<DistributionOptions, 'resolutionBudget'>): LazyPlugin[] {
+  return plugins.map((entry) => (entry.id === 'resolver' && options.resolutionBudget !== undefined ? resolverEntry(options.resolutionBudget) : entry));
+}
 
 /** What a running distribution is told at start (from `olm run` / `olm up` flags). */
 export interface DistributionOptions {
@@ -73,7 +85,6 @@ export function controllerPlugins(options: DistributionOptions): LazyPlugin[] {
         globalCatalogNamespace: options.namespace,
         ...(options.insecureRegistries?.length ? { insecureRegistries: options.insecureRegistries } : {}),
         ...(options.installPlanRetryTimeoutMs !== undefined ? { installPlanRetryTimeoutMs: options.installPlanRetryTimeoutMs } : {}),
-        ...(options.resolutionBudget !== undefined ? { resolutionLimits: { evaluationUnits: options.resolutionBudget } } : {}),
         ...(options.bundleUnpackTimeoutMs !== undefined ? { bundleUnpackTimeoutMs: options.bundleUnpackTimeoutMs } : {}),
         ...(options.globalPullSecret ? { globalPullSecret: options.globalPullSecret } : {}),
       }),
@@ -102,7 +113,7 @@ export function watchedNamespaces(namespaces: readonly string[]): string[] {
  * or the RBAC generator; no other package changes. `apps/olm-minimal` shows a second composition.
  */
 export function distributionPlugins(options: DistributionOptions): LazyPlugin[] {
-  return [...resolutionPlugins, ...controllerPlugins(options)];
+  return [...withResolutionBudget(resolutionPlugins, options), ...controllerPlugins(options)];
 }
 
 /** The plugins with default options, as `olm version` lists them. */

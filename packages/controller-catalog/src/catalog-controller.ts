@@ -1,8 +1,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import { OlmError, type CatalogSourceType, type Logger, type RbacGenerator, type Reconciler } from '@olm/core';
+import { OlmError, type CatalogSourceType, type Logger, type NamespaceResolver, type RbacGenerator, type Reconciler } from '@olm/core';
 import { EventRecorder, KubeClient, silentLogger } from '@olm/controller-runtime';
 import { createConfigMapSourceType } from '@olm/registry';
-import type { Resolver } from '@olm/resolver';
 import type { Registry } from 'prom-client';
 import { BundleUnpacker } from './bundle-unpacker.js';
 import { createCatalogEvents } from './catalog-events.js';
@@ -22,7 +21,7 @@ export interface CatalogControllerOptions {
   /** The client the controllers write with; or `kubeconfig` to build one. */
   readonly client?: KubeClient;
   readonly kubeconfig?: string | KubeConfig;
-  readonly resolver: Resolver;
+  readonly resolver: NamespaceResolver;
   readonly rbacGenerator: RbacGenerator;
   /** Catalog source types by `spec.sourceType` (the kernel's `catalogSourceTypes` point). */
   readonly catalogSourceTypes: ReadonlyMap<string, CatalogSourceType> | Iterable<CatalogSourceType>;

@@ -1,6 +1,5 @@
-import type { CatalogSourceType, Logger, RbacGenerator } from '@olm/core';
+import type { CatalogSourceType, Logger, NamespaceResolver, RbacGenerator } from '@olm/core';
 import type { EventRecorder, KubeClient } from '@olm/controller-runtime';
-import type { Resolver } from '@olm/resolver';
 import type { BundleUnpacker } from './bundle-unpacker.js';
 import type { CatalogEvents } from './catalog-events.js';
 import type { CatalogMetrics } from './catalog-metrics.js';
@@ -22,7 +21,7 @@ export interface StepAppliedEvent {
 /** What the three reconcilers share. Dependencies are functions so a plugin can supply them on start. */
 export interface CatalogControllerContext {
   readonly client: () => KubeClient;
-  readonly resolver: () => Resolver;
+  readonly resolver: () => NamespaceResolver;
   readonly rbacGenerator: () => RbacGenerator;
   readonly sourceTypes: () => ReadonlyMap<string, CatalogSourceType>;
   readonly events: () => EventRecorder;

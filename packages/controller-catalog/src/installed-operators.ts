@@ -1,5 +1,4 @@
-import { describeError, type Property } from '@olm/core';
-import type { InstalledOperator } from '@olm/resolver';
+import { describeError, type InstalledOperator, type Property } from '@olm/core';
 import { propertiesAnnotation } from './bundle-steps.js';
 import { nameOf, type AnyObject } from './kinds.js';
 

@@ -5,7 +5,8 @@ import { createCatalogEvents } from './catalog-events.js';
 import type { CatalogControllerContext } from './controller-context.js';
 import { Kinds } from './kinds.js';
 import { installedOperators } from './installed-operators.js';
-import { createNamespaceResolutionReconciler, isUnsafeFailForward } from './namespace-resolution.js';
+import { createNamespaceResolutionReconciler } from './namespace-resolution.js';
+import { isUnsafeFailForward } from './namespace-snapshot.js';
 
 describe('namespaces resolved again when a catalog changes', () => {
   it('are those holding Subscriptions: learnt from their events, forgotten once they have none', async () => {

@@ -1,25 +1,9 @@
-import {
-  catalogSourceTypes,
-  constraintEvaluators,
-  contribute,
-  definePlugin,
-  logger,
-  metrics,
-  optional,
-  rbacGenerator,
-  reconcilers,
-  satBackend,
-  type Plugin,
-} from '@olm/core';
+import { catalogSourceTypes, contribute, definePlugin, logger, metrics, namespaceResolver, optional, rbacGenerator, reconcilers, type Plugin } from '@olm/core';
 import { kubeClient } from '@olm/controller-runtime';
-import { createResolver, type ResolutionLimits } from '@olm/resolver';
 import type { Registry } from 'prom-client';
 import { createCatalogController, type CatalogControllerOptions } from './catalog-controller.js';
 
-export type ControllerCatalogPluginOptions = {
-  /** How much work one namespace's resolution may do (`@olm/resolver`'s `ResolutionLimits`; its defaults otherwise). */
-  readonly resolutionLimits?: Partial<ResolutionLimits>;
-} & Pick<
+export type ControllerCatalogPluginOptions = Pick<
   CatalogControllerOptions,
   | 'globalCatalogNamespace'
   | 'installPlanRetryTimeoutMs'
@@ -42,19 +26,17 @@ export type ControllerCatalogPluginOptions = {
 
 /**
  * The Catalog Operator plugin: contributes the `catalogsource`, `namespace-resolution` and
- * `installplan` reconcilers (run by the controller-runtime plugin), built from the booted SAT backend
- * and constraint evaluators (through a resolver), RBAC generator, catalog source types and the shared
+ * `installplan` reconcilers (run by the controller-runtime plugin), built from the booted
+ * `namespaceResolver` (e.g. `@olm/resolver`'s plugin), RBAC generator, catalog source types and the shared
  * `kubeClient`; counts into the `metrics` point and logs to the `logger` point when provided.
  */
-export function createControllerCatalogPlugin(pluginOptions: ControllerCatalogPluginOptions = {}): Plugin {
-  const { resolutionLimits, ...options } = pluginOptions;
+export function createControllerCatalogPlugin(options: ControllerCatalogPluginOptions = {}): Plugin {
   return definePlugin({
     id: 'controller-catalog',
     version: '0.1.0',
     deps: {
       client: kubeClient,
-      satBackend,
-      constraintEvaluators,
+      resolver: namespaceResolver,
       rbacGenerator,
       catalogSourceTypes,
       metrics: optional(metrics),
@@ -65,11 +47,7 @@ export function createControllerCatalogPlugin(pluginOptions: ControllerCatalogPl
       const controller = createCatalogController({
         ...options,
         client: deps.client,
-        resolver: createResolver({
-          satBackend: deps.satBackend,
-          constraintEvaluators: deps.constraintEvaluators,
-          ...(resolutionLimits ? { limits: resolutionLimits } : {}),
-        }),
+        resolver: deps.resolver,
         rbacGenerator: deps.rbacGenerator,
         catalogSourceTypes: deps.catalogSourceTypes,
         // The core contract is the part of prom-client's Registry that plugins use.

@@ -1,5 +1,5 @@
 import { describeError } from '@olm/core';
-import type { Resolution, ResolverCatalog } from '@olm/resolver';
+import type { NamespaceResolution as Resolution, ResolverCatalog } from '@olm/core';
 import { propertiesAnnotationValue, stepsFromBundle, subscriptionStep, type Step } from './bundle-steps.js';
 import type { BundleUnpackSettings } from './bundle-unpack-settings.js';
 import { isImageOnly, type UnpackResult } from './bundle-unpacker.js';

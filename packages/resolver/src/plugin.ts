@@ -1,20 +1,43 @@
-import { constraintEvaluators, contribute, definePlugin, satBackend, type ExtensionReader } from '@olm/core';
+import { constraintEvaluators, contribute, definePlugin, namespaceResolver, satBackend, type ExtensionReader, type Plugin } from '@olm/core';
 import { builtInConstraintEvaluators } from './dependency-predicates.js';
+import type { ResolutionLimits } from './resolution-budget.js';
 import { createResolver, type Resolver, type ResolverOptions } from './resolver.js';
+
+export interface ResolverPluginOptions {
+  /** How much work one namespace's resolution may do (`defaultResolutionLimits` for what is not given). */
+  readonly limits?: Partial<ResolutionLimits>;
+}
 
 /**
  * Wires the resolver into the kernel: contributes the built-in `olm.constraint` kinds (gvk, package,
- * all, any, not) and requires a SAT backend. Consumers build a resolver from the booted kernel with
- * `resolverFromKernel(kernel)`; it uses whichever SAT backend and constraint evaluators were booted.
+ * all, any, not) and the `namespaceResolver` the catalog operator resolves with, built from the booted
+ * SAT backend and every constraint evaluator (the built-in kinds and those other plugins contribute).
  */
-export const resolverPlugin = definePlugin({
-  id: 'resolver',
-  version: '0.1.0',
-  // Not used here, but a resolver without one cannot run: a distribution that boots none fails at boot.
-  deps: { satBackend },
-  provides: [constraintEvaluators],
-  init: () => ({ provide: builtInConstraintEvaluators.map((evaluator) => contribute(constraintEvaluators, evaluator)) }),
-});
+export function createResolverPlugin(options: ResolverPluginOptions = {}): Plugin {
+  return definePlugin({
+    id: 'resolver',
+    version: '0.1.0',
+    // Consuming a point it provides itself gives the other plugins' evaluators (CEL, ...).
+    deps: { satBackend, constraintEvaluators },
+    provides: [constraintEvaluators, namespaceResolver],
+    init: (deps) => ({
+      provide: [
+        ...builtInConstraintEvaluators.map((evaluator) => contribute(constraintEvaluators, evaluator)),
+        contribute(
+          namespaceResolver,
+          createResolver({
+            satBackend: deps.satBackend,
+            constraintEvaluators: [...builtInConstraintEvaluators, ...deps.constraintEvaluators.values()],
+            ...(options.limits ? { limits: options.limits } : {}),
+          }),
+        ),
+      ],
+    }),
+  });
+}
+
+/** The plugin with the resolver's default limits. */
+export const resolverPlugin = createResolverPlugin();
 
 /** A resolver over the kernel's booted SAT backend and constraint evaluators (`limits`: the resolver's defaults otherwise). */
 export function resolverFromKernel(kernel: ExtensionReader, options: Pick<ResolverOptions, 'limits'> = {}): Resolver {

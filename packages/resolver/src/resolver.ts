@@ -7,8 +7,16 @@ import {
   type CatalogRef,
   type ConstraintEvaluator,
   type GroupVersionKind,
+  type InstalledOperator,
+  type NamespaceResolution as ResolutionOf,
+  type NamespaceResolver,
   type Property,
+  type ResolvedOperator,
+  type ResolveInput,
+  type ResolverCatalog,
+  type ResolverSubscription,
   type SatBackend,
+  type SliceOptions,
 } from '@olm/core';
 import { parseRange, parseVersion, parseVersionTolerant, type Version } from '@olm/semver-range';
 import { channelKey, indexCatalog, type CatalogEntryRecord, type CatalogIndex } from './catalog-index.js';
@@ -20,69 +28,8 @@ import { emptyStats, solveInSteps, type ChoiceReason, type SolveStats, type Solv
 import { sortChannel } from './sort-channel.js';
 import { Pacer, runInSlices, runToEnd, straightThrough, type Steps } from './work-slices.js';
 
-/** A catalog visible to the namespace being resolved (a CatalogSource and its content). */
-export interface ResolverCatalog {
-  readonly name: string;
-  readonly namespace: string;
-  /** Higher is preferred for dependencies; default 0. */
-  readonly priority?: number;
-  readonly content: CatalogContent;
-}
-
-/** An operator (CSV) already installed in the namespace: the virtual `@existing` catalog. */
-export interface InstalledOperator {
-  readonly name: string;
-  /** From the CSV's `operatorframework.io/properties` annotation; inferred when absent. */
-  readonly properties?: readonly Property[];
-  /** Used when `properties` is absent: the CSV's owned APIs (→ `olm.gvk`). */
-  readonly providedApis?: readonly GroupVersionKind[];
-  /** Used when `properties` is absent: the CSV's required APIs (→ `olm.gvk.required`). */
-  readonly requiredApis?: readonly GroupVersionKind[];
-  readonly version?: string;
-  readonly replaces?: string;
-  readonly phase?: string;
-}
-
-export interface ResolverSubscription {
-  readonly name: string;
-  readonly package: string;
-  /** Empty or absent: every channel. */
-  readonly channel?: string;
-  readonly source: string;
-  readonly sourceNamespace: string;
-  readonly startingCSV?: string;
-  /** `status.installedCSV`: the operator this subscription installed. */
-  readonly installedCSV?: string;
-}
-
-export interface ResolveInput {
-  readonly namespace: string;
-  /**
-   * The OperatorGroup's `upgradeStrategy: UnsafeFailForward`: installed CSVs in phase `Replacing`
-   * whose replacement chain ends in a `Failed` CSV are left out, so the failed one can be updated.
-   */
-  readonly failForward?: boolean;
-  readonly catalogs: readonly ResolverCatalog[];
-  readonly installed?: readonly InstalledOperator[];
-  readonly subscriptions?: readonly ResolverSubscription[];
-}
-
-export interface ResolvedOperator {
-  /** The bundle (CSV) name. */
-  readonly name: string;
-  readonly package: string;
-  readonly channel: string;
-  readonly version: string;
-  readonly catalog: CatalogRef;
-  /** The installed CSV this bundle replaces. */
-  readonly replaces?: string;
-  /** The subscription it satisfies; `isNew` when the controller must create it for a new dependency. */
-  readonly subscription?: { readonly name: string; readonly isNew: boolean };
-  /** True for an installed operator kept as it is. */
-  readonly existing: boolean;
-  /** Why it is in the result, in a sentence. */
-  readonly reason: string;
-}
+// The input and output types are core's `namespaceResolver` contract, which this resolver implements.
+export type { InstalledOperator, ResolvedOperator, ResolveInput, ResolverCatalog, ResolverSubscription, SliceOptions };
 
 export interface ResolutionStats extends SolveStats {
   /** Bundle variables built (catalog entries and installed operators reachable from the input). */
@@ -94,11 +41,7 @@ export interface ResolutionStats extends SolveStats {
   solveMs: number;
 }
 
-export interface Resolution {
-  readonly status: 'Resolved';
-  readonly operators: readonly ResolvedOperator[];
-  readonly stats: ResolutionStats;
-}
+export type Resolution = ResolutionOf<ResolutionStats>;
 
 /** A catalog bundle as a system constraint provider sees it. */
 export interface SystemConstraintSubject {
@@ -125,14 +68,7 @@ export interface ResolverOptions {
   readonly limits?: Partial<ResolutionLimits>;
 }
 
-export interface SliceOptions {
-  /** How long the resolution runs before it gives the event loop a turn; default 20 ms. */
-  readonly sliceMs?: number;
-  /** Stops the resolution at its next pause; the promise then rejects with the signal's reason. */
-  readonly signal?: AbortSignal;
-}
-
-export interface Resolver {
+export interface Resolver extends NamespaceResolver {
   /**
    * Resolves a namespace at once (a CLI, a test). Throws `OLM_RESOLVER_UNSATISFIABLE`,
    * `OLM_RESOLVER_INVALID_INPUT` or `OLM_RESOLVER_BUDGET_EXHAUSTED`.

@@ -16,6 +16,7 @@ describe('olmExtensionPoints', () => {
       catalogSourceTypes: 'olm.catalogSourceTypes keyed',
       installStrategies: 'olm.installStrategies keyed',
       satBackend: 'olm.satBackend single',
+      namespaceResolver: 'olm.namespaceResolver single',
       rbacGenerator: 'olm.rbacGenerator single',
       reconcilers: 'olm.reconcilers keyed',
       informerCache: 'olm.informerCache single',

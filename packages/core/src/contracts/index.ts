@@ -1,6 +1,7 @@
 import { catalogSourceTypes } from './catalog-source-types.js';
 import { constraintEvaluators } from './constraint-evaluators.js';
 import { installStrategies } from './install-strategies.js';
+import { namespaceResolver } from './namespace-resolver.js';
 import { propertyTypes } from './property-types.js';
 import { rbacGenerator } from './rbac-generator.js';
 import { reconcilers } from './reconcilers.js';
@@ -14,6 +15,7 @@ export const olmExtensionPoints = {
   catalogSourceTypes,
   installStrategies,
   satBackend,
+  namespaceResolver,
   rbacGenerator,
   reconcilers,
   informerCache,
@@ -25,6 +27,7 @@ export * from './catalog-source-types.js';
 export * from './constraint-evaluators.js';
 export * from './install-strategies.js';
 export * from './model.js';
+export * from './namespace-resolver.js';
 export * from './property-types.js';
 export * from './rbac-generator.js';
 export * from './reconcilers.js';

@@ -1,0 +1,98 @@
+import type { ObjectReader } from '@olm/core';
+import type { KubeClient } from '@olm/controller-runtime';
+import type { CatalogControllerContext } from './controller-context.js';
+import { installPlansToCollect } from './install-plan-rules.js';
+import { asString, Kinds, nameOf, type AnyObject } from './kinds.js';
+import type { SubscriptionStatus } from './subscription-status.js';
+
+const excludeGlobalAnnotation = 'olm.operatorframework.io/exclude-global-namespace-resolution';
+
+export interface SubscriptionObject extends AnyObject {
+  spec?: {
+    name?: string;
+    channel?: string;
+    source?: string;
+    sourceNamespace?: string;
+    startingCSV?: string;
+    installPlanApproval?: string;
+    [field: string]: unknown;
+  };
+  status?: SubscriptionStatus & Record<string, unknown>;
+}
+
+/** What one namespace pass reads: live Subscriptions, CSVs, OperatorGroups and InstallPlans, cached CatalogSources. */
+export interface NamespaceSnapshot {
+  readonly namespace: string;
+  /** The InstallPlans left after collecting old ones. */
+  readonly plans: readonly AnyObject[];
+  readonly subscriptions: readonly SubscriptionObject[];
+  readonly csvs: readonly AnyObject[];
+  readonly operatorGroups: readonly AnyObject[];
+  /** The OperatorGroup (when exactly one) opts into fail-forward upgrades. */
+  readonly failForward: boolean;
+  /** The CatalogSources resolution sees: the namespace's and, unless the OperatorGroup excludes them, the global ones. */
+  readonly sources: readonly AnyObject[];
+  /** The CatalogSources whose health the Subscriptions report: always the namespace's and the global ones (as upstream). */
+  readonly healthSources: readonly AnyObject[];
+}
+
+type SnapshotContext = Pick<CatalogControllerContext, 'globalCatalogNamespace'>;
+
+/** Deletes the InstallPlans beyond the newest 5 (upstream's garbage collection) and returns the others. */
+export async function collectInstallPlans(client: KubeClient, namespace: string): Promise<AnyObject[]> {
+  const plans = (await client.list<AnyObject>(Kinds.installPlan, { namespace })).items;
+  const collect = installPlansToCollect(
+    plans.map((plan) => ({
+      name: nameOf(plan),
+      generation: Number((plan.spec as { generation?: number } | undefined)?.generation ?? 0),
+      creationTimestamp: asString(plan.metadata?.creationTimestamp),
+    })),
+  );
+  for (const plan of collect) {
+    await client.delete({ ...Kinds.installPlan, namespace, name: plan.name }).catch(() => undefined);
+  }
+  const collected = new Set(collect.map((plan) => plan.name));
+  return plans.filter((plan) => !collected.has(nameOf(plan)));
+}
+
+/** The namespace's objects, read live (the pass writes them), or undefined when it holds no Subscription. */
+export async function readNamespace(
+  context: SnapshotContext,
+  client: KubeClient,
+  cache: ObjectReader,
+  namespace: string,
+  plans: readonly AnyObject[],
+): Promise<NamespaceSnapshot | undefined> {
+  const subscriptions = (await client.list<SubscriptionObject>(Kinds.subscription, { namespace })).items;
+  if (subscriptions.length === 0) return undefined;
+  const csvs = (await client.list<AnyObject>(Kinds.clusterServiceVersion, { namespace })).items;
+  const operatorGroups = (await client.list<AnyObject>(Kinds.operatorGroup, { namespace })).items;
+  const catalogsIn = (namespaces: readonly string[]) => namespaces.flatMap((catalogNamespace) => cache.list(Kinds.catalogSource, { namespace: catalogNamespace }) as AnyObject[]);
+  const global = context.globalCatalogNamespace;
+  return {
+    namespace,
+    plans,
+    subscriptions,
+    csvs,
+    operatorGroups,
+    failForward: operatorGroups.length === 1 && isUnsafeFailForward(operatorGroups[0]!),
+    sources: catalogsIn(visibleCatalogNamespaces(context, namespace, operatorGroups)),
+    healthSources: catalogsIn(namespace === global ? [namespace] : [namespace, global]),
+  };
+}
+
+function visibleCatalogNamespaces(context: SnapshotContext, namespace: string, operatorGroups: readonly AnyObject[]): string[] {
+  const excluded = operatorGroups.length === 1 && operatorGroups[0]!.metadata?.annotations?.[excludeGlobalAnnotation] === 'true';
+  return excluded || namespace === context.globalCatalogNamespace ? [namespace] : [namespace, context.globalCatalogNamespace];
+}
+
+/**
+ * Whether an OperatorGroup opts into fail-forward upgrades. Current OLM writes `spec.upgradeStrategy` as a
+ * string (`TechPreviewUnsafeFailForward`); older releases wrote `{ name: UnsafeFailForward }`. Both are honoured.
+ */
+export function isUnsafeFailForward(group: AnyObject): boolean {
+  const strategy = (group.spec as { upgradeStrategy?: unknown } | undefined)?.upgradeStrategy;
+  if (typeof strategy === 'string') return strategy === 'TechPreviewUnsafeFailForward';
+  const name = (strategy as { name?: unknown } | undefined)?.name;
+  return name === 'TechPreviewUnsafeFailForward' || name === 'UnsafeFailForward';
+}

@@ -1,0 +1,65 @@
+import { describeError, hasErrorCode } from '@olm/core';
+import { isSemanticallyEqual } from '@olm/controller-runtime';
+import type { CatalogControllerContext } from './controller-context.js';
+import type { Unfinished } from './step-resolution.js';
+import { removeConditions, setCondition } from './subscription-status.js';
+import { writeSubscriptions, type Working } from './subscription-writes.js';
+
+type OutcomeContext = Pick<CatalogControllerContext, 'client' | 'fieldManager' | 'events' | 'bundleUnpackPollMs'>;
+
+/**
+ * Upstream's conditions while bundles are unpacked: `BundleUnpacking` (`UnpackingInProgress`) while
+ * a pull runs, `BundleUnpackFailed` when one failed (kept while it is retried, so the reason stays
+ * visible). Resolution itself succeeded, so `ResolutionFailed` goes.
+ */
+export async function reportUnpacking(context: OutcomeContext, working: Working[], unpacking: readonly Unfinished[], now: Date) {
+  const pending = unpacking.filter((entry) => entry.state === 'pending');
+  const failed = unpacking.filter((entry) => entry.state === 'failed');
+  for (const sub of working) {
+    sub.status = removeConditions(sub.status, ['ResolutionFailed'], now).status;
+    if (pending.length > 0) {
+      sub.status = setCondition(sub.status, { type: 'BundleUnpacking', status: 'True', reason: 'UnpackingInProgress', message: pending.map((entry) => entry.message).join('; ') }, now).status;
+    } else {
+      sub.status = removeConditions(sub.status, ['BundleUnpacking'], now).status;
+    }
+    if (failed.length > 0) {
+      const reason = failed.some((entry) => entry.reason === 'BundleUnpackFailed') ? 'BundleUnpackFailed' : 'ErrorPreventedUnpacking';
+      sub.status = setCondition(sub.status, { type: 'BundleUnpackFailed', status: 'True', reason, message: failed.map((entry) => entry.message).join('; ') }, now).status;
+    }
+  }
+  const before = working.map((sub) => sub.object.status?.conditions);
+  await writeSubscriptions(context, working);
+  if (failed.length > 0) {
+    working.forEach((sub, index) => {
+      // one event per new failure, not one per retry pass
+      if (!isSemanticallyEqual(before[index], sub.status.conditions)) void context.events().warning(sub.object, 'BundleUnpackFailed', failed.map((entry) => entry.message).join('; '));
+    });
+  }
+  const retryInMs = failed.map((entry) => entry.retryInMs);
+  return { requeueAfter: pending.length > 0 ? context.bundleUnpackPollMs : Math.max(100, Math.min(...retryInMs)) };
+}
+
+/**
+ * `ResolutionFailed` on every Subscription, with a Warning event: `ConstraintsNotSatisfiable` (tried again
+ * when an input changes), else `ErrorPreventedResolution` (rethrown, so retried on a backoff, unless the
+ * resolution used up its budget: the same input would cost as much again).
+ */
+export async function failResolution(context: OutcomeContext, working: Working[], error: unknown, now: Date) {
+  const unsatisfiable = hasErrorCode(error, 'OLM_RESOLVER_UNSATISFIABLE');
+  // A resolution over its budget costs as much again on the same input: like unsatisfiable constraints,
+  // it is tried again when the inputs change, not on a backoff (upstream has no budget).
+  const overBudget = hasErrorCode(error, 'OLM_RESOLVER_BUDGET_EXHAUSTED');
+  for (const sub of working) {
+    sub.status = setCondition(
+      sub.status,
+      { type: 'ResolutionFailed', status: 'True', reason: unsatisfiable ? 'ConstraintsNotSatisfiable' : 'ErrorPreventedResolution', message: describeError(error) },
+      now,
+    ).status;
+  }
+  await writeSubscriptions(context, working);
+  for (const sub of working) {
+    void context.events().warning(sub.object, 'ResolutionFailed', describeError(error));
+  }
+  // Unsatisfiable constraints change only when the inputs do (and then a watch event brings us back).
+  if (!unsatisfiable && !overBudget) throw error;
+}

@@ -1,0 +1,131 @@
+import { formatTime } from '@olm/go-format';
+import { catalogSourceRevision } from './catalog-source-connections.js';
+import type { CatalogControllerContext } from './controller-context.js';
+import { deprecationConditions } from './deprecation-conditions.js';
+import { referenceOf } from './install-plan-creation.js';
+import { asString, Kinds, nameOf, type AnyObject } from './kinds.js';
+import type { NamespaceSnapshot, SubscriptionObject } from './namespace-snapshot.js';
+import {
+  updateCatalogHealth,
+  updateCsvState,
+  updateInstallPlanConditions,
+  type CatalogHealth,
+  type InstallPlanStatusView,
+  type SubscriptionStatus,
+} from './subscription-status.js';
+import { writeSubscriptions, type Working } from './subscription-writes.js';
+
+const generatedByAnnotation = 'olm.generated-by';
+
+type RefreshContext = Pick<CatalogControllerContext, 'client' | 'fieldManager' | 'connections' | 'metrics'>;
+
+export interface RefreshedSubscriptions {
+  readonly working: Working[];
+  /** Resolution waits: a state changed (the status write brings the next pass) or every Subscription waits on its plan. */
+  readonly waiting: boolean;
+}
+
+/**
+ * Refreshes every Subscription's status from its InstallPlan, its CSV and the catalogs' health (with the
+ * deprecation conditions of the installed entry), counts its sync, and writes what changed.
+ */
+export async function refreshSubscriptions(context: RefreshContext, snapshot: NamespaceSnapshot, now: Date): Promise<RefreshedSubscriptions> {
+  const { namespace, subscriptions, healthSources } = snapshot;
+  const health = catalogHealth(healthSources, now);
+  await refreshTargetedContent(context, healthSources, subscriptions);
+  const working: Working[] = subscriptions.map((object) => ({ object, status: object.status ?? {} }));
+  let stateChanged = false;
+  for (const sub of working) {
+    const before = sub.status;
+    sub.status = refreshedStatus(context, snapshot, sub.object, sub.status, health, now);
+    if (before.state !== sub.status.state || before.installPlanRef?.name !== sub.status.installPlanRef?.name || before.currentCSV !== sub.status.currentCSV) {
+      stateChanged = true;
+    }
+    context.metrics?.subscriptionSyncs.record(namespace, {
+      name: nameOf(sub.object),
+      installed: asString(sub.status.installedCSV),
+      channel: asString(sub.object.spec?.channel),
+      package: asString(sub.object.spec?.name),
+      approval: asString(sub.object.spec?.installPlanApproval),
+    });
+  }
+  await writeSubscriptions(context, working);
+  const waiting = stateChanged || working.every((sub) => sub.status.installPlanRef && sub.status.state === 'UpgradePending');
+  return { working, waiting };
+}
+
+function refreshedStatus(
+  context: RefreshContext,
+  { plans, csvs, failForward, healthSources }: NamespaceSnapshot,
+  object: SubscriptionObject,
+  current: SubscriptionStatus,
+  health: readonly CatalogHealth[],
+  now: Date,
+): SubscriptionStatus {
+  let status = adoptGeneratingInstallPlan(object, current, plans, now);
+  const ref = status.installPlanRef;
+  let plan: AnyObject | undefined;
+  if (ref) {
+    plan = plans.find((candidate) => nameOf(candidate) === ref.name);
+    status = updateInstallPlanConditions(status, plan?.status as InstallPlanStatusView | undefined, now).status;
+  }
+  const currentCsvExists = csvs.some((csv) => nameOf(csv) === status.currentCSV);
+  status = updateCsvState(status, currentCsvExists, now, {
+    failForward,
+    installPlanFailed: (plan?.status as { phase?: string } | undefined)?.phase === 'Failed',
+  }).status;
+  status = updateCatalogHealth({ spec: { source: asString(object.spec?.source), sourceNamespace: asString(object.spec?.sourceNamespace) }, status }, health, now).status;
+  return deprecationConditions(object, status, healthSources, context, now);
+}
+
+/**
+ * Brings the content of the catalogs the Subscriptions target up to date (within the TTL, or after
+ * the CatalogSource changed), so deprecation conditions read what resolution will. A catalog that
+ * cannot be read now is left as it is: its health and resolution say so.
+ */
+async function refreshTargetedContent(context: Pick<CatalogControllerContext, 'connections'>, sources: readonly AnyObject[], subscriptions: readonly SubscriptionObject[]): Promise<void> {
+  for (const source of sources) {
+    const key = { namespace: source.metadata?.namespace ?? '', name: nameOf(source) };
+    if (!subscriptions.some((sub) => sub.spec?.source === key.name && sub.spec?.sourceNamespace === key.namespace)) continue;
+    if (!context.connections.isConnected(key)) continue;
+    await context.connections.content(key, catalogSourceRevision(source)).catch(() => undefined);
+  }
+}
+
+/** Health of every catalog the namespace sees, sorted by namespace and name (as upstream lists them). */
+function catalogHealth(sources: readonly AnyObject[], now: Date): CatalogHealth[] {
+  return [...sources]
+    .sort((a, b) => `${a.metadata?.namespace}/${nameOf(a)}`.localeCompare(`${b.metadata?.namespace}/${nameOf(b)}`))
+    .map((source) => {
+      const status = (source.status ?? {}) as { reason?: string; connectionState?: { lastObservedState?: string } };
+      return {
+        catalogSourceRef: {
+          apiVersion: Kinds.catalogSource.apiVersion,
+          kind: Kinds.catalogSource.kind,
+          name: nameOf(source),
+          namespace: source.metadata?.namespace ?? '',
+          uid: source.metadata?.uid,
+        },
+        lastUpdated: formatTime(now),
+        healthy: status.reason !== 'SpecInvalidError' && status.connectionState?.lastObservedState === 'READY',
+      };
+    });
+}
+
+/** A Subscription an InstallPlan created (annotation `olm.generated-by`) takes that plan as its own. */
+function adoptGeneratingInstallPlan(sub: SubscriptionObject, status: SubscriptionStatus, plans: readonly AnyObject[], now: Date): SubscriptionStatus {
+  if (status.installPlanRef || status.installplan) return status;
+  const planName = sub.metadata?.annotations?.[generatedByAnnotation];
+  const plan = planName ? plans.find((candidate) => nameOf(candidate) === planName) : undefined;
+  if (!plan) return status;
+  const reference = referenceOf(plan);
+  return {
+    ...status,
+    installPlanRef: reference,
+    installplan: { apiVersion: reference.apiVersion, kind: reference.kind, name: reference.name, uuid: reference.uid },
+    installPlanGeneration: Number((plan.spec as { generation?: number } | undefined)?.generation ?? 0),
+    state: 'UpgradePending',
+    currentCSV: asString(sub.spec?.startingCSV),
+    lastUpdated: formatTime(now),
+  };
+}
