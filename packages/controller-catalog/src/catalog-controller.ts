@@ -4,7 +4,7 @@ import { EventRecorder, KubeClient, silentLogger } from '@olm/controller-runtime
 import { createConfigMapSourceType } from '@olm/registry';
 import type { Registry } from 'prom-client';
 import { BundleUnpacker } from './bundle-unpacker.js';
-import { createCatalogEvents } from './catalog-events.js';
+import { createCatalogEvents, type CatalogEvents } from './catalog-events.js';
 import { createCatalogMetrics, type CatalogMetrics } from './catalog-metrics.js';
 import { CatalogSourceConnections } from './catalog-source-connections.js';
 import { createCatalogSourceReconciler } from './catalog-source-reconciler.js';
@@ -100,16 +100,7 @@ export interface CatalogController {
  * CatalogSources, OperatorGroups, CSVs and InstallPlans) and InstallPlans.
  */
 export function createCatalogController(options: CatalogControllerOptions): CatalogController {
-  let ownClient: KubeClient | undefined;
-  const givenClient = options.client;
-  const client =
-    givenClient !== undefined
-      ? () => givenClient
-      : () => {
-          if (options.kubeconfig === undefined) throw new OlmError('OLM_CATALOG_INVALID_OPTIONS', 'createCatalogController needs a client or a kubeconfig');
-          ownClient ??= new KubeClient({ kubeconfig: options.kubeconfig });
-          return ownClient;
-        };
+  const { client, close: closeClient } = clientOf(options);
   const given = options.catalogSourceTypes;
   const sourceTypeMap =
     given instanceof Map ? (given as ReadonlyMap<string, CatalogSourceType>) : new Map([...(given as Iterable<CatalogSourceType>)].map((type) => [type.sourceType, type]));
@@ -120,38 +111,10 @@ export function createCatalogController(options: CatalogControllerOptions): Cata
   const getMetrics = (): CatalogMetrics | undefined => metricsValue;
   const logger = options.logger ?? silentLogger;
   const now = options.clock ?? (() => new Date());
-  // ConfigMap catalogs read their ConfigMap from the cluster when the booted source type cannot.
-  const fetchConfigMap = async ({ namespace, name }: { namespace: string; name: string }) =>
-    ((await client().get({ ...Kinds.configMap, namespace, name })) as { data?: Record<string, string> }).data ?? {};
   const catalogEvents = createCatalogEvents(logger);
-  const connections = new CatalogSourceConnections({
-    sourceTypes,
-    fallbackSourceTypes: new Map(
-      (['configmap', 'internal'] as const).map((sourceType) => [sourceType, createConfigMapSourceType({ sourceType, fetchConfigMap })]),
-    ),
-    ttlMs: options.catalogCacheTtlMs ?? 30 * 60_000,
-    now: () => now().getTime(),
-    logger,
-    onSnapshot: (key) => getMetrics()?.catalogSourceSnapshots.inc({ namespace: key.namespace, name: key.name }),
-    onStateChange: (key) => catalogEvents.connectionChanged.emit(key),
-    onContentChanged: (key) => catalogEvents.contentChanged.emit(key),
-  });
+  const connections = createConnections(options, { client, sourceTypes, logger, now, catalogEvents, metrics: getMetrics });
   const bundleUnpackPollMs = options.bundleUnpackPollMs ?? 5_000;
-  const bundleUnpacker = new BundleUnpacker({
-    client,
-    registryClient: createOciRegistryClient({
-      ...(options.insecureRegistries ? { insecureRegistries: options.insecureRegistries } : {}),
-      ...(options.registryRequestTimeoutMs !== undefined ? { requestTimeoutMs: options.registryRequestTimeoutMs } : {}),
-      ...(options.registryProxy ? { proxy: options.registryProxy } : {}),
-    }),
-    ...(options.globalPullSecret ? { globalPullSecret: options.globalPullSecret } : {}),
-    logger,
-    now: () => now().getTime(),
-    ...(options.bundleUnpackFailedRetryMs !== undefined ? { failedRetryMs: options.bundleUnpackFailedRetryMs } : {}),
-    ...(options.bundleUnpackTimeoutMs !== undefined ? { timeoutMs: options.bundleUnpackTimeoutMs } : {}),
-    errorRetryMs: bundleUnpackPollMs,
-    fieldManager: 'catalog-operator',
-  });
+  const bundleUnpacker = createBundleUnpacker(options, { client, logger, now, bundleUnpackPollMs });
   let events: EventRecorder | undefined;
   const context: CatalogControllerContext = {
     client,
@@ -167,22 +130,8 @@ export function createCatalogController(options: CatalogControllerOptions): Cata
       return getMetrics();
     },
     logger,
-    globalCatalogNamespace: options.globalCatalogNamespace ?? 'olm',
-    installPlanRetryTimeoutMs: options.installPlanRetryTimeoutMs ?? defaultInstallPlanRetryTimeoutMs,
-    installingRequeueMs: options.installingRequeueMs ?? 5_000,
-    healthCheckIntervalMs: options.catalogHealthCheckIntervalMs ?? 30_000,
-    unhealthyRetryMs: options.catalogUnhealthyRetryMs ?? 5_000,
-    fieldManager: 'catalog-operator',
     now,
-    subscriptionNamespaces: new Set(),
-    reconciledCatalogSources: new Set(),
-    ...(options.onStepApplied ? { onStepApplied: options.onStepApplied } : {}),
-    registryServiceRouting: options.registryServiceRouting ?? 'dns',
-    registryPod: {
-      opmImage: options.opmImage ?? defaultOpmImage,
-      utilImage: options.utilImage ?? defaultUtilImage,
-      workloadUserId: options.workloadUserId ?? defaultWorkloadUserId,
-    },
+    ...settingsOf(options),
   };
   return {
     reconcilers: [createCatalogSourceReconciler(context), createNamespaceResolutionReconciler(context), createInstallPlanReconciler(context)],
@@ -194,7 +143,90 @@ export function createCatalogController(options: CatalogControllerOptions): Cata
       catalogEvents.connectionChanged.clear();
       catalogEvents.contentChanged.clear();
       await connections.close();
-      ownClient?.close();
+      closeClient();
     },
   };
+}
+
+/** The given client, or one made from the kubeconfig on first use (closed with the controller). */
+function clientOf(options: CatalogControllerOptions): { client: () => KubeClient; close: () => void } {
+  let ownClient: KubeClient | undefined;
+  const givenClient = options.client;
+  if (givenClient !== undefined) return { client: () => givenClient, close: () => undefined };
+  return {
+    client: () => {
+      if (options.kubeconfig === undefined) throw new OlmError('OLM_CATALOG_INVALID_OPTIONS', 'createCatalogController needs a client or a kubeconfig');
+      ownClient ??= new KubeClient({ kubeconfig: options.kubeconfig });
+      return ownClient;
+    },
+    close: () => ownClient?.close(),
+  };
+}
+
+/** The options' timings and names, with their defaults. */
+function settingsOf(options: CatalogControllerOptions) {
+  return {
+    globalCatalogNamespace: options.globalCatalogNamespace ?? 'olm',
+    installPlanRetryTimeoutMs: options.installPlanRetryTimeoutMs ?? defaultInstallPlanRetryTimeoutMs,
+    installingRequeueMs: options.installingRequeueMs ?? 5_000,
+    healthCheckIntervalMs: options.catalogHealthCheckIntervalMs ?? 30_000,
+    unhealthyRetryMs: options.catalogUnhealthyRetryMs ?? 5_000,
+    fieldManager: 'catalog-operator',
+    subscriptionNamespaces: new Set<string>(),
+    reconciledCatalogSources: new Set<string>(),
+    ...(options.onStepApplied ? { onStepApplied: options.onStepApplied } : {}),
+    registryServiceRouting: options.registryServiceRouting ?? 'dns',
+    registryPod: {
+      opmImage: options.opmImage ?? defaultOpmImage,
+      utilImage: options.utilImage ?? defaultUtilImage,
+      workloadUserId: options.workloadUserId ?? defaultWorkloadUserId,
+    },
+  } satisfies Partial<CatalogControllerContext>;
+}
+
+interface Shared {
+  readonly client: () => KubeClient;
+  readonly logger: Logger;
+  readonly now: () => Date;
+}
+
+/** One connection per CatalogSource through the booted source types (ConfigMap catalogs fall back to reading their ConfigMap themselves). */
+function createConnections(
+  options: CatalogControllerOptions,
+  { client, sourceTypes, logger, now, catalogEvents, metrics }: Shared & { sourceTypes: () => ReadonlyMap<string, CatalogSourceType>; catalogEvents: CatalogEvents; metrics: () => CatalogMetrics | undefined },
+): CatalogSourceConnections {
+  // ConfigMap catalogs read their ConfigMap from the cluster when the booted source type cannot.
+  const fetchConfigMap = async ({ namespace, name }: { namespace: string; name: string }) =>
+    ((await client().get({ ...Kinds.configMap, namespace, name })) as { data?: Record<string, string> }).data ?? {};
+  return new CatalogSourceConnections({
+    sourceTypes,
+    fallbackSourceTypes: new Map(
+      (['configmap', 'internal'] as const).map((sourceType) => [sourceType, createConfigMapSourceType({ sourceType, fetchConfigMap })]),
+    ),
+    ttlMs: options.catalogCacheTtlMs ?? 30 * 60_000,
+    now: () => now().getTime(),
+    logger,
+    onSnapshot: (key) => metrics()?.catalogSourceSnapshots.inc({ namespace: key.namespace, name: key.name }),
+    onStateChange: (key) => catalogEvents.connectionChanged.emit(key),
+    onContentChanged: (key) => catalogEvents.contentChanged.emit(key),
+  });
+}
+
+/** Pulls and unpacks the images of image-only bundles. */
+function createBundleUnpacker(options: CatalogControllerOptions, { client, logger, now, bundleUnpackPollMs }: Shared & { bundleUnpackPollMs: number }): BundleUnpacker {
+  return new BundleUnpacker({
+    client,
+    registryClient: createOciRegistryClient({
+      ...(options.insecureRegistries ? { insecureRegistries: options.insecureRegistries } : {}),
+      ...(options.registryRequestTimeoutMs !== undefined ? { requestTimeoutMs: options.registryRequestTimeoutMs } : {}),
+      ...(options.registryProxy ? { proxy: options.registryProxy } : {}),
+    }),
+    ...(options.globalPullSecret ? { globalPullSecret: options.globalPullSecret } : {}),
+    logger,
+    now: () => now().getTime(),
+    ...(options.bundleUnpackFailedRetryMs !== undefined ? { failedRetryMs: options.bundleUnpackFailedRetryMs } : {}),
+    ...(options.bundleUnpackTimeoutMs !== undefined ? { timeoutMs: options.bundleUnpackTimeoutMs } : {}),
+    errorRetryMs: bundleUnpackPollMs,
+    fieldManager: 'catalog-operator',
+  });
 }

@@ -1,0 +1,187 @@
+import { describeError, type ConnectionState } from '@olm/core';
+import { isNotFound, isSemanticallyEqual, updateStatus } from '@olm/controller-runtime';
+import { formatTime } from '@olm/go-format';
+import { registryPoll, registryServiceName, specInvalidReason } from './catalog-source-spec.js';
+import type { CatalogControllerContext } from './controller-context.js';
+import { asString, Kinds, type AnyObject } from './kinds.js';
+import { registryPort } from './registry-pod.js';
+import { ensureRegistryServer, removeRegistryServer } from './registry-server.js';
+import { podAddressOfService } from './registry-service-address.js';
+
+const builtInSourceTypes = new Set(['grpc', 'configmap', 'internal']);
+
+/** The status fields the CatalogSource reconciler owns. */
+export interface CatalogSourceStatusView {
+  reason?: string;
+  message?: string;
+  connectionState?: { address?: string; lastObservedState: string; lastConnect?: string };
+  registryService?: { protocol: string; serviceName: string; serviceNamespace: string; port: string; createdAt: string };
+  configMapReference?: { name: string; namespace: string; uid?: string; resourceVersion?: string; lastUpdateTime: string };
+  latestImageRegistryPoll?: string;
+  [field: string]: unknown;
+}
+
+/** One CatalogSource's pass: what was read, and the status being built (`next`). */
+export interface CatalogSourcePass {
+  readonly key: { readonly namespace: string; readonly name: string };
+  readonly source: AnyObject;
+  readonly spec: Record<string, unknown>;
+  readonly sourceType: string;
+  readonly previous: CatalogSourceStatusView;
+  readonly next: CatalogSourceStatusView;
+  readonly now: Date;
+}
+
+export function startPass(key: CatalogSourcePass['key'], source: AnyObject, now: Date): CatalogSourcePass {
+  const spec = (source.spec ?? {}) as Record<string, unknown>;
+  const previous = (source.status ?? {}) as CatalogSourceStatusView;
+  const next: CatalogSourceStatusView = { ...previous };
+  delete next.reason;
+  delete next.message;
+  return { key, source, spec, sourceType: asString(spec.sourceType), previous, next, now };
+}
+
+/** `SpecInvalidError` (written, connection closed) when the spec is invalid; true when it was. */
+export async function rejectInvalidSpec(context: CatalogControllerContext, pass: CatalogSourcePass): Promise<boolean> {
+  const extraTypes = [...context.sourceTypes().keys()].filter((type) => !builtInSourceTypes.has(type));
+  const invalid = specInvalidReason(pass.spec, extraTypes);
+  if (!invalid) return false;
+  await context.connections.remove(pass.key);
+  await writeStatus(context, pass.source, { ...pass.next, reason: 'SpecInvalidError', message: invalid });
+  context.metrics?.catalogSourceReady.set(pass.key, 0);
+  return true;
+}
+
+/**
+ * Where the registry is: the spec (an address, a source type's own), a registry Service for an image
+ * (`status.registryService`), or a ConfigMap (`status.configMapReference`; a missing one is `ConfigMapError`,
+ * written, and undefined is returned).
+ */
+export async function locateRegistry(context: CatalogControllerContext, pass: CatalogSourcePass): Promise<Record<string, unknown> | undefined> {
+  const { key, spec, sourceType, previous, next, now } = pass;
+  if (sourceType === 'grpc' && !asString(spec.address) && asString(spec.image)) {
+    const serviceName = registryServiceName(key.name);
+    next.registryService = {
+      protocol: 'grpc',
+      serviceName,
+      serviceNamespace: key.namespace,
+      port: '50051',
+      createdAt: previous.registryService?.createdAt ?? formatTime(now),
+    };
+    return { ...spec, address: `${serviceName}.${key.namespace}.svc:50051` };
+  }
+  if (sourceType !== 'configmap' && sourceType !== 'internal') return spec;
+  const configMapName = asString(spec.configMap);
+  let configMap: AnyObject;
+  try {
+    configMap = await context.client().get({ ...Kinds.configMap, namespace: key.namespace, name: configMapName });
+  } catch (error) {
+    const message = `failed to get catalog config map ${configMapName}: ${isNotFound(error) ? `configmaps ${JSON.stringify(configMapName)} not found` : describeError(error)}`;
+    await writeStatus(context, pass.source, { ...next, reason: 'ConfigMapError', message, connectionState: connectionState(previous, 'TRANSIENT_FAILURE', undefined, now) });
+    context.metrics?.catalogSourceReady.set(key, 0);
+    return undefined;
+  }
+  const resourceVersion = configMap.metadata?.resourceVersion;
+  if (previous.configMapReference?.resourceVersion !== resourceVersion) context.connections.invalidate(key);
+  next.configMapReference =
+    previous.configMapReference?.resourceVersion === resourceVersion && previous.configMapReference?.uid === configMap.metadata?.uid
+      ? previous.configMapReference
+      : { name: configMapName, namespace: key.namespace, uid: configMap.metadata?.uid, resourceVersion, lastUpdateTime: formatTime(now) };
+  return spec;
+}
+
+/** `registryPoll.interval` (grpc with image only): `InvalidIntervalError`, and whether a poll is due (the content is then taken again). */
+export function pollRegistry(context: CatalogControllerContext, pass: CatalogSourcePass): { readonly intervalMs?: number; readonly due: boolean } {
+  const { next, previous, now } = pass;
+  const poll = registryPoll(pass.spec);
+  if (poll.invalidIntervalMessage) {
+    next.reason = 'InvalidIntervalError';
+    next.message = poll.invalidIntervalMessage;
+  }
+  if (poll.intervalMs === undefined) return { due: false };
+  const last = previous.latestImageRegistryPoll ? Date.parse(previous.latestImageRegistryPoll) : undefined;
+  if (last !== undefined && now.getTime() - last < poll.intervalMs) return { intervalMs: poll.intervalMs, due: false };
+  context.connections.invalidate(pass.key);
+  next.latestImageRegistryPoll = formatTime(now);
+  return { intervalMs: poll.intervalMs, due: true };
+}
+
+/** An image catalog's registry Pod and Service (the Pod recreated when a poll is due); removed when the catalog no longer has an image. */
+export async function ensureRegistry(context: CatalogControllerContext, pass: CatalogSourcePass, pollDue: boolean): Promise<void> {
+  const { key, spec, sourceType, previous, next } = pass;
+  const catalogSource = `${key.namespace}/${key.name}`;
+  if (sourceType === 'grpc' && asString(spec.image)) {
+    try {
+      const changes = await ensureRegistryServer(context.client(), pass.source, { replacePod: pollDue && previous.latestImageRegistryPoll !== undefined, pod: context.registryPod });
+      if (changes.length > 0) context.logger.info('registry server updated', { catalogSource, changes });
+    } catch (error) {
+      next.reason = 'RegistryServerError';
+      next.message = `cannot create the registry Pod and Service for image ${asString(spec.image)}: ${describeError(error)}`;
+    }
+  } else if (previous.registryService) {
+    await removeRegistryServer(context.client(), key).catch((error: unknown) => context.logger.warn('cannot remove the registry Pod and Service', { catalogSource, error: describeError(error) }));
+    delete next.registryService;
+  }
+}
+
+/** Connects through the source type and probes health; the state and address go to `status.connectionState`. An unreachable registry is a state, not an error. */
+export async function connectAndProbe(context: CatalogControllerContext, pass: CatalogSourcePass, connectSpec: Record<string, unknown>): Promise<ConnectionState> {
+  const { key, next } = pass;
+  let state: ConnectionState;
+  let address = asString(connectSpec.address) || undefined;
+  try {
+    // the registry Service's address is what status shows; where it is dialed depends on the routing
+    const serviceAddress = next.registryService ? address : undefined;
+    let dial = connectSpec;
+    let hasEndpoint = true;
+    if (serviceAddress && context.registryServiceRouting === 'pod-ip') {
+      const podAddress = await podAddressOfService(context.client(), key.namespace, next.registryService!.serviceName, registryPort);
+      if (podAddress) dial = { ...connectSpec, address: podAddress };
+      else hasEndpoint = false;
+    }
+    if (!hasEndpoint) {
+      // no ready registry Pod (yet): like a Service without endpoints
+      state = 'TRANSIENT_FAILURE';
+    } else {
+      const connection = await context.connections.connect(key, pass.sourceType, dial);
+      address = serviceAddress ?? connection.address ?? address;
+      state = await context.connections.probe(key);
+    }
+  } catch (error) {
+    next.reason = 'RegistryServerError';
+    next.message = describeError(error);
+    state = 'TRANSIENT_FAILURE';
+  }
+  const connectedAt = context.connections.connectedAt(key);
+  next.connectionState = connectionState(pass.previous, state, address, pass.now, connectedAt === undefined ? undefined : new Date(connectedAt));
+  return state;
+}
+
+/**
+ * `status.connectionState`: `lastConnect` is when the state last changed, as upstream records each
+ * change it sees. A connection whose state is watched gives the time it became READY, so a registry
+ * that restarted between two probes (READY both times, over a new connection) moves it too.
+ */
+function connectionState(previous: CatalogSourceStatusView, state: ConnectionState, address: string | undefined, now: Date, connectedAt?: Date) {
+  const before = previous.connectionState;
+  const unchanged = before?.lastObservedState === state && before.address === address && before.lastConnect !== undefined;
+  const readySince = state === 'READY' && connectedAt ? formatTime(connectedAt) : '';
+  // RFC 3339 UTC timestamps of one format order as strings; lastConnect never moves back.
+  const since = unchanged ? before.lastConnect! : formatTime(now);
+  return { ...(address ? { address } : {}), lastObservedState: state, lastConnect: readySince > since ? readySince : since };
+}
+
+export async function writeStatus(context: CatalogControllerContext, source: AnyObject, status: CatalogSourceStatusView): Promise<void> {
+  // Resolution waits for catalogs this process has not looked at yet; from now on it knows this one's state.
+  context.reconciledCatalogSources.add(`${source.metadata?.namespace ?? ''}/${source.metadata?.name ?? ''}`);
+  if (isSemanticallyEqual(source.status, status)) return;
+  await updateStatus<AnyObject>(
+    context.client(),
+    { ...Kinds.catalogSource, namespace: source.metadata?.namespace ?? '', name: source.metadata?.name ?? '' },
+    (latest) => {
+      latest.status = { ...(latest.status ?? {}), ...status };
+      for (const field of ['reason', 'message'] as const) if (status[field] === undefined) delete latest.status[field];
+    },
+    { fieldManager: context.fieldManager },
+  );
+}
