@@ -1,3 +1,4 @@
+import { GrpcConnectionStates } from '@olm/api';
 import type { ObjectReader, Reconciler } from '@olm/core';
 import { connectAndProbe, ensureRegistry, locateRegistry, pollRegistry, rejectInvalidSpec, startPass, writeStatus } from './catalog-source-steps.js';
 import type { CatalogControllerContext } from './controller-context.js';
@@ -29,8 +30,8 @@ export function createCatalogSourceReconciler(context: CatalogControllerContext)
       await ensureRegistry(context, pass, poll.due);
       const state = await connectAndProbe(context, pass, connectSpec);
       await writeStatus(context, source, pass.next);
-      context.metrics?.catalogSourceReady.set(key, state === 'READY' ? 1 : 0);
-      const recheck = state === 'READY' ? context.healthCheckIntervalMs : context.unhealthyRetryMs;
+      context.metrics?.catalogSourceReady.set(key, state === GrpcConnectionStates.Ready ? 1 : 0);
+      const recheck = state === GrpcConnectionStates.Ready ? context.healthCheckIntervalMs : context.unhealthyRetryMs;
       return { requeueAfter: poll.intervalMs !== undefined ? Math.min(recheck, poll.intervalMs) : recheck };
     },
   };

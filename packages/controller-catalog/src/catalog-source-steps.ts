@@ -1,3 +1,4 @@
+import { CatalogSourceReasons, GrpcConnectionStates, RegistryServicePort, RegistryServiceProtocol, SourceTypes } from '@olm/api';
 import { describeError, type ConnectionState } from '@olm/core';
 import { isNotFound, isSemanticallyEqual, updateStatus } from '@olm/controller-runtime';
 import { formatTime } from '@olm/go-format';
@@ -8,7 +9,7 @@ import { registryPort } from './registry-pod.js';
 import { ensureRegistryServer, removeRegistryServer } from './registry-server.js';
 import { podAddressOfService } from './registry-service-address.js';
 
-const builtInSourceTypes = new Set(['grpc', 'configmap', 'internal']);
+const builtInSourceTypes = new Set<string>(Object.values(SourceTypes));
 
 /** The status fields the CatalogSource reconciler owns. */
 export interface CatalogSourceStatusView {
@@ -47,7 +48,7 @@ export async function rejectInvalidSpec(context: CatalogControllerContext, pass:
   const invalid = specInvalidReason(pass.spec, extraTypes);
   if (!invalid) return false;
   await context.connections.remove(pass.key);
-  await writeStatus(context, pass.source, { ...pass.next, reason: 'SpecInvalidError', message: invalid });
+  await writeStatus(context, pass.source, { ...pass.next, reason: CatalogSourceReasons.SpecInvalidError, message: invalid });
   context.metrics?.catalogSourceReady.set(pass.key, 0);
   return true;
 }
@@ -59,25 +60,25 @@ export async function rejectInvalidSpec(context: CatalogControllerContext, pass:
  */
 export async function locateRegistry(context: CatalogControllerContext, pass: CatalogSourcePass): Promise<Record<string, unknown> | undefined> {
   const { key, spec, sourceType, previous, next, now } = pass;
-  if (sourceType === 'grpc' && !asString(spec.address) && asString(spec.image)) {
+  if (sourceType === SourceTypes.Grpc && !asString(spec.address) && asString(spec.image)) {
     const serviceName = registryServiceName(key.name);
     next.registryService = {
-      protocol: 'grpc',
+      protocol: RegistryServiceProtocol,
       serviceName,
       serviceNamespace: key.namespace,
-      port: '50051',
+      port: RegistryServicePort,
       createdAt: previous.registryService?.createdAt ?? formatTime(now),
     };
-    return { ...spec, address: `${serviceName}.${key.namespace}.svc:50051` };
+    return { ...spec, address: `${serviceName}.${key.namespace}.svc:${RegistryServicePort}` };
   }
-  if (sourceType !== 'configmap' && sourceType !== 'internal') return spec;
+  if (sourceType !== SourceTypes.Configmap && sourceType !== SourceTypes.Internal) return spec;
   const configMapName = asString(spec.configMap);
   let configMap: AnyObject;
   try {
     configMap = await context.client().get({ ...Kinds.configMap, namespace: key.namespace, name: configMapName });
   } catch (error) {
     const message = `failed to get catalog config map ${configMapName}: ${isNotFound(error) ? `configmaps ${JSON.stringify(configMapName)} not found` : describeError(error)}`;
-    await writeStatus(context, pass.source, { ...next, reason: 'ConfigMapError', message, connectionState: connectionState(previous, 'TRANSIENT_FAILURE', undefined, now) });
+    await writeStatus(context, pass.source, { ...next, reason: CatalogSourceReasons.ConfigMapError, message, connectionState: connectionState(previous, GrpcConnectionStates.TransientFailure, undefined, now) });
     context.metrics?.catalogSourceReady.set(key, 0);
     return undefined;
   }
@@ -95,7 +96,7 @@ export function pollRegistry(context: CatalogControllerContext, pass: CatalogSou
   const { next, previous, now } = pass;
   const poll = registryPoll(pass.spec);
   if (poll.invalidIntervalMessage) {
-    next.reason = 'InvalidIntervalError';
+    next.reason = CatalogSourceReasons.IntervalInvalidError;
     next.message = poll.invalidIntervalMessage;
   }
   if (poll.intervalMs === undefined) return { due: false };
@@ -110,12 +111,12 @@ export function pollRegistry(context: CatalogControllerContext, pass: CatalogSou
 export async function ensureRegistry(context: CatalogControllerContext, pass: CatalogSourcePass, pollDue: boolean): Promise<void> {
   const { key, spec, sourceType, previous, next } = pass;
   const catalogSource = `${key.namespace}/${key.name}`;
-  if (sourceType === 'grpc' && asString(spec.image)) {
+  if (sourceType === SourceTypes.Grpc && asString(spec.image)) {
     try {
       const changes = await ensureRegistryServer(context.client(), pass.source, { replacePod: pollDue && previous.latestImageRegistryPoll !== undefined, pod: context.registryPod });
       if (changes.length > 0) context.logger.info('registry server updated', { catalogSource, changes });
     } catch (error) {
-      next.reason = 'RegistryServerError';
+      next.reason = CatalogSourceReasons.RegistryServerError;
       next.message = `cannot create the registry Pod and Service for image ${asString(spec.image)}: ${describeError(error)}`;
     }
   } else if (previous.registryService) {
@@ -141,16 +142,16 @@ export async function connectAndProbe(context: CatalogControllerContext, pass: C
     }
     if (!hasEndpoint) {
       // no ready registry Pod (yet): like a Service without endpoints
-      state = 'TRANSIENT_FAILURE';
+      state = GrpcConnectionStates.TransientFailure;
     } else {
       const connection = await context.connections.connect(key, pass.sourceType, dial);
       address = serviceAddress ?? connection.address ?? address;
       state = await context.connections.probe(key);
     }
   } catch (error) {
-    next.reason = 'RegistryServerError';
+    next.reason = CatalogSourceReasons.RegistryServerError;
     next.message = describeError(error);
-    state = 'TRANSIENT_FAILURE';
+    state = GrpcConnectionStates.TransientFailure;
   }
   const connectedAt = context.connections.connectedAt(key);
   next.connectionState = connectionState(pass.previous, state, address, pass.now, connectedAt === undefined ? undefined : new Date(connectedAt));
@@ -165,7 +166,7 @@ export async function connectAndProbe(context: CatalogControllerContext, pass: C
 function connectionState(previous: CatalogSourceStatusView, state: ConnectionState, address: string | undefined, now: Date, connectedAt?: Date) {
   const before = previous.connectionState;
   const unchanged = before?.lastObservedState === state && before.address === address && before.lastConnect !== undefined;
-  const readySince = state === 'READY' && connectedAt ? formatTime(connectedAt) : '';
+  const readySince = state === GrpcConnectionStates.Ready && connectedAt ? formatTime(connectedAt) : '';
   // RFC 3339 UTC timestamps of one format order as strings; lastConnect never moves back.
   const since = unchanged ? before.lastConnect! : formatTime(now);
   return { ...(address ? { address } : {}), lastObservedState: state, lastConnect: readySince > since ? readySince : since };

@@ -1,3 +1,4 @@
+import { SubscriptionConditionTypes, SubscriptionReasons, SubscriptionStates } from '@olm/api';
 import { describeError } from '@olm/core';
 import { formatTime } from '@olm/go-format';
 import type { CatalogControllerContext } from './controller-context.js';
@@ -24,7 +25,7 @@ export async function writeInstallPlan(context: CatalogControllerContext, snapsh
       // upstream reports this under BundleUnpackFailed, with its own reason, and retries
       const message = `error ensuring InstallPlan: ${describeError(error)}`;
       for (const sub of working) {
-        sub.status = setCondition(sub.status, { type: 'BundleUnpackFailed', status: 'True', reason: 'EnsureInstallPlanFailed', message }, now).status;
+        sub.status = setCondition(sub.status, { type: SubscriptionConditionTypes.BundleUnpackFailed, status: 'True', reason: SubscriptionReasons.EnsureInstallPlanFailed, message }, now).status;
       }
       await writeSubscriptions(context, working);
       throw error;
@@ -39,13 +40,13 @@ export async function writeInstallPlan(context: CatalogControllerContext, snapsh
         installPlanRef: reference,
         installplan: { apiVersion: reference.apiVersion, kind: reference.kind, name: reference.name, uuid: reference.uid },
         installPlanGeneration: generation,
-        state: 'UpgradePending',
+        state: SubscriptionStates.UpgradePending,
         lastUpdated: formatTime(now),
       };
     }
   }
   for (const sub of working) {
-    sub.status = removeConditions(sub.status, ['ResolutionFailed', 'BundleUnpacking', 'BundleUnpackFailed'], now).status;
+    sub.status = removeConditions(sub.status, [SubscriptionConditionTypes.ResolutionFailed, SubscriptionConditionTypes.BundleUnpacking, SubscriptionConditionTypes.BundleUnpackFailed], now).status;
   }
   await writeSubscriptions(context, working);
 }

@@ -1,3 +1,4 @@
+import { SubscriptionConditionTypes, SubscriptionReasons } from '@olm/api';
 import { describeError, hasErrorCode } from '@olm/core';
 import { isSemanticallyEqual } from '@olm/controller-runtime';
 import type { CatalogControllerContext } from './controller-context.js';
@@ -16,15 +17,15 @@ export async function reportUnpacking(context: OutcomeContext, working: Working[
   const pending = unpacking.filter((entry) => entry.state === 'pending');
   const failed = unpacking.filter((entry) => entry.state === 'failed');
   for (const sub of working) {
-    sub.status = removeConditions(sub.status, ['ResolutionFailed'], now).status;
+    sub.status = removeConditions(sub.status, [SubscriptionConditionTypes.ResolutionFailed], now).status;
     if (pending.length > 0) {
-      sub.status = setCondition(sub.status, { type: 'BundleUnpacking', status: 'True', reason: 'UnpackingInProgress', message: pending.map((entry) => entry.message).join('; ') }, now).status;
+      sub.status = setCondition(sub.status, { type: SubscriptionConditionTypes.BundleUnpacking, status: 'True', reason: SubscriptionReasons.UnpackingInProgress, message: pending.map((entry) => entry.message).join('; ') }, now).status;
     } else {
-      sub.status = removeConditions(sub.status, ['BundleUnpacking'], now).status;
+      sub.status = removeConditions(sub.status, [SubscriptionConditionTypes.BundleUnpacking], now).status;
     }
     if (failed.length > 0) {
-      const reason = failed.some((entry) => entry.reason === 'BundleUnpackFailed') ? 'BundleUnpackFailed' : 'ErrorPreventedUnpacking';
-      sub.status = setCondition(sub.status, { type: 'BundleUnpackFailed', status: 'True', reason, message: failed.map((entry) => entry.message).join('; ') }, now).status;
+      const reason = failed.some((entry) => entry.reason === 'BundleUnpackFailed') ? SubscriptionReasons.BundleUnpackFailed : SubscriptionReasons.ErrorPreventedUnpacking;
+      sub.status = setCondition(sub.status, { type: SubscriptionConditionTypes.BundleUnpackFailed, status: 'True', reason, message: failed.map((entry) => entry.message).join('; ') }, now).status;
     }
   }
   const before = working.map((sub) => sub.object.status?.conditions);
@@ -32,7 +33,7 @@ export async function reportUnpacking(context: OutcomeContext, working: Working[
   if (failed.length > 0) {
     working.forEach((sub, index) => {
       // one event per new failure, not one per retry pass
-      if (!isSemanticallyEqual(before[index], sub.status.conditions)) void context.events().warning(sub.object, 'BundleUnpackFailed', failed.map((entry) => entry.message).join('; '));
+      if (!isSemanticallyEqual(before[index], sub.status.conditions)) void context.events().warning(sub.object, SubscriptionConditionTypes.BundleUnpackFailed, failed.map((entry) => entry.message).join('; '));
     });
   }
   const retryInMs = failed.map((entry) => entry.retryInMs);
@@ -52,13 +53,17 @@ export async function failResolution(context: OutcomeContext, working: Working[]
   for (const sub of working) {
     sub.status = setCondition(
       sub.status,
-      { type: 'ResolutionFailed', status: 'True', reason: unsatisfiable ? 'ConstraintsNotSatisfiable' : 'ErrorPreventedResolution', message: describeError(error) },
+      {
+        type: SubscriptionConditionTypes.ResolutionFailed,
+        status: 'True',
+        reason: unsatisfiable ? SubscriptionReasons.ConstraintsNotSatisfiable : SubscriptionReasons.ErrorPreventedResolution,
+        message: describeError(error) },
       now,
     ).status;
   }
   await writeSubscriptions(context, working);
   for (const sub of working) {
-    void context.events().warning(sub.object, 'ResolutionFailed', describeError(error));
+    void context.events().warning(sub.object, SubscriptionConditionTypes.ResolutionFailed, describeError(error));
   }
   // Unsatisfiable constraints change only when the inputs do (and then a watch event brings us back).
   if (!unsatisfiable && !overBudget) throw error;

@@ -1,3 +1,4 @@
+import { CatalogSourceReasons, GrpcConnectionStates, InstallPlanPhases, SubscriptionStates } from '@olm/api';
 import { formatTime } from '@olm/go-format';
 import { catalogSourceRevision } from './catalog-source-connections.js';
 import type { CatalogControllerContext } from './controller-context.js';
@@ -50,7 +51,7 @@ export async function refreshSubscriptions(context: RefreshContext, snapshot: Na
     });
   }
   await writeSubscriptions(context, working);
-  const waiting = stateChanged || working.every((sub) => sub.status.installPlanRef && sub.status.state === 'UpgradePending');
+  const waiting = stateChanged || working.every((sub) => sub.status.installPlanRef && sub.status.state === SubscriptionStates.UpgradePending);
   return { working, waiting };
 }
 
@@ -72,7 +73,7 @@ function refreshedStatus(
   const currentCsvExists = csvs.some((csv) => nameOf(csv) === status.currentCSV);
   status = updateCsvState(status, currentCsvExists, now, {
     failForward,
-    installPlanFailed: (plan?.status as { phase?: string } | undefined)?.phase === 'Failed',
+    installPlanFailed: (plan?.status as { phase?: string } | undefined)?.phase === InstallPlanPhases.Failed,
   }).status;
   status = updateCatalogHealth({ spec: { source: asString(object.spec?.source), sourceNamespace: asString(object.spec?.sourceNamespace) }, status }, health, now).status;
   return deprecationConditions(object, status, healthSources, context, now);
@@ -107,7 +108,7 @@ function catalogHealth(sources: readonly AnyObject[], now: Date): CatalogHealth[
           uid: source.metadata?.uid,
         },
         lastUpdated: formatTime(now),
-        healthy: status.reason !== 'SpecInvalidError' && status.connectionState?.lastObservedState === 'READY',
+        healthy: status.reason !== CatalogSourceReasons.SpecInvalidError && status.connectionState?.lastObservedState === GrpcConnectionStates.Ready,
       };
     });
 }
@@ -124,7 +125,7 @@ function adoptGeneratingInstallPlan(sub: SubscriptionObject, status: Subscriptio
     installPlanRef: reference,
     installplan: { apiVersion: reference.apiVersion, kind: reference.kind, name: reference.name, uuid: reference.uid },
     installPlanGeneration: Number((plan.spec as { generation?: number } | undefined)?.generation ?? 0),
-    state: 'UpgradePending',
+    state: SubscriptionStates.UpgradePending,
     currentCSV: asString(sub.spec?.startingCSV),
     lastUpdated: formatTime(now),
   };

@@ -1,3 +1,4 @@
+import { BundleLookupConditionTypes, InstallPlanConditionTypes, InstallPlanPhases, SubscriptionConditionTypes, SubscriptionReasons, SubscriptionStates } from '@olm/api';
 import { formatTime } from '@olm/go-format';
 
 /** A Subscription condition (`status.conditions[]`). */
@@ -94,42 +95,45 @@ export function updateCatalogHealth(subscription: SubscriptionView, health: read
   const target = health.find((entry) => entry.catalogSourceRef.namespace === sourceNamespace && entry.catalogSourceRef.name === source);
   let condition: { status: 'True' | 'False'; reason: string; message: string };
   if (!target) {
-    condition = { status: 'True', reason: 'UnhealthyCatalogSourceFound', message: `targeted catalogsource ${sourceNamespace}/${source} missing` };
+    condition = { status: 'True', reason: SubscriptionReasons.UnhealthyCatalogSourceFound, message: `targeted catalogsource ${sourceNamespace}/${source} missing` };
   } else if (!health.every((entry) => entry.healthy)) {
     condition = {
       status: 'True',
-      reason: 'UnhealthyCatalogSourceFound',
+      reason: SubscriptionReasons.UnhealthyCatalogSourceFound,
       message: target.healthy
-        ? (getCondition(status, 'CatalogSourcesUnhealthy')?.message ?? '')
+        ? (getCondition(status, SubscriptionConditionTypes.CatalogSourcesUnhealthy)?.message ?? '')
         : `targeted catalogsource ${sourceNamespace}/${source} unhealthy`,
     };
   } else {
-    condition = { status: 'False', reason: 'AllCatalogSourcesHealthy', message: 'all available catalogsources are healthy' };
+    condition = { status: 'False', reason: SubscriptionReasons.AllCatalogSourcesHealthy, message: 'all available catalogsources are healthy' };
   }
 
   const previousHealth = status.catalogHealth ?? [];
   let listChanged = true;
-  if (health.length > previousHealth.length) condition.reason = 'CatalogSourcesAdded';
-  else if (health.length < previousHealth.length) condition.reason = 'CatalogSourcesDeleted';
+  if (health.length > previousHealth.length) condition.reason = SubscriptionReasons.CatalogSourcesAdded;
+  else if (health.length < previousHealth.length) condition.reason = SubscriptionReasons.CatalogSourcesDeleted;
   else if (health.length === 0) {
-    condition = { status: 'True', reason: 'NoCatalogSourcesFound', message: 'dependency resolution requires at least one catalogsource' };
+    condition = { status: 'True', reason: SubscriptionReasons.NoCatalogSourcesFound, message: 'dependency resolution requires at least one catalogsource' };
     listChanged = false;
   } else {
     const updated = previousHealth.some((old) => {
       const current = health.find((entry) => sameRef(entry.catalogSourceRef, old.catalogSourceRef));
       return !current || current.healthy !== old.healthy;
     });
-    if (updated) condition.reason = 'CatalogSourcesUpdated';
+    if (updated) condition.reason = SubscriptionReasons.CatalogSourcesUpdated;
     listChanged = false;
   }
 
-  const next = { type: 'CatalogSourcesUnhealthy', ...condition };
-  if (!listChanged && sameCondition(getCondition(status, 'CatalogSourcesUnhealthy'), next)) return { status, changed: false };
+  const next = { type: SubscriptionConditionTypes.CatalogSourcesUnhealthy, ...condition };
+  if (!listChanged && sameCondition(getCondition(status, SubscriptionConditionTypes.CatalogSourcesUnhealthy), next)) return { status, changed: false };
   return {
     status: { ...withCondition(status, { ...next, lastTransitionTime: formatTime(now) }), catalogHealth: health, lastUpdated: formatTime(now) },
     changed: true,
   };
 }
+
+/** The phases of a plan that has not finished (`InstallPlanPending`). */
+const pendingPhases: ReadonlySet<string> = new Set([InstallPlanPhases.None, InstallPlanPhases.Planning, InstallPlanPhases.Installing, InstallPlanPhases.RequiresApproval]);
 
 /** The InstallPlan fields the Subscription projects into its conditions. */
 export interface InstallPlanStatusView {
@@ -139,10 +143,10 @@ export interface InstallPlanStatusView {
 }
 
 function installPlanMessage(plan: InstallPlanStatusView): string {
-  const installed = plan.conditions?.find((condition) => condition.type === 'Installed');
+  const installed = plan.conditions?.find((condition) => condition.type === InstallPlanConditionTypes.Installed);
   if (installed && installed.status !== 'Unknown' && installed.message) return installed.message;
   return (plan.bundleLookups ?? [])
-    .map((lookup) => lookup.conditions?.find((condition) => condition.type === 'BundleLookupPending' && condition.status !== 'Unknown'))
+    .map((lookup) => lookup.conditions?.find((condition) => condition.type === BundleLookupConditionTypes.BundleLookupPending && condition.status !== 'Unknown'))
     .filter((condition) => condition?.message)
     .map((condition) => `${condition!.message}.`)
     .join(' ');
@@ -157,35 +161,35 @@ export function updateInstallPlanConditions(status: SubscriptionStatus, plan: In
   const time = formatTime(now);
   let next: SubscriptionStatus;
   if (!plan) {
-    next = withoutConditions(status, 'InstallPlanPending', 'InstallPlanFailed');
-    if (status.state === 'UpgradePending') {
+    next = withoutConditions(status, SubscriptionConditionTypes.InstallPlanPending, SubscriptionConditionTypes.InstallPlanFailed);
+    if (status.state === SubscriptionStates.UpgradePending) {
       const { installPlanRef: _ref, installplan: _legacy, ...rest } = next;
       next = { ...rest, currentCSV: '', state: '', lastUpdated: time };
     } else {
       next = withCondition(next, {
-        type: 'InstallPlanMissing',
+        type: SubscriptionConditionTypes.InstallPlanMissing,
         status: 'True',
-        reason: 'ReferencedInstallPlanNotFound',
+        reason: SubscriptionReasons.ReferencedInstallPlanNotFound,
         lastTransitionTime: time,
       });
     }
   } else {
-    next = withoutConditions(status, 'InstallPlanMissing', 'InstallPlanPending', 'InstallPlanFailed');
+    next = withoutConditions(status, SubscriptionConditionTypes.InstallPlanMissing, SubscriptionConditionTypes.InstallPlanPending, SubscriptionConditionTypes.InstallPlanFailed);
     const phase = plan.phase ?? '';
-    if (['', 'Planning', 'Installing', 'RequiresApproval'].includes(phase)) {
+    if (pendingPhases.has(phase)) {
       next = withCondition(next, {
-        type: 'InstallPlanPending',
+        type: SubscriptionConditionTypes.InstallPlanPending,
         status: 'True',
-        reason: phase === '' ? 'InstallPlanNotYetReconciled' : phase,
+        reason: phase === '' ? SubscriptionReasons.InstallPlanNotYetReconciled : phase,
         message: installPlanMessage(plan),
         lastTransitionTime: time,
       });
-    } else if (phase === 'Failed') {
-      const installed = plan.conditions?.find((condition) => condition.type === 'Installed');
+    } else if (phase === InstallPlanPhases.Failed) {
+      const installed = plan.conditions?.find((condition) => condition.type === InstallPlanConditionTypes.Installed);
       next = withCondition(next, {
-        type: 'InstallPlanFailed',
+        type: SubscriptionConditionTypes.InstallPlanFailed,
         status: 'True',
-        reason: installed?.status === 'False' && installed.reason ? installed.reason : 'InstallPlanFailed',
+        reason: installed?.status === 'False' && installed.reason ? installed.reason : SubscriptionReasons.InstallPlanFailed,
         message: installPlanMessage(plan),
         lastTransitionTime: time,
       });
@@ -211,8 +215,8 @@ export function updateCsvState(
 ): StatusChange {
   if (!status.currentCSV) return { status, changed: false };
   const next: SubscriptionStatus = currentCsvExists
-    ? { ...status, state: 'AtLatestKnown', installedCSV: status.currentCSV }
-    : { ...status, state: options.failForward && options.installPlanFailed ? 'UpgradeFailed' : 'UpgradePending' };
+    ? { ...status, state: SubscriptionStates.AtLatest, installedCSV: status.currentCSV }
+    : { ...status, state: options.failForward && options.installPlanFailed ? SubscriptionStates.Failed : SubscriptionStates.UpgradePending };
   if (next.state === status.state) return { status, changed: false };
   return { status: { ...next, lastUpdated: formatTime(now) }, changed: true };
 }
