@@ -85,6 +85,7 @@ describe('olm run --controllers', () => {
     expect(ids(['catalog'])).not.toContain('controller-csv');
     expect(ids(['catalog'])).not.toContain('controller-operators');
     expect(ids(['catalog'])).toContain('controller-runtime');
+    expect(ids(['catalog'])).toContain('bundle-puller');
     expect(ids([])).toEqual(expect.arrayContaining(['controller-csv', 'controller-catalog']));
     expect(ids(['csv', 'catalog']).sort()).toEqual(ids([]).sort());
   });

@@ -1,4 +1,5 @@
 import {
+  bundlePuller,
   catalogSourceTypes,
   constraintEvaluators,
   contribute,
@@ -27,17 +28,11 @@ export type ControllerCatalogPluginOptions = {
   | 'catalogHealthCheckIntervalMs'
   | 'catalogUnhealthyRetryMs'
   | 'installingRequeueMs'
-  | 'insecureRegistries'
   | 'bundleUnpackPollMs'
-  | 'bundleUnpackFailedRetryMs'
-  | 'bundleUnpackTimeoutMs'
-  | 'registryRequestTimeoutMs'
-  | 'globalPullSecret'
   | 'opmImage'
   | 'utilImage'
   | 'workloadUserId'
   | 'registryServiceRouting'
-  | 'registryProxy'
 >;
 
 /**
@@ -57,6 +52,7 @@ export function createControllerCatalogPlugin(pluginOptions: ControllerCatalogPl
       constraintEvaluators,
       rbacGenerator,
       catalogSourceTypes,
+      bundlePuller: optional(bundlePuller),
       metrics: optional(metrics),
       logger: optional(logger),
     },
@@ -72,6 +68,7 @@ export function createControllerCatalogPlugin(pluginOptions: ControllerCatalogPl
         }),
         rbacGenerator: deps.rbacGenerator,
         catalogSourceTypes: deps.catalogSourceTypes,
+        ...(deps.bundlePuller ? { bundlePuller: deps.bundlePuller } : {}),
         // The core contract is the part of prom-client's Registry that plugins use.
         ...(deps.metrics ? { metrics: deps.metrics as Registry } : {}),
         ...(deps.logger ? { logger: deps.logger } : {}),

@@ -17,6 +17,7 @@ describe('olmExtensionPoints', () => {
       installStrategies: 'olm.installStrategies keyed',
       satBackend: 'olm.satBackend single',
       rbacGenerator: 'olm.rbacGenerator single',
+      bundlePuller: 'olm.bundlePuller single',
       reconcilers: 'olm.reconcilers keyed',
       informerCache: 'olm.informerCache single',
       logger: 'olm.logger single',

@@ -6,7 +6,7 @@ import jsYaml from 'js-yaml';
 import tarStream from 'tar-stream';
 import { OlmError, describeError, type CatalogRef, type KubeObject } from '@olm/core';
 import { Kinds } from './kinds.js';
-import type { PulledLayer } from './oci-registry-client.js';
+import type { PulledLayer } from './oci-content.js';
 
 export const BundleUnpackErrorCodes = {
   badLayer: 'OLM_BUNDLE_UNPACK_BAD_LAYER',

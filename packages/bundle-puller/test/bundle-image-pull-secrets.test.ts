@@ -1,11 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeClient } from '@olm/controller-runtime';
-import { loadCatalog, startRegistryServer, type RegistryServer } from '@olm/registry';
-import { Kinds, type AnyObject } from '../src/kinds.js';
-import { condition, createNamespace, createOperatorNamespace, eventually, get, grpcCatalogSource, kubectl, kubectlBinary, list, startCluster, startController, subscription } from './helpers.js';
+import { kubectlAvailable, kubectlFor } from '@olm/testing';
+import { completedPlan, condition, createNamespace, createOperatorNamespace, eventually, get, grpcCatalogSource, Kinds, list, settledSubscription, startImageCatalog, subscription, unpackFailure, type ImageCatalogEnvironment, type TestObject } from './helpers.js';
 import { dockerRegistryBinary, htpasswdLine, imageOnlyPackage, pushMinimalBundle, startDockerRegistry, type DockerRegistry, type PushedImage } from './oci-images.js';
 
 const binary = dockerRegistryBinary();
@@ -14,8 +13,6 @@ const password = 's3cret';
 const htpasswd = binary ? htpasswdLine(user, password) : undefined;
 if (binary && !htpasswd) console.warn('pull secret tests skipped: perl crypt cannot make the bcrypt hash the registry needs');
 
-const phaseOf = (object: AnyObject | undefined) => (object?.status as { phase?: string } | undefined)?.phase;
-
 /**
  * A registry with basic authentication (distribution's htpasswd): bundle images from it are pulled
  * with the credentials of the CatalogSource's pull secrets, the `default` ServiceAccount's image pull
@@ -23,11 +20,9 @@ const phaseOf = (object: AnyObject | undefined) => (object?.status as { phase?: 
  */
 describe.skipIf(!binary || !htpasswd)('image-only bundles from a registry that needs credentials', () => {
   const directory = mkdtempSync(join(tmpdir(), 'olm-pull-secrets-'));
-  let cluster: Awaited<ReturnType<typeof startCluster>>;
+  let environment: ImageCatalogEnvironment;
   let client: KubeClient;
   let images: DockerRegistry;
-  let catalogServer: RegistryServer;
-  let controller: Awaited<ReturnType<typeof startController>>;
   const pushed: Record<string, PushedImage> = {};
 
   beforeAll(async () => {
@@ -36,66 +31,41 @@ describe.skipIf(!binary || !htpasswd)('image-only bundles from a registry that n
     const basic = { Authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` };
     for (const name of ['privatea', 'privateteam', 'privateglobal']) pushed[name] = await pushMinimalBundle(images, `acme/${name}-bundle`, 'v1', name, basic);
 
-    const catalogDirectory = join(directory, 'catalog');
-    mkdirSync(catalogDirectory);
-    writeFileSync(
-      join(catalogDirectory, 'catalog.json'),
-      Object.entries(pushed)
-        .flatMap(([name, image]) => imageOnlyPackage(name, image.reference))
-        .map((blob) => JSON.stringify(blob))
-        .join('\n'),
-    );
-    catalogServer = await startRegistryServer({ catalog: await loadCatalog(catalogDirectory), port: 0 });
-    cluster = await startCluster();
-    client = cluster.client;
-    await client.create(grpcCatalogSource('olm', 'private', catalogServer.address));
-    controller = await startController(cluster.server, client, {
-      bundleUnpackPollMs: 100,
-      // long: a failure is tried again at once only because the pull secrets changed
-      bundleUnpackFailedRetryMs: 10 * 60_000,
-      registryRequestTimeoutMs: 20_000,
-      globalPullSecret: { namespace: 'olm', name: 'global-pull' },
+    const blobs = Object.entries(pushed).flatMap(([name, image]) => imageOnlyPackage(name, image.reference));
+    environment = await startImageCatalog(directory, 'private', blobs, {
+      controller: { bundleUnpackPollMs: 100 },
+      puller: {
+        bundleUnpackErrorRetryMs: 100,
+        // long: a failure is tried again at once only because the pull secrets changed
+        bundleUnpackFailedRetryMs: 10 * 60_000,
+        registryRequestTimeoutMs: 20_000,
+        globalPullSecret: { namespace: 'olm', name: 'global-pull' },
+      },
     });
+    client = environment.client;
   });
   afterAll(async () => {
-    await controller?.stop();
-    await catalogServer?.stop();
+    await environment?.stop();
     await images?.stop();
-    await cluster?.stop();
     rmSync(directory, { recursive: true, force: true });
   });
 
   /** A pull secret, made the way a user makes one: `kubectl create secret docker-registry` (or the API when kubectl is missing). */
   async function createPullSecret(namespace: string, name: string, secretPassword: string): Promise<void> {
-    if (kubectlBinary) {
-      await kubectl(cluster.server, ['create', 'secret', 'docker-registry', name, '-n', namespace, `--docker-server=${images.host}`, `--docker-username=${user}`, `--docker-password=${secretPassword}`]);
+    if (kubectlAvailable()) {
+      await kubectlFor(environment.cluster.server.kubeconfigPath).runOk(['create', 'secret', 'docker-registry', name, '-n', namespace, `--docker-server=${images.host}`, `--docker-username=${user}`, `--docker-password=${secretPassword}`]);
       return;
     }
     const config = { auths: { [images.host]: { username: user, password: secretPassword, auth: Buffer.from(`${user}:${secretPassword}`).toString('base64') } } };
-    await client.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace }, type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': Buffer.from(JSON.stringify(config)).toString('base64') } } as AnyObject);
+    await client.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace }, type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': Buffer.from(JSON.stringify(config)).toString('base64') } } as TestObject);
   }
-
-  const completedPlan = (namespace: string) =>
-    eventually(
-      async () => {
-        const plans = await list(client, Kinds.installPlan, namespace);
-        return plans.length === 1 && phaseOf(plans[0]) === 'Complete' && plans[0];
-      },
-      { message: `InstallPlan in ${namespace} Complete`, timeoutMs: 30_000 },
-    );
-  const unpackFailure = (namespace: string, name: string, includes: string) =>
-    eventually(async () => {
-      const found = await get(client, Kinds.subscription, namespace, name);
-      const failed = condition(found, 'BundleUnpackFailed');
-      return failed?.status === 'True' && failed.message?.includes(includes) && failed;
-    });
 
   it('fails without credentials, says which were refused, and installs once the CatalogSource lists a working pull secret', async () => {
     const image = pushed.privatea!.reference;
     await createOperatorNamespace(client, 'secrets-a');
     await client.create(subscription('secrets-a', 'privatea', { source: 'private', sourceNamespace: 'olm' }));
 
-    const anonymous = await unpackFailure('secrets-a', 'privatea', 'requires credentials');
+    const anonymous = await unpackFailure(client, 'secrets-a', 'privatea', 'requires credentials');
     expect(anonymous.reason).toBe('BundleUnpackFailed');
     expect(anonymous.message).toContain(
       `unpacking bundle image ${image} of privatea.v1.0.0 (catalogsource olm/private) failed: registry ${images.host} requires credentials (basic authentication) to pull ${image} and no pull secret has credentials for it; ` +
@@ -107,30 +77,26 @@ describe.skipIf(!binary || !htpasswd)('image-only bundles from a registry that n
     // a wrong password is refused by the registry, and the message names the secret
     await createPullSecret('olm', 'badcred', 'wrong');
     await client.patch({ ...Kinds.catalogSource, namespace: 'olm', name: 'private' }, { spec: { secrets: ['badcred'] } });
-    const refused = await unpackFailure('secrets-a', 'privatea', 'refused');
+    const refused = await unpackFailure(client, 'secrets-a', 'privatea', 'refused');
     expect(refused.message).toContain(`not allowed to pull ${image}: registry ${images.host} refused the credentials of secret olm/badcred (HTTP 401); fix the credentials in that pull secret`);
 
     // the next secret's credentials work
     await createPullSecret('olm', 'regcred', password);
     await client.patch({ ...Kinds.catalogSource, namespace: 'olm', name: 'private' }, { spec: { secrets: ['badcred', 'regcred'] } });
-    const plan = await completedPlan('secrets-a');
+    const plan = await completedPlan(client, 'secrets-a');
     expect((plan.spec as { clusterServiceVersionNames: string[] }).clusterServiceVersionNames).toEqual(['privatea.v1.0.0']);
     expect(await get(client, Kinds.clusterServiceVersion, 'secrets-a', 'privatea.v1.0.0')).toBeDefined();
-    const settled = await eventually(async () => {
-      const found = await get(client, Kinds.subscription, 'secrets-a', 'privatea');
-      return (found?.status as { state?: string } | undefined)?.state === 'AtLatestKnown' && found;
-    });
-    expect(condition(settled, 'BundleUnpackFailed')).toBeUndefined();
+    expect(condition(await settledSubscription(client, 'secrets-a', 'privatea'), 'BundleUnpackFailed')).toBeUndefined();
   });
 
   it('uses the image pull secrets of the default ServiceAccount when the CatalogSource lists none', async () => {
     await createOperatorNamespace(client, 'team');
     await createPullSecret('team', 'team-regcred', password);
-    await eventually(() => get(client, { apiVersion: 'v1', kind: 'ServiceAccount' }, 'team', 'default'));
+    await eventually(() => get(client, Kinds.serviceAccount, 'team', 'default'));
     await client.patch({ apiVersion: 'v1', kind: 'ServiceAccount', namespace: 'team', name: 'default' }, { imagePullSecrets: [{ name: 'team-regcred' }] });
-    await client.create(grpcCatalogSource('team', 'team-catalog', catalogServer.address));
+    await client.create(grpcCatalogSource('team', 'team-catalog', environment.catalogServer.address));
     await client.create(subscription('team', 'privateteam', { source: 'team-catalog', sourceNamespace: 'team' }));
-    await completedPlan('team');
+    await completedPlan(client, 'team');
     expect(await get(client, Kinds.clusterServiceVersion, 'team', 'privateteam.v1.0.0')).toBeDefined();
   });
 
@@ -138,9 +104,9 @@ describe.skipIf(!binary || !htpasswd)('image-only bundles from a registry that n
     await createNamespace(client, 'other');
     await createOperatorNamespace(client, 'other');
     await createPullSecret('olm', 'global-pull', password);
-    await client.create(grpcCatalogSource('other', 'other-catalog', catalogServer.address));
+    await client.create(grpcCatalogSource('other', 'other-catalog', environment.catalogServer.address));
     await client.create(subscription('other', 'privateglobal', { source: 'other-catalog', sourceNamespace: 'other' }));
-    await completedPlan('other');
+    await completedPlan(client, 'other');
     expect(await get(client, Kinds.clusterServiceVersion, 'other', 'privateglobal.v1.0.0')).toBeDefined();
   });
 });

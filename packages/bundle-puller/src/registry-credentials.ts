@@ -1,4 +1,4 @@
-import type { ImageReference } from './oci-registry-client.js';
+import type { ImageReference } from './image-reference.js';
 
 /** One registry login, as a pull secret holds it. */
 export interface RegistryCredential {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseImageReference } from './oci-registry-client.js';
+import { parseImageReference } from './image-reference.js';
 import { credentialsForImage, keyringFromSecret } from './registry-credentials.js';
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');

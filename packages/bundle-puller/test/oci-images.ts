@@ -206,6 +206,50 @@ export function blobDataPath(storage: string, digest: string): string {
   return join(storage, 'docker', 'registry', 'v2', 'blobs', 'sha256', hex.slice(0, 2), hex, 'data');
 }
 
+/** The CSV of the `thing` bundle (an unquoted timestamp annotation, one owned CRD). */
+export const thingCsvYaml = `apiVersion: operators.coreos.com/v1alpha1
+kind: ClusterServiceVersion
+metadata:
+  name: thing.v1.0.0
+  annotations:
+    createdAt: 2024-01-02T03:04:05Z
+spec:
+  displayName: Thing
+  version: 1.0.0
+  customresourcedefinitions:
+    owned:
+      - name: things.acme.example.com
+        version: v1
+        kind: Thing
+  install:
+    strategy: deployment
+    spec:
+      deployments: []
+`;
+/** The CRD the `thing` CSV owns. */
+export const thingCrdYaml = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: things.acme.example.com
+spec:
+  group: acme.example.com
+  scope: Namespaced
+  names: {plural: things, singular: thing, kind: Thing, listKind: ThingList}
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+`;
+/** `metadata/annotations.yaml` of the `thing` bundle. */
+export const thingAnnotationsYaml = `annotations:
+  operators.operatorframework.io.bundle.mediatype.v1: registry+v1
+  operators.operatorframework.io.bundle.manifests.v1: manifests/
+  operators.operatorframework.io.bundle.metadata.v1: metadata/
+  operators.operatorframework.io.bundle.package.v1: thing
+  operators.operatorframework.io.bundle.channels.v1: stable
+`;
 /** An image-only package: the catalog knows the bundle's properties and image, not its manifests. */
 export function imageOnlyPackage(name: string, image: string) {
   return [

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hasErrorCode } from '@olm/core';
 import { describe, expect, it } from 'vitest';
-import { gzip, tarLayer } from '../test/oci-images.js';
+import { gzip, tarLayer, thingCsvYaml as csvYaml } from '../test/oci-images.js';
 import {
   applyLayer,
   BundleUnpackErrorCodes,
@@ -20,15 +20,6 @@ import {
   unpackedConfigMapName,
 } from './bundle-files.js';
 
-const csvYaml = `apiVersion: operators.coreos.com/v1alpha1
-kind: ClusterServiceVersion
-metadata:
-  name: thing.v1.0.0
-  annotations:
-    createdAt: 2024-01-02T03:04:05Z
-spec:
-  version: 1.0.0
-`;
 const crdJson = JSON.stringify({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'things.acme.example.com' }, spec: {} });
 
 const text = (files: Map<string, Buffer>) => Object.fromEntries([...files].map(([path, bytes]) => [path, bytes.toString('utf8')]));

@@ -1,41 +1,26 @@
-import { describeError, hasErrorCode, type CatalogBundle, type CatalogRef, type KubeObject, type Logger } from '@olm/core';
+import {
+  bundleUnpackTimeoutAnnotation,
+  describeError,
+  hasErrorCode,
+  type BundlePuller,
+  type BundlePullFailureReason,
+  type BundlePullRequest,
+  type BundlePullResult,
+  type KubeObject,
+  type Logger,
+} from '@olm/core';
 import { isAlreadyExists, type KubeClient } from '@olm/controller-runtime';
-import { bundleImageAnnotation, extractBundleFiles, manifestsFromConfigMap, unpackedConfigMap, unpackedConfigMapName } from './bundle-files.js';
-import { bundleManifests } from './bundle-manifests.js';
-import { bundleUnpackTimeoutAnnotation, defaultBundleUnpackTimeoutMs } from './bundle-unpack-settings.js';
 import { formatGoDuration } from '@olm/go-format';
-import { Kinds, type AnyObject } from './kinds.js';
-import { parseImageReference, type OciRegistryClient } from './oci-registry-client.js';
+import { bundleImageAnnotation, extractBundleFiles, manifestsFromConfigMap, unpackedConfigMap, unpackedConfigMapName } from './bundle-files.js';
+import { parseImageReference } from './image-reference.js';
+import { Kinds, type DataObject } from './kinds.js';
+import type { OciRegistryClient } from './oci-registry-client.js';
 import { credentialsForImage, keyringFromSecret, type RegistryCredential } from './registry-credentials.js';
 
-const secretsKey = (request: UnpackRequest) => JSON.stringify(request.pullSecrets ?? []);
+/** Upstream's `--bundle-unpack-timeout` default. */
+export const defaultBundleUnpackTimeoutMs = 10 * 60_000;
 
-export type UnpackResult =
-  | { readonly state: 'unpacked'; readonly manifests: readonly KubeObject[] }
-  | { readonly state: 'pending'; readonly message: string }
-  | {
-      readonly state: 'failed';
-      /** `BundleUnpackFailed` when the image is at fault, `ErrorPreventedUnpacking` otherwise (the API server, …). */
-      readonly reason: 'BundleUnpackFailed' | 'ErrorPreventedUnpacking';
-      readonly message: string;
-      readonly retryInMs: number;
-    };
-
-/** What to unpack: an image-only bundle of a catalog, pulled with the catalog's pull secrets. */
-export interface UnpackRequest {
-  readonly bundle: CatalogBundle;
-  readonly catalog: CatalogRef;
-  readonly catalogUid?: string;
-  /**
-   * The CatalogSource's `spec.secrets` (in its namespace). When it lists none, the `imagePullSecrets`
-   * of the namespace's `default` ServiceAccount apply, as they would to upstream's unpack Pod.
-   */
-  readonly pullSecrets?: readonly string[];
-  /** The OperatorGroup's `operatorframework.io/bundle-unpack-timeout` (0: none); else the unpacker's `timeoutMs`. */
-  readonly timeoutMs?: number;
-  /** The OperatorGroup's `operatorframework.io/bundle-unpack-min-retry-interval`; else the unpacker's `failedRetryMs`. */
-  readonly minRetryIntervalMs?: number;
-}
+const secretsKey = (request: BundlePullRequest) => JSON.stringify(request.pullSecrets ?? []);
 
 export interface BundleUnpackerOptions {
   readonly client: () => KubeClient;
@@ -60,24 +45,19 @@ interface Pull {
   done: Promise<void>;
   /** The pull secrets it was started with: other ones start a new pull at once. */
   readonly secrets: string;
-  failure?: { readonly reason: 'BundleUnpackFailed' | 'ErrorPreventedUnpacking'; readonly message: string; readonly failedAt: number; readonly imageAtFault: boolean };
-}
-
-/** A bundle whose manifests only its image holds (no `olm.bundle.object` properties): it must be unpacked. */
-export function isImageOnly(bundle: CatalogBundle): boolean {
-  return bundle.image !== '' && !bundle.properties.some((property) => property.type === 'olm.bundle.object');
+  failure?: { readonly reason: BundlePullFailureReason; readonly message: string; readonly failedAt: number; readonly imageAtFault: boolean };
 }
 
 /** Upstream's words for an unpack Job past its deadline (the Job controller's condition, through the BundleLookup). */
 export const unpackDeadlineExceededMessage = 'bundle unpacking failed. Reason: DeadlineExceeded, and Message: Job was active longer than specified deadline';
 
 /**
- * Bundle contents for the steps code. Bundles with `olm.bundle.object` properties carry them; for
- * an image-only bundle the ConfigMap of a previous unpack is read, and otherwise the image is
- * pulled in the background (one pull per image, whichever namespaces ask) and stored in that
- * ConfigMap. Callers get `pending` until then and ask again later, so no reconcile waits on a registry.
+ * The `bundlePuller` contract over a registry client: the ConfigMap of a previous unpack is read, and
+ * otherwise the image is pulled in the background (one pull per image, whichever namespaces ask) and
+ * stored in that ConfigMap. Callers get `pending` until then and ask again later, so no reconcile
+ * waits on a registry.
  */
-export class BundleUnpacker {
+export class BundleUnpacker implements BundlePuller {
   private readonly pulls = new Map<string, Pull>();
   private readonly aborter = new AbortController();
   private readonly now: () => number;
@@ -92,14 +72,11 @@ export class BundleUnpacker {
     this.timeoutMs = options.timeoutMs ?? defaultBundleUnpackTimeoutMs;
   }
 
-  async lookup(request: UnpackRequest): Promise<UnpackResult> {
+  async pull(request: BundlePullRequest): Promise<BundlePullResult> {
     const { bundle, catalog } = request;
-    if (!isImageOnly(bundle)) {
-      return { state: 'unpacked', manifests: bundleManifests(bundle) };
-    }
     const name = unpackedConfigMapName(bundle.image);
     const where = `${catalog.namespace}/${name}`;
-    const stored = await this.options.client().find<AnyObject & { data?: Record<string, string> }>({ ...Kinds.configMap, namespace: catalog.namespace, name });
+    const stored = await this.options.client().find<DataObject>({ ...Kinds.configMap, namespace: catalog.namespace, name });
     if (stored && stored.metadata?.annotations?.[bundleImageAnnotation] === bundle.image) {
       try {
         return { state: 'unpacked', manifests: manifestsFromConfigMap(stored) };
@@ -133,7 +110,7 @@ export class BundleUnpacker {
     await Promise.all([...this.pulls.values()].map((pull) => pull.done));
   }
 
-  private start(where: string, request: UnpackRequest): void {
+  private start(where: string, request: BundlePullRequest): void {
     const { bundle, catalog } = request;
     const image = bundle.image;
     const pull: Pull = { done: Promise.resolve(), secrets: secretsKey(request) };
@@ -181,7 +158,7 @@ export class BundleUnpacker {
     const client = this.options.client();
     let names = listed.filter((name) => name !== '');
     if (names.length === 0) {
-      const account = await client.find<AnyObject & { imagePullSecrets?: Array<{ name?: string }> }>({ apiVersion: 'v1', kind: 'ServiceAccount', namespace, name: 'default' });
+      const account = await client.find<KubeObject & { imagePullSecrets?: Array<{ name?: string }> }>({ ...Kinds.serviceAccount, namespace, name: 'default' });
       names = (account?.imagePullSecrets ?? []).map((reference) => reference.name ?? '').filter(Boolean);
     }
     const references = names.map((name) => ({ namespace, name }));
@@ -190,7 +167,7 @@ export class BundleUnpacker {
     const credentials: RegistryCredential[] = [];
     const notes: string[] = [];
     for (const { namespace: secretNamespace, name } of references) {
-      const secret = await client.find<AnyObject & { type?: string; data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'Secret', namespace: secretNamespace, name });
+      const secret = await client.find<DataObject>({ ...Kinds.secret, namespace: secretNamespace, name });
       if (!secret) {
         notes.push(`secret ${secretNamespace}/${name} not found`);
         continue;

@@ -1,58 +1,15 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeClient } from '@olm/controller-runtime';
-import { loadCatalog, startRegistryServer, type RegistryServer } from '@olm/registry';
 import { bundleDigestAnnotation, bundleImageAnnotation, unpackedConfigMapName } from '../src/index.js';
-import { Kinds, type AnyObject } from '../src/kinds.js';
-import { condition, createOperatorNamespace, eventually, get, grpcCatalogSource, list, startCluster, startController, subscription } from './helpers.js';
-import { blobDataPath, dockerRegistryBinary, gzip, imageOnlyPackage, pushImage, pushMinimalBundle, startDockerRegistry, tarLayer, type DockerRegistry, type PushedImage } from './oci-images.js';
+import { completedPlan, condition, createOperatorNamespace, eventually, get, Kinds, list, settledSubscription, startImageCatalog, subscription, unpackFailure, type ImageCatalogEnvironment, type TestObject } from './helpers.js';
+import { blobDataPath, dockerRegistryBinary, gzip, imageOnlyPackage, pushImage, pushMinimalBundle, startDockerRegistry, tarLayer, thingAnnotationsYaml, thingCrdYaml, thingCsvYaml, type DockerRegistry, type PushedImage } from './oci-images.js';
 
 const binary = dockerRegistryBinary();
 if (!binary) console.warn('bundle image tests skipped: docker-registry not found (apt-get install docker-registry, or set DOCKER_REGISTRY to the binary)');
 
-const csvYaml = `apiVersion: operators.coreos.com/v1alpha1
-kind: ClusterServiceVersion
-metadata:
-  name: thing.v1.0.0
-  annotations:
-    createdAt: 2024-01-02T03:04:05Z
-spec:
-  displayName: Thing
-  version: 1.0.0
-  customresourcedefinitions:
-    owned:
-      - name: things.acme.example.com
-        version: v1
-        kind: Thing
-  install:
-    strategy: deployment
-    spec:
-      deployments: []
-`;
-const crdYaml = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: things.acme.example.com
-spec:
-  group: acme.example.com
-  scope: Namespaced
-  names: {plural: things, singular: thing, kind: Thing, listKind: ThingList}
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
-`;
-const annotationsYaml = `annotations:
-  operators.operatorframework.io.bundle.mediatype.v1: registry+v1
-  operators.operatorframework.io.bundle.manifests.v1: manifests/
-  operators.operatorframework.io.bundle.metadata.v1: metadata/
-  operators.operatorframework.io.bundle.package.v1: thing
-  operators.operatorframework.io.bundle.channels.v1: stable
-`;
 // removed again by a whiteout in the second layer: must never be installed
 const staleYaml = `apiVersion: v1
 kind: ConfigMap
@@ -61,21 +18,18 @@ metadata:
 data: {}
 `;
 
-const stepsOf = (plan: AnyObject) => ((plan.status as { plan?: Array<{ resolving: string; resource: { kind: string; name: string }; status: string }> }).plan ?? []);
-const phaseOf = (object: AnyObject | undefined) => (object?.status as { phase?: string } | undefined)?.phase;
+const stepsOf = (plan: TestObject) => ((plan.status as { plan?: Array<{ resolving: string; resource: { kind: string; name: string }; status: string }> }).plan ?? []);
 
 describe.skipIf(!binary)('image-only bundles pulled from a registry', () => {
   const directory = mkdtempSync(join(tmpdir(), 'olm-bundle-images-'));
-  let cluster: Awaited<ReturnType<typeof startCluster>>;
+  let environment: ImageCatalogEnvironment;
   let client: KubeClient;
   let images: DockerRegistry;
-  let catalogServer: RegistryServer;
-  let controller: Awaited<ReturnType<typeof startController>>;
   let thing: PushedImage;
   let tampered: PushedImage;
   let missingImage: string;
   let slow: PushedImage;
-  const controllerOverrides = { bundleUnpackPollMs: 100, bundleUnpackFailedRetryMs: 500, registryRequestTimeoutMs: 20_000 };
+  const operatorOptions = { controller: { bundleUnpackPollMs: 100 }, puller: { bundleUnpackErrorRetryMs: 100, bundleUnpackFailedRetryMs: 500, registryRequestTimeoutMs: 20_000 } };
 
   beforeAll(async () => {
     images = await startDockerRegistry(binary!, directory);
@@ -83,14 +37,14 @@ describe.skipIf(!binary)('image-only bundles pulled from a registry', () => {
     const lower = gzip(
       await tarLayer([
         { name: 'manifests/', type: 'directory' },
-        { name: 'manifests/thing.clusterserviceversion.yaml', content: csvYaml },
+        { name: 'manifests/thing.clusterserviceversion.yaml', content: thingCsvYaml },
         { name: 'manifests/stale.configmap.yaml', content: staleYaml },
         { name: 'metadata/', type: 'directory' },
-        { name: 'metadata/annotations.yaml', content: annotationsYaml },
+        { name: 'metadata/annotations.yaml', content: thingAnnotationsYaml },
       ]),
     );
     const upper = await tarLayer([
-      { name: 'manifests/things.crd.yaml', content: crdYaml },
+      { name: 'manifests/things.crd.yaml', content: thingCrdYaml },
       { name: 'manifests/.wh.stale.configmap.yaml' },
     ]);
     thing = await pushImage(images, 'acme/thing-bundle', 'v1', [
@@ -98,50 +52,29 @@ describe.skipIf(!binary)('image-only bundles pulled from a registry', () => {
       { bytes: upper, gzipped: false },
     ]);
     // tampered: pushed correctly, then its layer corrupted in the registry's storage (same length, other bytes)
-    const tamperedLayer = await tarLayer([{ name: 'manifests/thing.clusterserviceversion.yaml', content: csvYaml.replaceAll('thing', 'tampered') }]);
+    const tamperedLayer = await tarLayer([{ name: 'manifests/thing.clusterserviceversion.yaml', content: thingCsvYaml.replaceAll('thing', 'tampered') }]);
     tampered = await pushImage(images, 'acme/tampered-bundle', 'v1', [{ bytes: tamperedLayer, gzipped: false }]);
     const stored = blobDataPath(images.storage, tampered.layers[0]!.digest);
     writeFileSync(stored, Buffer.from(readFileSync(stored).toString('latin1').replace('tampered.v1.0.0', 'tampered.v6.6.6'), 'latin1'));
     missingImage = `${images.host}/acme/missing-bundle:v1`;
     slow = await pushMinimalBundle(images, 'acme/slow-bundle', 'v1', 'slow');
 
-    const catalogDirectory = join(directory, 'catalog');
-    mkdirSync(catalogDirectory);
-    writeFileSync(
-      join(catalogDirectory, 'catalog.json'),
-      [
-        ...imageOnlyPackage('thing', thing.reference),
-        ...imageOnlyPackage('tampered', tampered.reference),
-        ...imageOnlyPackage('missing', missingImage),
-        ...imageOnlyPackage('slow', slow.reference),
-      ]
-        .map((blob) => JSON.stringify(blob))
-        .join('\n'),
-    );
-    catalogServer = await startRegistryServer({ catalog: await loadCatalog(catalogDirectory), port: 0 });
-
-    cluster = await startCluster();
-    client = cluster.client;
-    await client.create(grpcCatalogSource('olm', 'acme-images', catalogServer.address));
-    controller = await startController(cluster.server, client, controllerOverrides);
+    const blobs = [
+      ...imageOnlyPackage('thing', thing.reference),
+      ...imageOnlyPackage('tampered', tampered.reference),
+      ...imageOnlyPackage('missing', missingImage),
+      ...imageOnlyPackage('slow', slow.reference),
+    ];
+    environment = await startImageCatalog(directory, 'acme-images', blobs, operatorOptions);
+    client = environment.client;
   });
   afterAll(async () => {
-    await controller?.stop();
-    await catalogServer?.stop();
+    await environment?.stop();
     await images?.stop();
-    await cluster?.stop();
     rmSync(directory, { recursive: true, force: true });
   });
 
   const imageSubscription = (namespace: string, name: string) => subscription(namespace, name, { source: 'acme-images', sourceNamespace: 'olm' });
-  const completedPlan = (namespace: string) =>
-    eventually(
-      async () => {
-        const plans = await list(client, Kinds.installPlan, namespace);
-        return plans.length === 1 && phaseOf(plans[0]) === 'Complete' && plans[0];
-      },
-      { message: `InstallPlan in ${namespace} Complete`, timeoutMs: 30_000 },
-    );
 
   it('reports BundleUnpacking while the image is pulled, creates no InstallPlan before, then installs the CSV and CRD from the image', async () => {
     await createOperatorNamespace(client, 'images-a');
@@ -162,7 +95,7 @@ describe.skipIf(!binary)('image-only bundles pulled from a registry', () => {
       images.resume();
     }
 
-    const plan = await completedPlan('images-a');
+    const plan = await completedPlan(client, 'images-a');
     expect(plan.spec).toMatchObject({ clusterServiceVersionNames: ['thing.v1.0.0'], approved: true });
     const steps = stepsOf(plan);
     expect(steps.map((step) => `${step.resource.kind}/${step.resource.name}`)).toEqual(['ClusterServiceVersion/thing.v1.0.0', 'CustomResourceDefinition/things.acme.example.com']);
@@ -189,10 +122,7 @@ describe.skipIf(!binary)('image-only bundles pulled from a registry', () => {
     // the whited-out file of the lower layer was not installed
     expect(await get(client, Kinds.configMap, 'images-a', 'stale-from-lower-layer')).toBeUndefined();
 
-    const settled = await eventually(async () => {
-      const found = await get(client, Kinds.subscription, 'images-a', 'thing');
-      return (found?.status as { state?: string } | undefined)?.state === 'AtLatestKnown' && found;
-    });
+    const settled = await settledSubscription(client, 'images-a', 'thing');
     expect(condition(settled, 'BundleUnpacking')).toBeUndefined();
     expect(condition(settled, 'BundleUnpackFailed')).toBeUndefined();
 
@@ -214,22 +144,19 @@ describe.skipIf(!binary)('image-only bundles pulled from a registry', () => {
   it('reports a missing image as BundleUnpackFailed, installs nothing for it, and resolves other namespaces meanwhile', async () => {
     await createOperatorNamespace(client, 'images-missing');
     await client.create(imageSubscription('images-missing', 'missing'));
-    const failed = await eventually(async () => {
-      const found = await get(client, Kinds.subscription, 'images-missing', 'missing');
-      return condition(found, 'BundleUnpackFailed')?.status === 'True' && found;
-    });
-    const message = condition(failed, 'BundleUnpackFailed')!.message!;
-    expect(condition(failed, 'BundleUnpackFailed')?.reason).toBe('BundleUnpackFailed');
+    const failed = await unpackFailure(client, 'images-missing', 'missing');
+    const message = failed.message!;
+    expect(failed.reason).toBe('BundleUnpackFailed');
     expect(message).toContain(`unpacking bundle image ${missingImage} of missing.v1.0.0 (catalogsource olm/acme-images) failed: bundle image ${missingImage} not found: registry ${images.host} answered HTTP 404`);
     expect(message).toContain('MANIFEST_UNKNOWN');
     expect(message).toContain('push the bundle image, or fix the bundle');
-    expect(condition(failed, 'ResolutionFailed')).toBeUndefined();
+    expect(condition(await get(client, Kinds.subscription, 'images-missing', 'missing'), 'ResolutionFailed')).toBeUndefined();
     expect(await list(client, Kinds.installPlan, 'images-missing')).toEqual([]);
 
     // another namespace installing an unpacked bundle is not held up
     await createOperatorNamespace(client, 'images-b');
     await client.create(imageSubscription('images-b', 'thing'));
-    await completedPlan('images-b');
+    await completedPlan(client, 'images-b');
     expect(await get(client, Kinds.clusterServiceVersion, 'images-b', 'thing.v1.0.0')).toBeDefined();
     expect(await list(client, Kinds.installPlan, 'images-missing')).toEqual([]);
   });
@@ -237,12 +164,9 @@ describe.skipIf(!binary)('image-only bundles pulled from a registry', () => {
   it('refuses a layer whose content does not match its digest', async () => {
     await createOperatorNamespace(client, 'images-tampered');
     await client.create(imageSubscription('images-tampered', 'tampered'));
-    const failed = await eventually(async () => {
-      const found = await get(client, Kinds.subscription, 'images-tampered', 'tampered');
-      return condition(found, 'BundleUnpackFailed')?.status === 'True' && found;
-    });
-    expect(condition(failed, 'BundleUnpackFailed')?.reason).toBe('BundleUnpackFailed');
-    expect(condition(failed, 'BundleUnpackFailed')?.message).toContain(
+    const failed = await unpackFailure(client, 'images-tampered', 'tampered');
+    expect(failed.reason).toBe('BundleUnpackFailed');
+    expect(failed.message).toContain(
       `digest mismatch for layer ${tampered.layers[0]!.digest} of ${tampered.reference}: expected ${tampered.layers[0]!.digest}, got sha256:`,
     );
     expect(await list(client, Kinds.installPlan, 'images-tampered')).toEqual([]);
@@ -259,12 +183,9 @@ describe.skipIf(!binary)('image-only bundles pulled from a registry', () => {
     images.pause();
     try {
       await client.create(imageSubscription('images-slow', 'slow'));
-      const failed = await eventually(async () => {
-        const found = await get(client, Kinds.subscription, 'images-slow', 'slow');
-        return condition(found, 'BundleUnpackFailed')?.status === 'True' && found;
-      });
-      expect(condition(failed, 'BundleUnpackFailed')?.reason).toBe('BundleUnpackFailed');
-      expect(condition(failed, 'BundleUnpackFailed')?.message).toBe(
+      const failed = await unpackFailure(client, 'images-slow', 'slow');
+      expect(failed.reason).toBe('BundleUnpackFailed');
+      expect(failed.message).toBe(
         `bundle unpacking failed. Reason: DeadlineExceeded, and Message: Job was active longer than specified deadline: unpacking bundle image ${slow.reference} of slow.v1.0.0 (catalogsource olm/acme-images) took longer than 1s; ` +
           `raise the OperatorGroup's operatorframework.io/bundle-unpack-timeout annotation or the --bundle-unpack-timeout flag, or check that the registry answers (tried again in 3s)`,
       );
@@ -273,33 +194,25 @@ describe.skipIf(!binary)('image-only bundles pulled from a registry', () => {
       images.resume();
     }
     // the registry answers again: the next try (after the retry interval) installs it
-    const plan = await completedPlan('images-slow');
+    const plan = await completedPlan(client, 'images-slow');
     expect((plan.spec as { clusterServiceVersionNames: string[] }).clusterServiceVersionNames).toEqual(['slow.v1.0.0']);
-    const settled = await eventually(async () => {
-      const found = await get(client, Kinds.subscription, 'images-slow', 'slow');
-      return (found?.status as { state?: string } | undefined)?.state === 'AtLatestKnown' && found;
-    });
-    expect(condition(settled, 'BundleUnpackFailed')).toBeUndefined();
+    expect(condition(await settledSubscription(client, 'images-slow', 'slow'), 'BundleUnpackFailed')).toBeUndefined();
   });
 
   it('after a restart with the registry stopped, installs the bundle again from the ConfigMap without pulling', async () => {
-    await controller.stop();
     await images.stop();
-    controller = await startController(cluster.server, client, controllerOverrides);
+    await environment.restartOperator();
 
     await createOperatorNamespace(client, 'images-c');
     await client.create(imageSubscription('images-c', 'thing'));
-    const plan = await completedPlan('images-c');
+    const plan = await completedPlan(client, 'images-c');
     expect(stepsOf(plan).map((step) => step.resource.kind)).toEqual(['ClusterServiceVersion', 'CustomResourceDefinition']);
     expect(await get(client, Kinds.clusterServiceVersion, 'images-c', 'thing.v1.0.0')).toBeDefined();
     const sub = await get(client, Kinds.subscription, 'images-c', 'thing');
     expect(condition(sub, 'BundleUnpackFailed')).toBeUndefined();
 
     // an image never unpacked does need the registry: the failure now says it cannot be reached
-    const unreachable = await eventually(async () => {
-      const found = await get(client, Kinds.subscription, 'images-missing', 'missing');
-      return condition(found, 'BundleUnpackFailed')?.message?.includes('cannot reach registry') && found;
-    });
-    expect(condition(unreachable, 'BundleUnpackFailed')?.message).toContain(`cannot reach registry ${images.host} (http://${images.host}/v2/acme/missing-bundle/manifests/v1)`);
+    const unreachable = await unpackFailure(client, 'images-missing', 'missing', 'cannot reach registry');
+    expect(unreachable.message).toContain(`cannot reach registry ${images.host} (http://${images.host}/v2/acme/missing-bundle/manifests/v1)`);
   });
 });

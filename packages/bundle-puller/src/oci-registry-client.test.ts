@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hasErrorCode } from '@olm/core';
 import { describe, expect, it } from 'vitest';
-import { BundleImageErrorCodes, createOciRegistryClient, parseAuthChallenge, parseImageReference, selectPlatformManifest, sha256Digest, verifyDigest } from './oci-registry-client.js';
+import { BundleImageErrorCodes, createOciRegistryClient, parseAuthChallenge, parseImageReference, selectPlatformManifest, sha256Digest, verifyDigest } from './index.js';
 
 describe('image references', () => {
   it('splits registry, repository and tag', () => {
