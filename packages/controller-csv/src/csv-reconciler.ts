@@ -26,7 +26,7 @@ import { isSamePhase, setCsvPhase, type CsvStatus } from './csv-status.js';
 import { ownedDeploymentSelector, type StrategyContext } from './deployment-install.js';
 import type { SubscriptionConfig } from './deployment-strategy.js';
 import { toInstallModeSet, unsupportedTargetsReason } from './install-modes.js';
-import { fnv64aHex, Kinds } from './kinds.js';
+import { fnv64aHex, Kinds, kubeObjectOf } from './kinds.js';
 import { formatProvidedApis, parseProvidedApis } from './provided-apis.js';
 import { installOutcome, isInstalled, ServingMessages, strategyOnly, type InstallChecks } from './install-outcome.js';
 import { checkRequirements, discoveryNeeded, type ApiServiceObject, type RequirementsResult } from './requirements.js';
@@ -822,17 +822,20 @@ async function succeeded(shared: Shared, csv: Csv, context: ReconcileContext): P
 async function ensureProvidedApiClusterRoles(shared: Shared, csv: Csv, context: ReconcileContext, serving: ServingSnapshot): Promise<void> {
   const owned = csv.spec?.customresourcedefinitions?.owned ?? [];
   if (owned.length === 0 && (csv.spec?.apiservicedefinitions?.owned ?? []).length === 0) return;
-  const crds = owned.map((crd) => context.cache.get(Kinds.crd, crd.name)).filter((crd): crd is CachedObject => crd !== undefined);
-  const apiServices = [...serving.apiServices.values()].filter((apiService): apiService is CachedObject => apiService !== undefined);
+  const crds = owned.flatMap((crd) => {
+    const cached = context.cache.get(Kinds.crd, crd.name);
+    return cached ? [kubeObjectOf(cached, Kinds.crd)] : [];
+  });
+  const apiServices = [...serving.apiServices.values()].flatMap((apiService) => (apiService ? [kubeObjectOf(apiService, Kinds.apiService)] : []));
   let roles;
   try {
-    roles = shared.rbac().providedApiClusterRoles({ csv: csv as never, crds: crds as never, apiServices: apiServices as never });
+    roles = shared.rbac().providedApiClusterRoles({ csv, crds, apiServices });
   } catch (error) {
     context.logger.warn("couldn't generate clusterroles for provided api types", { error: describeError(error) });
     return;
   }
   for (const role of roles) {
-    await upsert(shared.client(), context.cache, role as unknown as CachedObject, ['metadata.labels', 'rules', 'aggregationRule']);
+    await upsert(shared.client(), context.cache, role, ['metadata.labels', 'rules', 'aggregationRule']);
   }
 }
 

@@ -255,10 +255,10 @@ function memberCsvs(og: Og, context: ReconcileContext): Csv[] {
 async function ensureClusterRoles(shared: Shared, og: Og, context: ReconcileContext): Promise<void> {
   const apis = parseProvidedApis(og.metadata.annotations?.[Annotations.providedAPIs]);
   for (const csv of memberCsvs(og, context)) for (const api of csvProvidedApis(csv)) apis.add(api);
-  const roles = shared.rbac().operatorGroupClusterRoles({ operatorGroup: og as never, providedApis: [...apis].sort() });
+  const roles = shared.rbac().operatorGroupClusterRoles({ operatorGroup: og, providedApis: [...apis].sort() });
   shared.groupRoleNames.remember(og.metadata);
   // OLM's labels and aggregationRule; the rules are the aggregation controller's.
-  for (const role of roles) await upsert(shared.client(), context.cache, role as unknown as CachedObject, ['metadata.labels', 'aggregationRule']);
+  for (const role of roles) await upsert(shared.client(), context.cache, role, ['metadata.labels', 'aggregationRule']);
 }
 
 /** Drops APIs from `olm.providedAPIs` that no member CSV provides (not for static groups, not while a provider is pending). */

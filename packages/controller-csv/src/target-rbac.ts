@@ -260,7 +260,7 @@ export function allNamespacesRbacNames(rbac: RbacGenerator, csv: Csv): string[] 
     status: { namespaces: [''] },
   };
   const names: string[] = [];
-  for (const object of rbac.permissionsForOperatorGroup({ csv: csv as unknown as KubeObject, operatorGroup: everywhere })) {
+  for (const object of rbac.permissionsForOperatorGroup({ csv, operatorGroup: everywhere })) {
     if (object.metadata.name) names.push(object.metadata.name);
   }
   return names;
@@ -314,9 +314,9 @@ function generatedOnce(shared: Shared, csv: Csv, operatorGroup: Og | undefined, 
     allNamespacesNames: allNamespacesRbacNames(rbac, csv),
     forGroup: grouped
       ? rbac.permissionsForOperatorGroup({
-          csv: csv as unknown as KubeObject,
-          operatorGroup: operatorGroup as unknown as KubeObject,
-          copiedCsvs: copiedCsvs as unknown as KubeObject[],
+          csv,
+          operatorGroup,
+          copiedCsvs,
         })
       : [],
   };
