@@ -102,15 +102,11 @@ export function createCsvController(options: CsvControllerOptions): CsvControlle
         throw error;
       }
     },
-    clusterChanges: new Set(),
     installTimeoutMs: options.installTimeoutMs ?? 5 * 60_000,
     requeueAfterMs: options.requeueAfterMs ?? 30_000,
     healthPollMs: options.healthPollMs ?? 5_000,
     copiedCsvsEnabled: options.copiedCsvs ?? true,
     protectedCopiedCsvNamespaces: new Set(options.protectedCopiedCsvNamespaces ?? []),
-    copyingDisabledEvents: new Map(),
-    webhookCleanups: new Map(),
-    generatedRbac: new Map(),
     groupRoleNames: new GroupClusterRoleNames(() => options.rbacGenerator),
   };
   const csvReconciler = createCsvReconciler(shared);

@@ -14,7 +14,7 @@ export * from './metrics.js';
 export * from './plugin.js';
 export * from './requirements.js';
 export { csvProvidedApis, isCopied } from './shared.js';
-export { replacementChain } from './csv-reconciler.js';
+export { replacementChain } from './csv-replacement.js';
 export { isActiveMember, planTargetRbac, rbacDiffers, type RbacObject, type TargetRbacInput, type TargetRbacPlan } from './target-rbac.js';
 export * from './rule-checker.js';
 export * from './webhook-descriptions.js';

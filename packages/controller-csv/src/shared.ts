@@ -6,7 +6,6 @@ import { fieldManager, Kinds } from './kinds.js';
 import type { GroupClusterRoleNames } from './group-cluster-role-names.js';
 import type { CsvMetrics } from './metrics.js';
 import { apiKey, type ApiKey } from './provided-apis.js';
-import type { GeneratedRbac } from './target-rbac.js';
 
 export type Csv = ClusterServiceVersion & CachedObject & { metadata: { name: string; namespace: string } };
 export type Og = OperatorGroup & CachedObject & { metadata: { name: string; namespace: string } };
@@ -23,23 +22,12 @@ export interface Shared {
   serverVersion(): Promise<string | undefined>;
   /** The kinds discovery lists for a group/version (`v1`, `apps/v1`), or undefined when it is not served. */
   servedKinds(groupVersion: string): Promise<ReadonlySet<string> | undefined>;
-  /** CSVs (`namespace/name`) failed `InstallComponentFailedNoRetry` whose RBAC changed since: they get another chance. */
-  readonly clusterChanges: Set<string>;
   readonly installTimeoutMs: number;
   readonly requeueAfterMs: number;
   readonly healthPollMs: number;
   readonly copiedCsvsEnabled: boolean;
   /** Namespaces that keep the copies of AllNamespaces operators while the OLMConfig disables copies. */
   readonly protectedCopiedCsvNamespaces: ReadonlySet<string>;
-  /**
-   * Per AllNamespaces CSV (`namespace/name`): whether its `DisabledCopiedCSVs` Event is known to exist
-   * (`disabled`) or to be absent, so that Events are listed once per CSV and state, not on every sync.
-   */
-  readonly copyingDisabledEvents: Map<string, { readonly uid: string; readonly disabled: boolean }>;
-  /** Per CSV (`namespace/name`) with an edited spec: the `uid/generation` whose leftover webhook configurations are gone. */
-  readonly webhookCleanups: Map<string, string>;
-  /** Per CSV (`namespace/name`): the RBAC generated for its target namespaces, and from which object versions. */
-  readonly generatedRbac: Map<string, GeneratedRbac>;
   /** The OperatorGroup each generated group ClusterRole name belongs to, for roles that lost their owner labels. */
   readonly groupRoleNames: GroupClusterRoleNames;
 }
