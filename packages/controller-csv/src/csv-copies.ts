@@ -1,10 +1,10 @@
-import { Annotations, CSVMessages, CSVPhases, CSVReasons, CSVUncopiableReasons, Labels, OLMConfigConditionTypes, OLMConfigMessages } from '@olm/api';
+import { Annotations, CSVMessages, CSVPhases, CSVReasons, CSVUncopiableReasons, Labels, OLMConfigConditionTypes, OLMConfigMessages, isCopied } from '@olm/api';
 import { isNotFound, isSemanticallyEqual } from '@olm/controller-runtime';
 import { type CachedObject, describeError, type ObjectReader, type ReconcileContext } from '@olm/core';
 import { allNamespacesCopyTargets, copiedCsvsEnabled } from './copied-csvs-config.js';
 import type { CsvMemory } from './csv-memory.js';
 import { Kinds } from './kinds.js';
-import { clusterOlmConfig, type Csv, csvReference, isCopied, namespaceViews, type Shared } from './shared.js';
+import { clusterOlmConfig, type Csv, csvReference, namespaceViews, type Shared } from './shared.js';
 import { syncTargetRbac } from './target-rbac.js';
 
 // Copied CSVs (§2.7): a CSV's copies in its group's target namespaces, and the OLMConfig's switch for them.

@@ -1,5 +1,6 @@
 import { CSVMessages, CSVPhases, CSVReasons } from '@olm/api';
 import { describeError, type ReconcileContext, type ReconcileResult } from '@olm/core';
+import { upsertOwnedFields } from '@olm/controller-operator-groups';
 import { apiServiceResourceProblem } from './api-services.js';
 import { certRenewalReason } from './cert-install.js';
 import { hasCertResources } from './cert-resources.js';
@@ -10,7 +11,7 @@ import { apiServiceOwnerConflict, requirementsOf } from './csv-requirements.js';
 import { installOutcome, isInstalled, ServingMessages } from './install-outcome.js';
 import { Kinds, kubeObjectOf } from './kinds.js';
 import { readServingSnapshot, type ServingSnapshot } from './serving-snapshot.js';
-import { type Csv, type Shared, upsert } from './shared.js';
+import type { Csv, Shared } from './shared.js';
 import { webhookDescriptionProblem } from './webhook-descriptions.js';
 
 // The Succeeded and Failed rows of the phase switch: is what was installed still healthy, and may a failed CSV retry.
@@ -94,7 +95,7 @@ async function ensureProvidedApiClusterRoles(shared: Shared, csv: Csv, context: 
     return;
   }
   for (const role of roles) {
-    await upsert(shared.client(), context.cache, role, ['metadata.labels', 'rules', 'aggregationRule']);
+    await upsertOwnedFields(shared.client(), context.cache, role, ['metadata.labels', 'rules', 'aggregationRule']);
   }
 }
 

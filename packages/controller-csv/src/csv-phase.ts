@@ -1,8 +1,7 @@
-import { type ClusterServiceVersionStatus, CSVMessages, CSVPhases, CSVReasons, type RequirementStatus } from '@olm/api';
+import { type ClusterServiceVersionStatus, CSVMessages, CSVPhases, CSVReasons, type RequirementStatus, type CsvStatus, isSamePhase, setCsvPhase } from '@olm/api';
 import { isSemanticallyEqual, updateStatus } from '@olm/controller-runtime';
 import type { InstallStrategy } from '@olm/core';
 import { formatTime } from '@olm/go-format';
-import { type CsvStatus, isSamePhase, setCsvPhase } from './csv-status.js';
 import { type Csv, csvReference, type Shared } from './shared.js';
 
 /** What writing a CSV's phase takes. */

@@ -1,6 +1,7 @@
-import { Annotations, CSVMessages, CSVPhases, CSVReasons, Labels } from '@olm/api';
+import { Annotations, CSVMessages, CSVPhases, CSVReasons, Labels, formatProvidedApis, parseProvidedApis, csvProvidedApis } from '@olm/api';
 import { isNotFound, isSemanticallyEqual, updateObject } from '@olm/controller-runtime';
 import { describeError, type ReconcileContext } from '@olm/core';
+import { formatTargetNamespaces } from '@olm/controller-operator-groups';
 import { type GroupApiView, reconcileApiIntersection } from './api-intersection.js';
 import type { CsvMemory } from './csv-memory.js';
 import { fail, type PhaseWriter, setPhase } from './csv-phase.js';
@@ -8,9 +9,7 @@ import { done, proceed, type Step } from './csv-step.js';
 import { ownedDeploymentSelector } from './deployment-install.js';
 import { toInstallModeSet, unsupportedTargetsReason } from './install-modes.js';
 import { fnv64aHex, Kinds } from './kinds.js';
-import { formatProvidedApis, parseProvidedApis } from './provided-apis.js';
-import { type Csv, csvProvidedApis, csvReference, type Og, ogReference, type Shared } from './shared.js';
-import { formatTargetNamespaces } from './target-namespaces.js';
+import { type Csv, csvReference, type Og, ogReference, type Shared } from './shared.js';
 
 // Upstream transitionCSVState before its phase switch: owned CRD names, API labels, group membership,
 // install modes and the provided-API intersection between groups.

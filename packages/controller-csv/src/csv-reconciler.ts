@@ -1,4 +1,4 @@
-import { CSVMessages, CSVPhases, CSVReasons } from '@olm/api';
+import { CSVMessages, CSVPhases, CSVReasons, isCopied } from '@olm/api';
 import { isNotFound } from '@olm/controller-runtime';
 import { describeError, type ReconcileContext, type Reconciler, type ReconcileRequest, type ReconcileResult } from '@olm/core';
 import { reconcileCopy, syncCopiesAndRbac } from './csv-copies.js';
@@ -13,7 +13,7 @@ import { replacing } from './csv-replacement.js';
 import { proceed } from './csv-step.js';
 import { csvWatches } from './csv-watches.js';
 import { Kinds } from './kinds.js';
-import { type Csv, csvReference, isCopied, type Shared } from './shared.js';
+import { type Csv, csvReference, type Shared } from './shared.js';
 
 /** The ClusterServiceVersion reconciler: pre-checks, then one phase transition per sync, as upstream. */
 export function createCsvReconciler(shared: Shared): Reconciler {

@@ -1,8 +1,8 @@
-import { CSVMessages, CSVPhases, CSVReasons, UpgradeStrategies } from '@olm/api';
+import { CSVMessages, CSVPhases, CSVReasons, UpgradeStrategies, isCopied } from '@olm/api';
 import type { ReconcileContext, ReconcileResult } from '@olm/core';
 import { type PhaseWriter, setPhase } from './csv-phase.js';
 import { Kinds } from './kinds.js';
-import { type Csv, isCopied, type Og } from './shared.js';
+import type { Csv, Og } from './shared.js';
 
 export async function replacing(shared: PhaseWriter, csv: Csv, context: ReconcileContext): Promise<ReconcileResult | void> {
   // Only the oldest CSV of a chain is deleted: removing an intermediate one would break the chain.

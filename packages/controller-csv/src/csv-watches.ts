@@ -1,9 +1,8 @@
-import { Annotations, CSVPhases, CSVReasons, Labels } from '@olm/api';
+import { Annotations, CSVPhases, CSVReasons, Labels, parseProvidedApis, csvProvidedApis, isCopied } from '@olm/api';
 import type { CachedObject, ObjectReader, ReconcileRequest, ReconcilerWatch } from '@olm/core';
 import type { CsvMemory } from './csv-memory.js';
 import { Kinds } from './kinds.js';
-import { parseProvidedApis } from './provided-apis.js';
-import { type Csv, csvProvidedApis, isCopied, type Shared } from './shared.js';
+import type { Csv, Shared } from './shared.js';
 
 /**
  * What else reconciles a CSV: its group, the CRDs, APIServices and RBAC it needs or owns, the Subscription

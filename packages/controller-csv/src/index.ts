@@ -1,10 +1,6 @@
 export * from './api-intersection.js';
-export * from './csv-status.js';
 export * from './copied-csvs-config.js';
-export * from './conditions.js';
 export * from './install-modes.js';
-export * from './provided-apis.js';
-export * from './target-namespaces.js';
 export * from './deployment-strategy.js';
 export * from './spec-hash.js';
 export * from './controller.js';
@@ -13,7 +9,6 @@ export * from './kinds.js';
 export * from './metrics.js';
 export * from './plugin.js';
 export * from './requirements.js';
-export { csvProvidedApis, isCopied } from './shared.js';
 export { replacementChain } from './csv-replacement.js';
 export { isActiveMember, planTargetRbac, rbacDiffers, type RbacObject, type TargetRbacInput, type TargetRbacPlan } from './target-rbac.js';
 export * from './rule-checker.js';

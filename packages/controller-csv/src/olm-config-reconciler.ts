@@ -1,12 +1,11 @@
 import type { OLMConfig } from '@olm/api';
-import { Labels, OLMConfigName } from '@olm/api';
+import { Labels, OLMConfigName, withCondition, isCopied } from '@olm/api';
 import type { CachedObject, ObjectReader, ReconcileContext, ReconcileRequest, Reconciler } from '@olm/core';
 import { updateStatus } from '@olm/controller-runtime';
-import { withCondition } from './conditions.js';
 import { formatTime } from '@olm/go-format';
 import { allNamespacesCopyTargets, copiedCsvsCondition, copiedCsvsEnabled, copiesAsExpected } from './copied-csvs-config.js';
 import { Kinds } from './kinds.js';
-import { clusterOlmConfig, isCopied, namespaceViews, type Og, type Shared } from './shared.js';
+import { clusterOlmConfig, namespaceViews, type Og, type Shared } from './shared.js';
 
 const clusterConfig: ReconcileRequest = { name: OLMConfigName };
 

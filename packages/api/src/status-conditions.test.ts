@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withCondition, withoutCondition } from './conditions.js';
+import { withCondition, withoutCondition } from './status-conditions.js';
 
 const other = { type: 'Other', status: 'True' as const, reason: 'R', message: 'm', lastTransitionTime: 't0' };
 const notFound = { type: 'OperatorGroupServiceAccount', status: 'True' as const, reason: 'ServiceAccountNotFound', message: 'ServiceAccount sa not found' };

@@ -1,4 +1,4 @@
-import type { Condition } from '@olm/api';
+import type { Condition } from './meta.js';
 
 export type ConditionFields = Pick<Condition, 'type' | 'status' | 'reason' | 'message'>;
 
