@@ -45,7 +45,7 @@ export interface DistributionOptions {
 export const defaultLeaseName = 'olm-controllers';
 
 /**
- * The controller runtime and the controllers (CSV with OperatorConditions and Operators, catalog with its bundle puller), configured from the run/up flags.
+ * The controller runtime and the controllers (CSV with OperatorGroups, OperatorConditions and Operators, catalog with its bundle puller), configured from the run/up flags.
  * Exported so that other distributions (`apps/olm-minimal`) reuse it and only change the rest.
  */
 export function controllerPlugins(options: DistributionOptions): LazyPlugin[] {
@@ -64,6 +64,9 @@ export function controllerPlugins(options: DistributionOptions): LazyPlugin[] {
       ),
     ),
     // Upstream runs these in the OLM operator's process: they come with `csv`.
+    lazyPlugin('controller-operator-groups', '0.1.0', async () => (await import('@olm/controller-operator-groups')).controllerOperatorGroupsPlugin, {
+      runsWith: 'csv',
+    }),
     lazyPlugin('controller-operator-conditions', '0.1.0', async () => (await import('@olm/controller-operator-conditions')).controllerOperatorConditionsPlugin, {
       runsWith: 'csv',
     }),

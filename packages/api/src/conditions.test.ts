@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sameConditionState, withCondition, withoutConditions } from './conditions.js';
+import { sameConditionState, updatedConditions, withCondition, withoutCondition } from './conditions.js';
 
 const ready = { type: 'Ready', status: 'True', reason: 'Up', message: 'ok', lastTransitionTime: '2026-01-01T00:00:00Z' };
 const degraded = { type: 'Degraded', status: 'False', reason: 'Fine', message: '', lastTransitionTime: '2026-01-01T00:00:00Z' };
@@ -22,6 +22,28 @@ describe('conditions', () => {
     expect(sameConditionState(ready, { ...ready, lastTransitionTime: 'later' })).toBe(true);
     expect(sameConditionState(ready, { ...ready, message: 'other' })).toBe(false);
     expect(sameConditionState({ type: 'A', status: 'True' }, { type: 'A', status: 'True', reason: '', message: '' })).toBe(true);
-    expect(withoutConditions([ready, degraded], ['Ready'])).toEqual([degraded]);
+  });
+});
+
+const other = { type: 'Other', status: 'True' as const, reason: 'R', message: 'm', lastTransitionTime: 't0' };
+const notFound = { type: 'OperatorGroupServiceAccount', status: 'True' as const, reason: 'ServiceAccountNotFound', message: 'ServiceAccount sa not found' };
+
+describe('metav1.Condition lists', () => {
+  it('adds a condition with the given time, and changes nothing when it is already set', () => {
+    const added = updatedConditions([other], notFound, 't1')!;
+    expect(added).toEqual([other, { ...notFound, lastTransitionTime: 't1' }]);
+    expect(updatedConditions(added, notFound, 't2')).toBeUndefined();
+  });
+
+  it('keeps the transition time when only reason or message change, and moves it when the status does', () => {
+    const added = updatedConditions([other], notFound, 't1')!;
+    expect(updatedConditions(added, { ...notFound, message: 'ServiceAccount other not found' }, 't2')![1]).toMatchObject({ message: 'ServiceAccount other not found', lastTransitionTime: 't1' });
+    // Replaced in place, not appended.
+    expect(updatedConditions(added, { ...notFound, status: 'False' }, 't3')).toEqual([other, { ...notFound, status: 'False', lastTransitionTime: 't3' }]);
+  });
+
+  it('removes a condition by type', () => {
+    expect(withoutCondition([other, { ...notFound, lastTransitionTime: 't1' }], notFound.type)).toEqual([other]);
+    expect(withoutCondition([other], notFound.type)).toBeUndefined();
   });
 });

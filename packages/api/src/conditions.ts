@@ -1,3 +1,5 @@
+import type { Condition } from './meta.js';
+
 /** The fields every OLM condition list shares (metav1.Condition, SubscriptionCondition, InstallPlanCondition, …). */
 export interface ConditionState {
   type?: string;
@@ -25,7 +27,19 @@ export function withCondition<C extends ConditionState>(conditions: readonly C[]
   return list.map((existing, position) => (position === index ? next : existing));
 }
 
-/** `conditions` without those of `types`. */
-export function withoutConditions<C extends ConditionState>(conditions: readonly C[] | undefined, types: readonly string[]): C[] {
-  return (conditions ?? []).filter((condition) => !types.includes(condition.type ?? ''));
+export type ConditionFields = Pick<Condition, 'type' | 'status' | 'reason' | 'message'>;
+
+/**
+ * `metav1.Condition`s with `condition` set as `meta.SetStatusCondition` does (see `withCondition`), a new
+ * transition time being `now`; undefined when type, status, reason and message are already so.
+ */
+export function updatedConditions(conditions: readonly Condition[], condition: ConditionFields, now: string): Condition[] | undefined {
+  const current = conditions.find((item) => item.type === condition.type);
+  if (current && sameConditionState(current, condition)) return undefined;
+  return withCondition(conditions, { ...current, ...condition, lastTransitionTime: now });
+}
+
+/** The conditions without the one of `type`; undefined when there is none. */
+export function withoutCondition<C extends ConditionState>(conditions: readonly C[], type: string): C[] | undefined {
+  return conditions.some((item) => item.type === type) ? conditions.filter((item) => item.type !== type) : undefined;
 }

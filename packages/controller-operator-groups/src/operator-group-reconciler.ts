@@ -1,20 +1,50 @@
-import type { ClusterServiceVersionStatus, Condition, ObjectReference } from '@olm/api';
-import { Annotations, CSVMessages, CSVPhases, CSVReasons, Labels, OperatorGroupConditionTypes, OperatorGroupMessages, OperatorGroupReasons } from '@olm/api';
-import type { CachedObject, ObjectReader, ReconcileContext, ReconcileRequest, Reconciler } from '@olm/core';
+import type { ClusterServiceVersionStatus, Condition, CsvStatus, ObjectReference } from '@olm/api';
+import {
+  Annotations,
+  CSVMessages,
+  CSVPhases,
+  CSVReasons,
+  csvProvidedApis,
+  formatProvidedApis,
+  isCopied,
+  Labels,
+  OperatorGroupConditionTypes,
+  OperatorGroupMessages,
+  OperatorGroupReasons,
+  parseProvidedApis,
+  setCsvPhase,
+  updatedConditions,
+  withoutCondition,
+} from '@olm/api';
+import type { CachedObject, ObjectReader, RbacGenerator, ReconcileContext, ReconcileRequest, Reconciler } from '@olm/core';
 import { describeError } from '@olm/core';
-import { isNotFound, isSemanticallyEqual, updateObject, updateStatus } from '@olm/controller-runtime';
-import { withCondition, withoutCondition } from './conditions.js';
-import { setCsvPhase, type CsvStatus } from './csv-status.js';
-import { Kinds } from './kinds.js';
-import type { GroupKey } from './group-cluster-role-names.js';
-import { formatProvidedApis, parseProvidedApis } from './provided-apis.js';
-import { csvProvidedApis, csvReference, isCopied, ogReference, upsert, type Csv, type Og, type Shared } from './shared.js';
-import { formatTargetNamespaces, resolveTargetNamespaces, sameNamespaceSet } from './target-namespaces.js';
+import { isNotFound, isSemanticallyEqual, updateObject, updateStatus, type EventRecorder, type KubeClient } from '@olm/controller-runtime';
 import { formatTime } from '@olm/go-format';
+import { GroupClusterRoleNames, type GroupKey } from './group-cluster-role-names.js';
+import { csvReference, Kinds, ogReference, type Csv, type Og } from './kinds.js';
+import { formatTargetNamespaces, resolveTargetNamespaces, sameNamespaceSet } from './target-namespaces.js';
+import { upsertOwnedFields } from './upsert-owned-fields.js';
 
+/** What the OperatorGroup reconciler uses, bound lazily: the client it writes with, the RBAC generator, Events, the clock. */
+export interface OperatorGroupServices {
+  client(): KubeClient;
+  rbac(): RbacGenerator;
+  recorder(): EventRecorder;
+  now(): Date;
+}
+
+/** The services, and the group ClusterRole names the reconciler has seen (its own memory). */
+type Shared = OperatorGroupServices & { readonly groupRoleNames: GroupClusterRoleNames };
 
 /** The OperatorGroup reconciler (upstream syncOperatorGroups). */
-export function createOperatorGroupReconciler(shared: Shared): Reconciler {
+export function createOperatorGroupReconciler(services: OperatorGroupServices): Reconciler {
+  const shared: Shared = {
+    client: () => services.client(),
+    rbac: () => services.rbac(),
+    recorder: () => services.recorder(),
+    now: () => services.now(),
+    groupRoleNames: new GroupClusterRoleNames(() => services.rbac()),
+  };
   return {
     name: 'operatorgroup',
     for: Kinds.operatorGroup,
@@ -86,8 +116,8 @@ async function syncServiceAccount(shared: Shared, og: Og, context: ReconcileCont
   const account = context.cache.get(Kinds.serviceAccount, name, og.metadata.namespace);
   if (!account) {
     const notFound = { type, status: 'True' as const, reason: OperatorGroupReasons.ServiceAccountNotFound, message: OperatorGroupMessages.serviceAccountNotFound(name) };
-    if (og.status?.serviceAccountRef !== undefined || withCondition(conditions, notFound, '')) {
-      await writeServiceAccountStatus(shared, og, undefined, (current) => withCondition(current, notFound, formatTime(shared.now())));
+    if (og.status?.serviceAccountRef !== undefined || updatedConditions(conditions, notFound, '')) {
+      await writeServiceAccountStatus(shared, og, undefined, (current) => updatedConditions(current, notFound, formatTime(shared.now())));
     }
     return false;
   }
@@ -255,10 +285,10 @@ function memberCsvs(og: Og, context: ReconcileContext): Csv[] {
 async function ensureClusterRoles(shared: Shared, og: Og, context: ReconcileContext): Promise<void> {
   const apis = parseProvidedApis(og.metadata.annotations?.[Annotations.providedAPIs]);
   for (const csv of memberCsvs(og, context)) for (const api of csvProvidedApis(csv)) apis.add(api);
-  const roles = shared.rbac().operatorGroupClusterRoles({ operatorGroup: og as never, providedApis: [...apis].sort() });
+  const roles = shared.rbac().operatorGroupClusterRoles({ operatorGroup: og, providedApis: [...apis].sort() });
   shared.groupRoleNames.remember(og.metadata);
   // OLM's labels and aggregationRule; the rules are the aggregation controller's.
-  for (const role of roles) await upsert(shared.client(), context.cache, role as unknown as CachedObject, ['metadata.labels', 'aggregationRule']);
+  for (const role of roles) await upsertOwnedFields(shared.client(), context.cache, role, ['metadata.labels', 'aggregationRule']);
 }
 
 /** Drops APIs from `olm.providedAPIs` that no member CSV provides (not for static groups, not while a provider is pending). */

@@ -1,6 +1,7 @@
+import { formatTime } from '@olm/go-format';
+
 /** Upstream keeps the newest 20 entries of a CSV's `status.conditions`. */
 export const conditionsLengthLimit = 20;
-import { formatTime } from '@olm/go-format';
 
 export interface CsvCondition {
   readonly phase: string;

@@ -1,12 +1,7 @@
-import type { GroupVersionKind } from '@olm/core';
-
-/** The `olm.providedAPIs` annotation on an OperatorGroup. */
-export const providedApisAnnotation = 'olm.providedAPIs';
-
 /** An API as OperatorGroups name it: `Kind.version.group` (group may contain dots). */
 export type ApiKey = string;
 
-export function apiKey(gvk: GroupVersionKind): ApiKey {
+export function apiKey(gvk: { readonly group: string; readonly version: string; readonly kind: string }): ApiKey {
   return `${gvk.kind}.${gvk.version}.${gvk.group}`;
 }
 
