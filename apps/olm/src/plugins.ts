@@ -57,7 +57,7 @@ export interface DistributionOptions {
 export const defaultLeaseName = 'olm-controllers';
 
 /**
- * The controller runtime and the controllers (CSV with OperatorConditions and Operators, catalog), configured from the run/up flags.
+ * The controller runtime and the controllers (CSV with OperatorGroups, OperatorConditions and Operators, catalog with its bundle puller), configured from the run/up flags.
  * Exported so that other distributions (`apps/olm-minimal`) reuse it and only change the rest.
  */
 export function controllerPlugins(options: DistributionOptions): LazyPlugin[] {
@@ -76,6 +76,9 @@ export function controllerPlugins(options: DistributionOptions): LazyPlugin[] {
       ),
     ),
     // Upstream runs these in the OLM operator's process: they come with `csv`.
+    lazyPlugin('controller-operator-groups', '0.1.0', async () => (await import('@olm/controller-operator-groups')).controllerOperatorGroupsPlugin, {
+      runsWith: 'csv',
+    }),
     lazyPlugin('controller-operator-conditions', '0.1.0', async () => (await import('@olm/controller-operator-conditions')).controllerOperatorConditionsPlugin, {
       runsWith: 'csv',
     }),
@@ -83,8 +86,13 @@ export function controllerPlugins(options: DistributionOptions): LazyPlugin[] {
     lazyPlugin('controller-catalog', '0.1.0', async () =>
       (await import('@olm/controller-catalog')).createControllerCatalogPlugin({
         globalCatalogNamespace: options.namespace,
-        ...(options.insecureRegistries?.length ? { insecureRegistries: options.insecureRegistries } : {}),
         ...(options.installPlanRetryTimeoutMs !== undefined ? { installPlanRetryTimeoutMs: options.installPlanRetryTimeoutMs } : {}),
+      }),
+    ),
+    // The catalog operator's bundle images: pulled by the process itself (upstream runs unpack Jobs).
+    lazyPlugin('bundle-puller', '0.1.0', async () =>
+      (await import('@olm/bundle-puller')).createBundlePullerPlugin({
+        ...(options.insecureRegistries?.length ? { insecureRegistries: options.insecureRegistries } : {}),
         ...(options.bundleUnpackTimeoutMs !== undefined ? { bundleUnpackTimeoutMs: options.bundleUnpackTimeoutMs } : {}),
         ...(options.globalPullSecret ? { globalPullSecret: options.globalPullSecret } : {}),
       }),

@@ -80,11 +80,13 @@ describe('olm run --controllers', () => {
       runPlugins(olmDistribution, { namespace: 'olm', watchNamespaces: [], leaderElection: true, controllers }).map((plugin) => plugin.id);
     expect(ids(['csv'])).toContain('controller-csv');
     expect(ids(['csv'])).not.toContain('controller-catalog');
-    // Upstream's OLM operator also runs the OperatorCondition and Operator controllers.
-    expect(ids(['csv'])).toEqual(expect.arrayContaining(['controller-operator-conditions', 'controller-operators']));
+    // Upstream's OLM operator also runs the OperatorGroup, OperatorCondition and Operator controllers.
+    expect(ids(['csv'])).toEqual(expect.arrayContaining(['controller-operator-groups', 'controller-operator-conditions', 'controller-operators']));
+    expect(ids(['catalog'])).not.toContain('controller-operator-groups');
     expect(ids(['catalog'])).not.toContain('controller-csv');
     expect(ids(['catalog'])).not.toContain('controller-operators');
     expect(ids(['catalog'])).toContain('controller-runtime');
+    expect(ids(['catalog'])).toContain('bundle-puller');
     expect(ids([])).toEqual(expect.arrayContaining(['controller-csv', 'controller-catalog']));
     expect(ids(['csv', 'catalog']).sort()).toEqual(ids([]).sort());
   });

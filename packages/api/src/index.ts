@@ -17,3 +17,7 @@ export { ApiError, type ApiErrorCode, ApiErrorCodes } from './errors.js';
 export type { FieldError } from '@olm/structural-schema';
 export type { OperatorsResource } from './operators-resource.js';
 export * from './scoped-service-account.js';
+export * from './conditions.js';
+export * from './provided-apis.js';
+export * from './csv-predicates.js';
+export * from './csv-status.js';

@@ -39,6 +39,18 @@ export interface OwnerReference {
   blockOwnerDeletion?: boolean;
 }
 
+/**
+ * An owner reference to `owner`, an object of `kind`, read from its metadata. Whether it controls the
+ * dependent and blocks the owner's foreground deletion is the caller's choice: upstream varies both.
+ */
+export function ownerReferenceTo(
+  kind: { readonly apiVersion: string; readonly kind: string },
+  owner: { readonly metadata?: { readonly name?: string; readonly uid?: string } },
+  flags: { readonly controller: boolean; readonly blockOwnerDeletion: boolean },
+): OwnerReference & { controller: boolean; blockOwnerDeletion: boolean } {
+  return { apiVersion: kind.apiVersion, kind: kind.kind, name: owner.metadata?.name ?? '', uid: owner.metadata?.uid ?? '', ...flags };
+}
+
 /** `corev1.ObjectReference`. */
 export interface ObjectReference {
   apiVersion?: string;

@@ -1,9 +1,14 @@
 import { OlmError, type CatalogBundle, type KubeObject } from '@olm/core';
 import { bundleObjectPropertyType } from '@olm/registry';
 
+/** A bundle whose manifests only its image holds (no `olm.bundle.object` properties): the `bundlePuller` point unpacks it. */
+export function isImageOnly(bundle: CatalogBundle): boolean {
+  return bundle.image !== '' && !bundle.properties.some((property) => property.type === 'olm.bundle.object');
+}
+
 /**
  * A bundle's manifests, decoded from its `olm.bundle.object` properties (as a catalog directory or
- * a registry server gives them). Bundles that only name an image are unpacked by `BundleUnpacker`
+ * a registry server gives them). Bundles that only name an image are unpacked by the `bundlePuller`
  * instead; a bundle with neither fails with a message that says so.
  */
 export function bundleManifests(bundle: CatalogBundle): KubeObject[] {

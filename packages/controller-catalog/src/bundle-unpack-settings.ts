@@ -1,13 +1,5 @@
-import { OlmError } from '@olm/core';
+import { bundleUnpackMinRetryIntervalAnnotation, bundleUnpackTimeoutAnnotation, OlmError } from '@olm/core';
 import { parseGoDuration } from '@olm/go-format';
-
-/** Upstream's OperatorGroup annotation: how long an unpack may run (Go duration; `0` for no limit). */
-export const bundleUnpackTimeoutAnnotation = 'operatorframework.io/bundle-unpack-timeout';
-/** Upstream's OperatorGroup annotation: how long after a failed unpack it may be tried again. */
-export const bundleUnpackMinRetryIntervalAnnotation = 'operatorframework.io/bundle-unpack-min-retry-interval';
-
-/** Upstream's `--bundle-unpack-timeout` default. */
-export const defaultBundleUnpackTimeoutMs = 10 * 60_000;
 
 export interface BundleUnpackSettings {
   /** Overrides the controller's unpack timeout; 0 means none. Unset when the annotation is absent or negative. */

@@ -1,9 +1,8 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import { OlmError, type CatalogSourceType, type Logger, type NamespaceResolver, type RbacGenerator, type Reconciler } from '@olm/core';
+import { OlmError, type BundlePuller, type CatalogSourceType, type Logger, type NamespaceResolver, type RbacGenerator, type Reconciler } from '@olm/core';
 import { EventRecorder, KubeClient, silentLogger } from '@olm/controller-runtime';
 import { createConfigMapSourceType } from '@olm/registry';
 import type { Registry } from 'prom-client';
-import { BundleUnpacker } from './bundle-unpacker.js';
 import { createCatalogEvents, type CatalogEvents } from './catalog-events.js';
 import { createCatalogMetrics, type CatalogMetrics } from './catalog-metrics.js';
 import { CatalogSourceConnections } from './catalog-source-connections.js';
@@ -13,7 +12,6 @@ import { defaultInstallPlanRetryTimeoutMs } from './install-plan-rules.js';
 import { createInstallPlanReconciler } from './install-plan-reconciler.js';
 import { Kinds } from './kinds.js';
 import { createNamespaceResolutionReconciler } from './namespace-resolution.js';
-import { createOciRegistryClient } from './oci-registry-client.js';
 import { defaultOpmImage, defaultUtilImage, defaultWorkloadUserId } from './registry-pod.js';
 import type { RegistryServiceRouting } from './registry-service-address.js';
 
@@ -37,33 +35,10 @@ export interface CatalogControllerOptions {
   readonly catalogUnhealthyRetryMs?: number;
   /** How often an Installing InstallPlan is looked at again. Default 5 s (upstream). */
   readonly installingRequeueMs?: number;
-  /**
-   * Registries bundle images are pulled from over plain http (`host` or `host:port`); `localhost`,
-   * `127.0.0.1` and `[::1]` always are, every other registry is https.
-   */
-  readonly insecureRegistries?: readonly string[];
+  /** Unpacks image-only bundles (the `bundlePuller` point, e.g. `@olm/bundle-puller`); without one they fail resolution. */
+  readonly bundlePuller?: BundlePuller;
   /** How soon a namespace waiting on a bundle image unpack is resolved again. Default 5 s (upstream). */
   readonly bundleUnpackPollMs?: number;
-  /**
-   * How long a failed bundle image pull is reported (`BundleUnpackFailed`) before it is tried again. Default 5
-   * minutes. An OperatorGroup's `operatorframework.io/bundle-unpack-min-retry-interval` overrides it.
-   */
-  readonly bundleUnpackFailedRetryMs?: number;
-  /**
-   * How long one bundle unpack may take (upstream's `--bundle-unpack-timeout`). Default 10 minutes; 0 for no
-   * limit. An OperatorGroup's `operatorframework.io/bundle-unpack-timeout` overrides it.
-   */
-  readonly bundleUnpackTimeoutMs?: number;
-  /** Timeout of each request to an image registry. Default 60 s. */
-  readonly registryRequestTimeoutMs?: number;
-  /**
-   * A `kubernetes.io/dockerconfigjson` Secret whose credentials are tried for every bundle image after
-   * the catalog's own pull secrets (the part node credentials play for upstream's unpack Pods; OLM v1's
-   * `--global-pull-secret`).
-   */
-  readonly globalPullSecret?: { readonly namespace: string; readonly name: string };
-  /** Proxies for image registry requests; unset fields come from `HTTP_PROXY`, `HTTPS_PROXY` and `NO_PROXY`. */
-  readonly registryProxy?: { readonly httpProxy?: string; readonly httpsProxy?: string; readonly noProxy?: string };
   /** The image serving catalogs extracted by `grpcPodConfig.extractContent` (upstream's `--opmImage`). Default `quay.io/operator-framework/opm:latest`. */
   readonly opmImage?: string;
   /** The image holding `copy-content` for `extractContent` Pods (upstream's `--util-image`). Default `quay.io/operator-framework/olm:latest`. */
@@ -114,7 +89,6 @@ export function createCatalogController(options: CatalogControllerOptions): Cata
   const catalogEvents = createCatalogEvents(logger);
   const connections = createConnections(options, { client, sourceTypes, logger, now, catalogEvents, metrics: getMetrics });
   const bundleUnpackPollMs = options.bundleUnpackPollMs ?? 5_000;
-  const bundleUnpacker = createBundleUnpacker(options, { client, logger, now, bundleUnpackPollMs });
   let events: EventRecorder | undefined;
   const context: CatalogControllerContext = {
     client,
@@ -124,7 +98,7 @@ export function createCatalogController(options: CatalogControllerOptions): Cata
     events: () => (events ??= new EventRecorder({ client: client(), component: 'catalog-operator', logger })),
     connections,
     catalogEvents,
-    bundleUnpacker,
+    bundlePuller: () => options.bundlePuller,
     bundleUnpackPollMs,
     get metrics() {
       return getMetrics();
@@ -139,7 +113,6 @@ export function createCatalogController(options: CatalogControllerOptions): Cata
       return getMetrics();
     },
     async close() {
-      await bundleUnpacker.close();
       catalogEvents.connectionChanged.clear();
       catalogEvents.contentChanged.clear();
       await connections.close();
@@ -209,24 +182,5 @@ function createConnections(
     onSnapshot: (key) => metrics()?.catalogSourceSnapshots.inc({ namespace: key.namespace, name: key.name }),
     onStateChange: (key) => catalogEvents.connectionChanged.emit(key),
     onContentChanged: (key) => catalogEvents.contentChanged.emit(key),
-  });
-}
-
-/** Pulls and unpacks the images of image-only bundles. */
-function createBundleUnpacker(options: CatalogControllerOptions, { client, logger, now, bundleUnpackPollMs }: Shared & { bundleUnpackPollMs: number }): BundleUnpacker {
-  return new BundleUnpacker({
-    client,
-    registryClient: createOciRegistryClient({
-      ...(options.insecureRegistries ? { insecureRegistries: options.insecureRegistries } : {}),
-      ...(options.registryRequestTimeoutMs !== undefined ? { requestTimeoutMs: options.registryRequestTimeoutMs } : {}),
-      ...(options.registryProxy ? { proxy: options.registryProxy } : {}),
-    }),
-    ...(options.globalPullSecret ? { globalPullSecret: options.globalPullSecret } : {}),
-    logger,
-    now: () => now().getTime(),
-    ...(options.bundleUnpackFailedRetryMs !== undefined ? { failedRetryMs: options.bundleUnpackFailedRetryMs } : {}),
-    ...(options.bundleUnpackTimeoutMs !== undefined ? { timeoutMs: options.bundleUnpackTimeoutMs } : {}),
-    errorRetryMs: bundleUnpackPollMs,
-    fieldManager: 'catalog-operator',
   });
 }

@@ -1,6 +1,5 @@
-import type { CatalogSourceType, Logger, NamespaceResolver, RbacGenerator } from '@olm/core';
+import type { BundlePuller, CatalogSourceType, Logger, NamespaceResolver, RbacGenerator } from '@olm/core';
 import type { EventRecorder, KubeClient } from '@olm/controller-runtime';
-import type { BundleUnpacker } from './bundle-unpacker.js';
 import type { CatalogEvents } from './catalog-events.js';
 import type { CatalogMetrics } from './catalog-metrics.js';
 import type { CatalogSourceConnections } from './catalog-source-connections.js';
@@ -28,8 +27,8 @@ export interface CatalogControllerContext {
   readonly connections: CatalogSourceConnections;
   /** What the connections notice on their own (state changes, content gone stale), for the reconcilers' event sources. */
   readonly catalogEvents: CatalogEvents;
-  /** Contents of image-only bundles: the unpacked ConfigMap, else a pull in the background. */
-  readonly bundleUnpacker: BundleUnpacker;
+  /** Contents of image-only bundles (the `bundlePuller` point); none booted: such bundles cannot be installed. */
+  readonly bundlePuller: () => BundlePuller | undefined;
   /** How soon a namespace waiting on a bundle unpack is resolved again. */
   readonly bundleUnpackPollMs: number;
   readonly metrics?: CatalogMetrics;

@@ -1,4 +1,4 @@
-import type { Reconciler } from '@olm/core';
+import type { CachedObject, ObjectReader, ReconcileRequest, Reconciler, ReconcilerWatch } from '@olm/core';
 import { isSemanticallyEqual, updateStatus } from '@olm/controller-runtime';
 import type { Step } from './bundle-steps.js';
 import type { CatalogControllerContext } from './controller-context.js';
@@ -23,6 +23,7 @@ interface InstallPlanStatusFields {
  * the retry timeout (a Forbidden one for ever), then Complete or Failed (both terminal).
  */
 export function createInstallPlanReconciler(context: CatalogControllerContext): Reconciler {
+  const rbacRetries = new RbacRetries();
   return {
     name: 'installplan',
     for: Kinds.installPlan,
@@ -31,6 +32,7 @@ export function createInstallPlanReconciler(context: CatalogControllerContext): 
     watches: [
       { ...Kinds.clusterServiceVersion, map: () => [] },
       { ...Kinds.operatorGroup, map: () => [] },
+      ...rbacRetries.watches,
     ],
     maxConcurrentReconciles: 2,
     async reconcile({ namespace = '', name }, { cache, signal }) {
@@ -42,7 +44,8 @@ export function createInstallPlanReconciler(context: CatalogControllerContext): 
       const observed = (plan.status ?? {}) as InstallPlanStatusFields;
       // The resolution that created the plan writes its steps; until then there is nothing to do.
       if (!observed.plan?.length) return;
-      if (observed.phase === 'Complete' || observed.phase === 'Failed') return;
+      if (observed.phase === 'Complete') return;
+      if (observed.phase === 'Failed' && !rbacRetries.take(namespace, name)) return;
 
       const now = context.now();
       const identity = withInstallIdentity(observed, installPlanIdentity(cache, namespace), formatTime(now));
@@ -52,7 +55,8 @@ export function createInstallPlanReconciler(context: CatalogControllerContext): 
       }
       const status = identity.status;
       let state: InstallPlanState = {
-        phase: status.phase ?? '',
+        // A failed plan RBAC gave another chance runs again (upstream sets it Installing and syncs it).
+        phase: status.phase === 'Failed' ? 'Installing' : (status.phase ?? ''),
         approved: (plan.spec as { approved?: boolean } | undefined)?.approved === true,
         ...(status.startTime ? { startTime: status.startTime } : {}),
         ...(status.message ? { message: status.message } : {}),
@@ -83,6 +87,40 @@ export function createInstallPlanReconciler(context: CatalogControllerContext): 
       return undefined;
     },
   };
+}
+
+/**
+ * Upstream's `triggerInstallPlanRetry`: a scoped plan (one with `status.attenuatedServiceAccountRef`)
+ * that failed, perhaps for want of rights, is tried again when a Role, RoleBinding or ServiceAccount
+ * of its namespace changes, since that may have granted them.
+ */
+class RbacRetries {
+  private readonly pending = new Set<string>();
+
+  readonly watches: readonly ReconcilerWatch[] = [
+    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', map: (object, cache) => this.failedScopedPlans(object, cache) },
+    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', map: (object, cache) => this.failedScopedPlans(object, cache) },
+    { apiVersion: 'v1', kind: 'ServiceAccount', map: (object, cache) => this.failedScopedPlans(object, cache) },
+  ];
+
+  /** Whether the plan was given another chance since it failed; it is used up by asking. */
+  take(namespace: string, name: string): boolean {
+    return this.pending.delete(`${namespace}/${name}`);
+  }
+
+  private failedScopedPlans(object: CachedObject, cache: ObjectReader): ReconcileRequest[] {
+    const namespace = object.metadata?.namespace;
+    if (!namespace) return [];
+    const requests: ReconcileRequest[] = [];
+    for (const plan of cache.list(Kinds.installPlan, { namespace })) {
+      const status = (plan as AnyObject).status as InstallPlanStatusFields | undefined;
+      if (status?.phase !== 'Failed' || !status['attenuatedServiceAccountRef']) continue;
+      const name = plan.metadata?.name ?? '';
+      this.pending.add(`${namespace}/${name}`);
+      requests.push({ namespace, name });
+    }
+    return requests;
+  }
 }
 
 /** Writes `next` through the status subresource unless it means what `observed` does. */

@@ -1,4 +1,4 @@
-import { catalogSourceTypes, contribute, definePlugin, logger, metrics, namespaceResolver, optional, rbacGenerator, reconcilers, type Plugin } from '@olm/core';
+import { bundlePuller, catalogSourceTypes, contribute, definePlugin, logger, metrics, namespaceResolver, optional, rbacGenerator, reconcilers, type Plugin } from '@olm/core';
 import { kubeClient } from '@olm/controller-runtime';
 import type { Registry } from 'prom-client';
 import { createCatalogController, type CatalogControllerOptions } from './catalog-controller.js';
@@ -11,17 +11,11 @@ export type ControllerCatalogPluginOptions = Pick<
   | 'catalogHealthCheckIntervalMs'
   | 'catalogUnhealthyRetryMs'
   | 'installingRequeueMs'
-  | 'insecureRegistries'
   | 'bundleUnpackPollMs'
-  | 'bundleUnpackFailedRetryMs'
-  | 'bundleUnpackTimeoutMs'
-  | 'registryRequestTimeoutMs'
-  | 'globalPullSecret'
   | 'opmImage'
   | 'utilImage'
   | 'workloadUserId'
   | 'registryServiceRouting'
-  | 'registryProxy'
 >;
 
 /**
@@ -39,6 +33,7 @@ export function createControllerCatalogPlugin(options: ControllerCatalogPluginOp
       resolver: namespaceResolver,
       rbacGenerator,
       catalogSourceTypes,
+      bundlePuller: optional(bundlePuller),
       metrics: optional(metrics),
       logger: optional(logger),
     },
@@ -50,6 +45,7 @@ export function createControllerCatalogPlugin(options: ControllerCatalogPluginOp
         resolver: deps.resolver,
         rbacGenerator: deps.rbacGenerator,
         catalogSourceTypes: deps.catalogSourceTypes,
+        ...(deps.bundlePuller ? { bundlePuller: deps.bundlePuller } : {}),
         // The core contract is the part of prom-client's Registry that plugins use.
         ...(deps.metrics ? { metrics: deps.metrics as Registry } : {}),
         ...(deps.logger ? { logger: deps.logger } : {}),

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { ownerReferenceTo } from '@olm/api';
 import { canonicalJson } from '@olm/controller-runtime';
 import { registryServiceName } from './catalog-source-spec.js';
 import { asString, Kinds, type AnyObject } from './kinds.js';
@@ -45,14 +46,7 @@ export function hashOf(value: unknown): string {
 }
 
 function ownerReference(source: AnyObject, blockOwnerDeletion: boolean) {
-  return {
-    apiVersion: Kinds.catalogSource.apiVersion,
-    kind: Kinds.catalogSource.kind,
-    name: source.metadata?.name ?? '',
-    uid: source.metadata?.uid ?? '',
-    controller: true,
-    blockOwnerDeletion,
-  };
+  return ownerReferenceTo(Kinds.catalogSource, source, { controller: true, blockOwnerDeletion });
 }
 
 /** Pulled `Always` unless pinned by digest, as kubelets and upstream infer it. */

@@ -1,8 +1,7 @@
-import { describeError } from '@olm/core';
-import type { NamespaceResolution as Resolution, ResolverCatalog } from '@olm/core';
+import { describeError, OlmError, type BundlePullResult, type NamespaceResolution as Resolution, type ResolverCatalog } from '@olm/core';
 import { propertiesAnnotationValue, stepsFromBundle, subscriptionStep, type Step } from './bundle-steps.js';
+import { bundleManifests, isImageOnly } from './bundle-manifests.js';
 import type { BundleUnpackSettings } from './bundle-unpack-settings.js';
-import { isImageOnly, type UnpackResult } from './bundle-unpacker.js';
 import type { CatalogControllerContext } from './controller-context.js';
 import { nameOf, type AnyObject } from './kinds.js';
 
@@ -13,7 +12,7 @@ export interface ResolvingSubscription extends AnyObject {
 }
 
 /** A bundle whose image is being unpacked, or failed to be. */
-export type Unfinished = Exclude<UnpackResult, { state: 'unpacked' }>;
+export type Unfinished = Exclude<BundlePullResult, { state: 'unpacked' }>;
 
 /** An image-only bundle the plan installs, as upstream lists it in the InstallPlan's `status.bundleLookups`. */
 export interface BundleLookup {
@@ -74,13 +73,15 @@ export async function resolveSteps(context: CatalogControllerContext, input: Ste
     }
     const source = sources.find((candidate) => nameOf(candidate) === operator.catalog.name && candidate.metadata?.namespace === operator.catalog.namespace);
     const pullSecrets = (source?.spec as { secrets?: unknown } | undefined)?.secrets;
-    const contents = await context.bundleUnpacker.lookup({
-      bundle,
-      catalog: operator.catalog,
-      ...(source?.metadata?.uid ? { catalogUid: source.metadata.uid } : {}),
-      ...(Array.isArray(pullSecrets) ? { pullSecrets: pullSecrets.filter((name): name is string => typeof name === 'string') } : {}),
-      ...input.unpack,
-    });
+    const contents: BundlePullResult = !isImageOnly(bundle)
+      ? { state: 'unpacked', manifests: bundleManifests(bundle) }
+      : await puller(context, bundle.name).pull({
+          bundle,
+          catalog: operator.catalog,
+          ...(source?.metadata?.uid ? { catalogUid: source.metadata.uid } : {}),
+          ...(Array.isArray(pullSecrets) ? { pullSecrets: pullSecrets.filter((name): name is string => typeof name === 'string') } : {}),
+          ...input.unpack,
+        });
     if (contents.state !== 'unpacked') {
       unpacking.push(contents);
       continue;
@@ -111,4 +112,16 @@ export async function resolveSteps(context: CatalogControllerContext, input: Ste
     for (const sub of matching) if (sub.status?.currentCSV !== operator.name) updated.set(nameOf(sub), operator.name);
   }
   return { steps, updated, unpacking, bundleLookups };
+}
+
+/** The booted bundle puller; without one an image-only bundle cannot be installed, and resolution fails saying so. */
+function puller(context: CatalogControllerContext, bundleName: string) {
+  const found = context.bundlePuller();
+  if (!found) {
+    throw new OlmError(
+      'OLM_CATALOG_NO_BUNDLE_PULLER',
+      `bundle ${bundleName} only names its image and no bundle puller is booted to unpack it; boot a bundle puller plugin such as @olm/bundle-puller's bundlePullerPlugin`,
+    );
+  }
+  return found;
 }

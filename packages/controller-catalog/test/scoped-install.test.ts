@@ -181,3 +181,58 @@ describe('InstallPlans of a namespace whose OperatorGroup names a ServiceAccount
     expect(statusOf(plan).attenuatedServiceAccountRef).toBeUndefined();
   });
 });
+
+describe('a failed scoped InstallPlan (upstream triggerInstallPlanRetry)', () => {
+  const csv = 'retry-demo.v1.0.0';
+  const step = (kind: string, group: string, version: string, name: string, manifest: object) => ({
+    resolving: csv,
+    resource: { sourceName: 'acme-examples', sourceNamespace: 'olm', group, version, kind, name, manifest: JSON.stringify(manifest) },
+    status: 'Unknown',
+  });
+  const steps = [
+    step('ClusterServiceVersion', 'operators.coreos.com', 'v1alpha1', csv, {
+      ...Kinds.clusterServiceVersion,
+      metadata: { name: csv },
+      spec: { displayName: 'Retry demo', version: '1.0.0', install: { strategy: 'deployment', spec: { deployments: [] } }, installModes: [{ type: 'OwnNamespace', supported: true }] },
+    }),
+    step('ConfigMap', '', 'v1', 'retry-demo-settings', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'retry-demo-settings' }, data: { mode: 'demo' } }),
+  ];
+
+  /** A plan that failed long ago, as the catalog operator leaves it; `account` makes it a scoped one. */
+  async function failedPlan(namespace: string, name: string, account: string | undefined): Promise<void> {
+    await client.create({ ...Kinds.installPlan, metadata: { name, namespace }, spec: { approval: 'Automatic', approved: true, clusterServiceVersionNames: [csv] } });
+    const live = await get(client, Kinds.installPlan, namespace, name);
+    await client.replaceStatus({
+      ...live!,
+      status: {
+        phase: 'Failed',
+        startTime: '2020-01-01T00:00:00Z',
+        message: 'error creating clusterserviceversion: forbidden',
+        conditions: [{ type: 'Installed', status: 'False', reason: 'InstallComponentFailed', message: 'forbidden', lastTransitionTime: '2020-01-01T00:00:00Z' }],
+        catalogSources: [],
+        plan: steps,
+        ...(account ? { attenuatedServiceAccountRef: { kind: 'ServiceAccount', apiVersion: 'v1', namespace, name: account } } : {}),
+      },
+    } as AnyObject);
+  }
+
+  it('runs again once a Role, RoleBinding or ServiceAccount of its namespace changes, and completes as the account; an unscoped failed plan stays failed', async () => {
+    await scopedNamespace('late-grant', 'late-installer', { missing: true });
+    await failedPlan('late-grant', 'scoped-plan', 'late-installer');
+    await failedPlan('late-grant', 'unscoped-plan', undefined);
+
+    // The admin creates the account and grants it the namespace: the RBAC events give the scoped plan another chance.
+    await grantNamespace('late-grant', 'late-installer');
+    const done = await eventually(async () => {
+      const plan = await get(client, Kinds.installPlan, 'late-grant', 'scoped-plan');
+      return statusOf(plan).phase === 'Complete' && plan;
+    }, { message: 'the failed scoped plan to run again and complete', timeoutMs: 30_000 });
+    expect(statusOf(done).plan?.map((each) => each.status)).toEqual(['Created', 'Created']);
+    expect(condition(done, 'Installed')).toMatchObject({ status: 'True' });
+    const settings = await get(client, { apiVersion: 'v1', kind: 'ConfigMap' }, 'late-grant', 'retry-demo-settings');
+    expect(settings?.metadata?.ownerReferences?.[0]).toMatchObject({ kind: 'ClusterServiceVersion', name: csv });
+
+    // The same events reached the unscoped plan, which upstream never retries.
+    expect(statusOf(await get(client, Kinds.installPlan, 'late-grant', 'unscoped-plan')).phase).toBe('Failed');
+  });
+});

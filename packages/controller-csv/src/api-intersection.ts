@@ -1,4 +1,4 @@
-import type { ApiKey } from './provided-apis.js';
+import type { ApiKey } from '@olm/api';
 
 /** An OperatorGroup as the intersection rules see it. */
 export interface GroupApiView {

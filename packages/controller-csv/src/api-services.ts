@@ -11,11 +11,11 @@ import {
   secretMaterial,
   secretName,
   serviceName,
+  type ServingObjects,
 } from './cert-resources.js';
 import { isCertificatePem, pemSha256 } from './certificates.js';
 import { ownerLabels, type CsvForDeployment } from './deployment-strategy.js';
 import { fieldManager, Kinds } from './kinds.js';
-import type { ServingSnapshot } from './serving-snapshot.js';
 
 /**
  * A CSV's owned APIServices (upstream `install/apiservice.go` and `olm/apiservices.go`): the
@@ -24,6 +24,14 @@ import type { ServingSnapshot } from './serving-snapshot.js';
  */
 
 type CsvInput = ClusterServiceVersion & CsvForDeployment;
+
+/** What the APIService checks read of a sync's serving snapshot (`ServingSnapshot`). */
+export interface ApiServiceSnapshot {
+  /** Each owned APIService by `<version>.<group>`; undefined when there is none. */
+  readonly apiServices: ReadonlyMap<string, ApiServiceManifest | undefined>;
+  /** Each serving deployment's Service and Secret, by deployment name. */
+  readonly deployments: ReadonlyMap<string, ServingObjects>;
+}
 
 export interface ApiServiceManifest extends CachedObject {
   spec?: {
@@ -116,7 +124,7 @@ const unavailable = (error: unknown): ServingAvailability | undefined => (apiSta
  * snapshot shows it), and discovery of its group/version lists its kind. A discovery document that
  * cannot be read is an error.
  */
-export async function apiServicesAvailability(client: KubeClient, csv: CsvInput, snapshot: ServingSnapshot): Promise<ServingAvailability> {
+export async function apiServicesAvailability(client: KubeClient, csv: CsvInput, snapshot: ApiServiceSnapshot): Promise<ServingAvailability> {
   for (const description of csv.spec.apiservicedefinitions?.owned ?? []) {
     if (!isApiServiceAvailable(snapshot.apiServices.get(apiServiceName(description)))) return { available: false };
     const groupVersion = `${description.group}/${description.version}`;
@@ -152,7 +160,7 @@ const notFound = (resource: string, name: string) => `${resource} "${name}" not 
  * the CA bundle, and the service account, the Secret's Role and RoleBinding and the auth-delegator and
  * auth-reader bindings exist. Messages are upstream's (joined as its aggregate errors are).
  */
-export function apiServiceResourceProblem(csv: CsvInput, snapshot: ServingSnapshot, cache: ObjectReader): ApiServiceResourceProblem | undefined {
+export function apiServiceResourceProblem(csv: CsvInput, snapshot: ApiServiceSnapshot, cache: ObjectReader): ApiServiceResourceProblem | undefined {
   const namespace = csv.metadata.namespace;
   const errors: string[] = [];
   const fail = (message: string, actionable = true): ApiServiceResourceProblem => ({ message: aggregate([...errors, message]), actionable });

@@ -3,6 +3,12 @@ import { Labels } from '@olm/api';
 import type { CachedObject } from '@olm/core';
 import { nonBlockingOwnerReference, objectAt, ownerLabels, type CsvForDeployment, type OwnerReference } from './deployment-strategy.js';
 
+/** A serving deployment's Service and Secret (`<deployment>-service`, `<deployment>-service-cert`); undefined when absent. */
+export interface ServingObjects {
+  readonly service?: CachedObject;
+  readonly secret?: CachedObject;
+}
+
 /**
  * What OLM creates next to a deployment that serves owned APIServices or webhooks (upstream
  * `certresources.go`): a Service selecting its pods, a Secret with its serving certificate, a Role and

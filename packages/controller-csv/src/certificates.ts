@@ -27,7 +27,7 @@ function x509(): Promise<X509Library> {
   library ??= (async () => {
     await import('reflect-metadata');
     const loaded = await import('@peculiar/x509');
-    loaded.cryptoProvider.set(webcrypto as unknown as Parameters<typeof loaded.cryptoProvider.set>[0]);
+    loaded.cryptoProvider.set(globalThis.crypto);
     return loaded;
   })();
   return library;

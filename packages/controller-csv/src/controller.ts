@@ -1,13 +1,12 @@
 import type { InstallStrategy, Logger, RbacGenerator, Reconciler } from '@olm/core';
 import { OlmError } from '@olm/core';
 import { EventRecorder, isNotFound, KubeClient } from '@olm/controller-runtime';
+import { createOperatorGroupReconciler } from '@olm/controller-operator-groups';
 import type { Registry } from 'prom-client';
 import { createCsvReconciler } from './csv-reconciler.js';
 import { createDeploymentInstallStrategy, type StrategyContext } from './deployment-install.js';
 import { createCsvMetrics, type CsvMetrics } from './metrics.js';
 import { createOlmConfigReconciler } from './olm-config-reconciler.js';
-import { GroupClusterRoleNames } from './group-cluster-role-names.js';
-import { createOperatorGroupReconciler } from './operator-group-reconciler.js';
 import type { Shared } from './shared.js';
 
 export interface CsvControllerOptions {
@@ -41,7 +40,10 @@ export interface CsvControllerOptions {
 }
 
 export interface CsvController {
-  /** The ClusterServiceVersion, OperatorGroup and OLMConfig reconcilers, for `manager.add` or the `reconcilers` point. */
+  /**
+   * The ClusterServiceVersion, OperatorGroup (`@olm/controller-operator-groups`'s, which CSVs need) and OLMConfig
+   * reconcilers, for `manager.add`; the plugin contributes only its own two.
+   */
   readonly reconcilers: readonly Reconciler[];
   readonly csvReconciler: Reconciler;
   readonly operatorGroupReconciler: Reconciler;
@@ -102,16 +104,11 @@ export function createCsvController(options: CsvControllerOptions): CsvControlle
         throw error;
       }
     },
-    clusterChanges: new Set(),
     installTimeoutMs: options.installTimeoutMs ?? 5 * 60_000,
     requeueAfterMs: options.requeueAfterMs ?? 30_000,
     healthPollMs: options.healthPollMs ?? 5_000,
     copiedCsvsEnabled: options.copiedCsvs ?? true,
     protectedCopiedCsvNamespaces: new Set(options.protectedCopiedCsvNamespaces ?? []),
-    copyingDisabledEvents: new Map(),
-    webhookCleanups: new Map(),
-    generatedRbac: new Map(),
-    groupRoleNames: new GroupClusterRoleNames(() => options.rbacGenerator),
   };
   const csvReconciler = createCsvReconciler(shared);
   const operatorGroupReconciler = createOperatorGroupReconciler(shared);

@@ -39,7 +39,7 @@ function strategyDeployments(csv: ClusterServiceVersion): StrategyDeployment[] {
   if (!spec || !Array.isArray(spec.deployments)) {
     throw new OlmError('OLM_CSV_INVALID_STRATEGY', 'install strategy has no deployments');
   }
-  return spec.deployments as unknown as StrategyDeployment[];
+  return spec.deployments;
 }
 
 function asCsv(csv: unknown): ClusterServiceVersion & { metadata: { name: string; namespace: string } } {

@@ -1,4 +1,4 @@
-import type { ObjectKind } from '@olm/core';
+import type { CachedObject, KubeObject, ObjectKind } from '@olm/core';
 
 /** The field manager of everything the OLM operator writes. */
 export const fieldManager = 'olm-operator';
@@ -30,4 +30,9 @@ export function fnv64aHex(text: string): string {
     hash = (hash * prime) & 0xffffffffffffffffn;
   }
   return hash.toString(16);
+}
+
+/** A cached object of a known kind as the RBAC generator takes it (list items may omit apiVersion and kind). */
+export function kubeObjectOf(object: CachedObject, kind: ObjectKind): KubeObject {
+  return { ...object, ...kind, metadata: object.metadata ?? {} };
 }

@@ -1,12 +1,11 @@
 import type { OLMConfig } from '@olm/api';
-import { Labels, OLMConfigName } from '@olm/api';
+import { Labels, OLMConfigName, updatedConditions, isCopied } from '@olm/api';
 import type { CachedObject, ObjectReader, ReconcileContext, ReconcileRequest, Reconciler } from '@olm/core';
 import { updateStatus } from '@olm/controller-runtime';
-import { withCondition } from './conditions.js';
 import { formatTime } from '@olm/go-format';
 import { allNamespacesCopyTargets, copiedCsvsCondition, copiedCsvsEnabled, copiesAsExpected } from './copied-csvs-config.js';
 import { Kinds } from './kinds.js';
-import { clusterOlmConfig, isCopied, namespaceViews, type Og, type Shared } from './shared.js';
+import { clusterOlmConfig, namespaceViews, type Og, type Shared } from './shared.js';
 
 const clusterConfig: ReconcileRequest = { name: OLMConfigName };
 
@@ -32,9 +31,9 @@ export function createOlmConfigReconciler(shared: Shared): Reconciler {
       if (!config) return;
       const enabled = copiedCsvsEnabled(config);
       const condition = copiedCsvsCondition(enabled, allNamespacesCopiesAsExpected(shared, enabled, context));
-      if (!withCondition(config.status?.conditions ?? [], condition, '')) return;
+      if (!updatedConditions(config.status?.conditions ?? [], condition, '')) return;
       await updateStatus<OLMConfig & CachedObject>(shared.client(), { ...Kinds.olmConfig, name: OLMConfigName }, (live) => {
-        const conditions = withCondition(live.status?.conditions ?? [], condition, formatTime(shared.now()));
+        const conditions = updatedConditions(live.status?.conditions ?? [], condition, formatTime(shared.now()));
         if (!conditions) return false;
         live.status = { ...(live.status ?? {}), conditions };
       });

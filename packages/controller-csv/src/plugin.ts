@@ -7,7 +7,7 @@ export type ControllerCsvPluginOptions = Omit<CsvControllerOptions, 'client' | '
 
 /**
  * The OLM operator as a kernel plugin: contributes the `deployment` install strategy and the
- * `csv`, `operatorgroup` and `olmconfig` reconcilers (run by the controller-runtime plugin); consumes
+ * `csv` and `olmconfig` reconcilers (run by the controller-runtime plugin); consumes
  * the RBAC generator, the other plugins' install strategies and the shared `kubeClient`; counts into
  * the `metrics` point and logs to the `logger` point when provided.
  */
@@ -39,7 +39,9 @@ export function createControllerCsvPlugin(options: ControllerCsvPluginOptions = 
       return {
         provide: [
           contribute(installStrategies, controller.deploymentStrategy),
-          ...controller.reconcilers.map((reconciler) => contribute(reconcilers, reconciler)),
+          // The `operatorgroup` reconciler is @olm/controller-operator-groups' plugin's.
+          contribute(reconcilers, controller.csvReconciler),
+          contribute(reconcilers, controller.olmConfigReconciler),
         ],
       };
     },

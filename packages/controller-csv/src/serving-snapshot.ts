@@ -1,19 +1,12 @@
 import type { ClusterServiceVersion } from '@olm/api';
-import type { CachedObject } from '@olm/core';
 import type { KubeClient } from '@olm/controller-runtime';
-import { apiServiceName, findApiService, type ApiServiceManifest } from './api-services.js';
-import { certDeploymentNames, hasCertResources, secretName, serviceName } from './cert-resources.js';
+import { apiServiceName, findApiService, type ApiServiceManifest, type ApiServiceSnapshot } from './api-services.js';
+import { certDeploymentNames, hasCertResources, secretName, serviceName, type ServingObjects } from './cert-resources.js';
 import type { CsvForDeployment } from './deployment-strategy.js';
 import { Kinds } from './kinds.js';
-import { conversionCrdNames, listWebhookConfigurations, type CrdConversionView, type WebhookConfiguration } from './webhooks.js';
+import { conversionCrdNames, listWebhookConfigurations, type CrdConversionView, type WebhookSnapshot } from './webhooks.js';
 
 type CsvInput = ClusterServiceVersion & CsvForDeployment;
-
-/** A serving deployment's Service and Secret (`<deployment>-service`, `<deployment>-service-cert`); undefined when absent. */
-export interface ServingObjects {
-  readonly service?: CachedObject;
-  readonly secret?: CachedObject;
-}
 
 /**
  * What one sync of a CSV owning APIServices or webhooks knows of the objects serving them, read once:
@@ -21,16 +14,7 @@ export interface ServingObjects {
  * same view, as upstream's lister-based checks do, so that an object deleted mid-sync cannot make two
  * checks disagree and send the CSV down the wrong row.
  */
-export interface ServingSnapshot {
-  /** Each owned APIService by `<version>.<group>`; undefined when there is none. */
-  readonly apiServices: ReadonlyMap<string, ApiServiceManifest | undefined>;
-  /** The Validating- and MutatingWebhookConfigurations labelled as the CSV's (each with its apiVersion and kind). */
-  readonly webhookConfigurations: readonly WebhookConfiguration[];
-  /** The CRDs its conversion webhooks convert, by name; undefined when there is none. */
-  readonly conversionCrds: ReadonlyMap<string, CrdConversionView | undefined>;
-  /** Each serving deployment's Service and Secret, by deployment name. */
-  readonly deployments: ReadonlyMap<string, ServingObjects>;
-}
+export interface ServingSnapshot extends ApiServiceSnapshot, WebhookSnapshot {}
 
 /** Nothing read: the snapshot of a CSV that owns no APIServices or webhooks. */
 export const emptyServingSnapshot: ServingSnapshot = { apiServices: new Map(), webhookConfigurations: [], conversionCrds: new Map(), deployments: new Map() };
@@ -61,3 +45,7 @@ export async function readServingSnapshot(client: KubeClient, csv: CsvInput): Pr
   }
   return { apiServices, webhookConfigurations, conversionCrds, deployments };
 }
+
+
+/** The Service and Secret entries of `deployments`. */
+export type { ServingObjects } from './cert-resources.js';

@@ -6,6 +6,9 @@ import { fieldManager } from './deployment-install.js';
 import { Kinds } from './kinds.js';
 import type { Csv, Og, Shared } from './shared.js';
 
+/** What converging a CSV's target-namespace RBAC takes. */
+type TargetRbacServices = Pick<Shared, 'client' | 'rbac'>;
+
 /**
  * RBAC in an OperatorGroup's target namespaces (upstream `ensureRBACInTargetNamespace`): the Roles and
  * RoleBindings OLM made for a CSV's `permissions` in the operator namespace are copied into every target
@@ -260,7 +263,7 @@ export function allNamespacesRbacNames(rbac: RbacGenerator, csv: Csv): string[] 
     status: { namespaces: [''] },
   };
   const names: string[] = [];
-  for (const object of rbac.permissionsForOperatorGroup({ csv: csv as unknown as KubeObject, operatorGroup: everywhere })) {
+  for (const object of rbac.permissionsForOperatorGroup({ csv, operatorGroup: everywhere })) {
     if (object.metadata.name) names.push(object.metadata.name);
   }
   return names;
@@ -301,37 +304,48 @@ function versionOf(object: CachedObject | undefined): string | undefined {
  * is pure, and every input comes from the API server, where uid and resourceVersion name the content: a
  * sync following an unrelated event (most syncs) skips generating and hashing the CSV's RBAC.
  */
-function generatedOnce(shared: Shared, csv: Csv, operatorGroup: Og | undefined, copiedCsvs: readonly Csv[]): GeneratedRbac {
-  const rbac = shared.rbac();
+function generatedOnce(
+  rbac: RbacGenerator,
+  memory: Map<string, GeneratedRbac>,
+  csv: Csv,
+  operatorGroup: Og | undefined,
+  copiedCsvs: readonly Csv[],
+): GeneratedRbac {
   const grouped = operatorGroup?.status?.namespaces !== undefined && isActiveMember(csv);
   const versions = [versionOf(csv), grouped ? versionOf(operatorGroup) : '-', ...(grouped ? copiedCsvs.map(versionOf) : [])];
   const input = versions.includes(undefined) ? undefined : `${rbac.name} ${versions.join(' ')}`;
   const key = `${csv.metadata.namespace}/${csv.metadata.name}`;
-  const known = shared.generatedRbac.get(key);
+  const known = memory.get(key);
   if (input !== undefined && known?.input === input) return known;
   const generated: GeneratedRbac = {
     input: input ?? '',
     allNamespacesNames: allNamespacesRbacNames(rbac, csv),
     forGroup: grouped
       ? rbac.permissionsForOperatorGroup({
-          csv: csv as unknown as KubeObject,
-          operatorGroup: operatorGroup as unknown as KubeObject,
-          copiedCsvs: copiedCsvs as unknown as KubeObject[],
+          csv,
+          operatorGroup,
+          copiedCsvs,
         })
       : [],
   };
-  if (input === undefined) shared.generatedRbac.delete(key);
-  else shared.generatedRbac.set(key, generated);
+  if (input === undefined) memory.delete(key);
+  else memory.set(key, generated);
   return generated;
 }
 
 /** Converges the CSV's RBAC in its group's target namespaces (see `planTargetRbac`). */
-export async function syncTargetRbac(shared: Shared, csv: Csv, copiedCsvs: readonly Csv[], context: ReconcileContext): Promise<void> {
+export async function syncTargetRbac(
+  shared: TargetRbacServices,
+  generatedRbac: Map<string, GeneratedRbac>,
+  csv: Csv,
+  copiedCsvs: readonly Csv[],
+  context: ReconcileContext,
+): Promise<void> {
   const groups = context.cache.list(Kinds.operatorGroup, { namespace: csv.metadata.namespace }) as Og[];
   const operatorGroup = groups.length === 1 ? groups[0] : undefined;
   let generated: GeneratedRbac;
   try {
-    generated = generatedOnce(shared, csv, operatorGroup, copiedCsvs);
+    generated = generatedOnce(shared.rbac(), generatedRbac, csv, operatorGroup, copiedCsvs);
   } catch (error) {
     // Permissions the generator rejects were rejected when the InstallPlan was made: nothing to copy.
     context.logger.warn("couldn't generate RBAC for the operatorgroup's target namespaces", { error: describeError(error) });

@@ -1,14 +1,13 @@
-import type { ClusterServiceVersion, WebhookDescription } from '@olm/api';
+import type { ClusterServiceVersion, OperatorGroup, WebhookDescription } from '@olm/api';
 import { Labels, WebhookAdmissionTypes } from '@olm/api';
 import type { CachedObject, ObjectKind, ObjectReader } from '@olm/core';
 import { OlmError } from '@olm/core';
 import { apiStatusCode, isNotFound, isSemanticallyEqual, updateObject, withoutManagedFields, type KubeClient } from '@olm/controller-runtime';
 import type { ServingAvailability } from './api-services.js';
-import { secretMaterial, webhookPort } from './cert-resources.js';
+import { secretMaterial, webhookPort, type ServingObjects } from './cert-resources.js';
 import { ownerLabels, type CsvForDeployment } from './deployment-strategy.js';
 import { fieldManager, Kinds } from './kinds.js';
 import type { LabelSelector } from '@olm/go-format';
-import type { ServingSnapshot } from './serving-snapshot.js';
 import { hashOf } from './spec-hash.js';
 
 /**
@@ -40,6 +39,16 @@ export interface CrdConversionView extends CachedObject {
     conversion?: { strategy?: string; webhook?: { clientConfig?: { caBundle?: string; [field: string]: unknown }; [field: string]: unknown } };
     [field: string]: unknown;
   };
+}
+
+/** What the webhook checks read of a sync's serving snapshot (`ServingSnapshot`). */
+export interface WebhookSnapshot {
+  /** The Validating- and MutatingWebhookConfigurations labelled as the CSV's (each with its apiVersion and kind). */
+  readonly webhookConfigurations: readonly WebhookConfiguration[];
+  /** The CRDs its conversion webhooks convert, by name; undefined when there is none. */
+  readonly conversionCrds: ReadonlyMap<string, CrdConversionView | undefined>;
+  /** Each serving deployment's Service and Secret, by deployment name. */
+  readonly deployments: ReadonlyMap<string, ServingObjects>;
 }
 
 /** The service name of a webhook: its deployment's, dots made dashes (upstream `DomainName`). */
@@ -116,9 +125,9 @@ export function supportsOnlyAllNamespaces(csv: ClusterServiceVersion): boolean {
 export async function installWebhooks(client: KubeClient, csv: CsvInput, caBundles: ReadonlyMap<string, string>, cache: ObjectReader): Promise<void> {
   const webhooks = csv.spec.webhookdefinitions ?? [];
   if (webhooks.length === 0) return;
-  const groups = cache.list(Kinds.operatorGroup, { namespace: csv.metadata.namespace });
+  const groups = cache.list(Kinds.operatorGroup, { namespace: csv.metadata.namespace }) as Array<CachedObject & OperatorGroup>;
   if (groups.length !== 1) throw new OlmError('OLM_CSV_WEBHOOK', 'error retrieving OperatorGroup info');
-  const namespaceSelector = webhookNamespaceSelector(groups[0] as never);
+  const namespaceSelector = webhookNamespaceSelector(groups[0]!);
   for (const webhook of webhooks) {
     const caPem = caBundles.get(webhook.deploymentName ?? '');
     // No such deployment in the strategy: the reconciler sends the CSV back (`calculated deployment install is bad`).
@@ -188,7 +197,7 @@ export function conversionCrdNames(csv: ClusterServiceVersion): string[] {
 }
 
 /** The snapshot's configurations made for a description (of any description hash). */
-function configurationsOf(snapshot: ServingSnapshot, webhook: WebhookDescription, kind: ObjectKind): WebhookConfiguration[] {
+function configurationsOf(snapshot: WebhookSnapshot, webhook: WebhookDescription, kind: ObjectKind): WebhookConfiguration[] {
   return snapshot.webhookConfigurations.filter(
     (configuration) => configuration.kind === kind.kind && configuration.metadata?.labels?.[webhookDescriptionNameLabel] === webhook.generateName,
   );
@@ -212,7 +221,7 @@ async function deleteRemovedWebhooks(client: KubeClient, csv: CsvInput, configur
  * deleted, each description has a configuration of its current hash, and each conversion CRD uses the
  * webhook with a CA bundle (else the error "conversionWebhook not ready").
  */
-export async function webhooksAvailability(client: KubeClient, csv: CsvInput, snapshot: ServingSnapshot): Promise<ServingAvailability> {
+export async function webhooksAvailability(client: KubeClient, csv: CsvInput, snapshot: WebhookSnapshot): Promise<ServingAvailability> {
   try {
     await deleteRemovedWebhooks(client, csv, snapshot.webhookConfigurations);
   } catch (error) {
@@ -243,7 +252,7 @@ export async function webhooksAvailability(client: KubeClient, csv: CsvInput, sn
  * The CA a webhook's deployment serves with, as the snapshot shows it (upstream `getWebhookCABundle`):
  * its configuration's, a conversion CRD's, or else the serving Secret's.
  */
-export function webhookCaPem(snapshot: ServingSnapshot, webhook: WebhookDescription): string | undefined {
+export function webhookCaPem(snapshot: WebhookSnapshot, webhook: WebhookDescription): string | undefined {
   const decode = (value: string | undefined) => (value ? Buffer.from(value, 'base64').toString('utf8') : undefined);
   const kind = configurationKind(webhook);
   if (kind) return decode(configurationsOf(snapshot, webhook, kind)[0]?.webhooks?.[0]?.clientConfig?.caBundle);

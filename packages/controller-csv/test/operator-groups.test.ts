@@ -1,4 +1,3 @@
-import type { CachedObject } from '@olm/core';
 import { describe, expect, it } from 'vitest';
 import { Kinds } from '../src/kinds.js';
 import {
@@ -170,66 +169,5 @@ describe('pre-checks', () => {
       const list = await client.list(Kinds.clusterRole, { labelSelector: 'olm.owner=og,olm.owner.namespace=roles,olm.owner.kind=OperatorGroup' });
       return list.items.length === 0;
     }, { message: 'group roles deleted' });
-  });
-});
-
-describe('the group service account (spec.serviceAccountName)', () => {
-  type GroupStatus = {
-    namespaces?: string[];
-    serviceAccountRef?: Record<string, string>;
-    conditions?: Array<{ type: string; status: string; reason: string; message: string; lastTransitionTime?: string }>;
-  };
-  const statusOf = async (namespace: string) => ((await harness.env.client.get({ ...ogKind, namespace, name: 'og' })) as { status?: GroupStatus }).status;
-
-  it('reports a missing ServiceAccount and stops there, then references it once it exists, and forgets it when unset', async () => {
-    const { client } = harness.env;
-    await createNamespace(client, 'og-sa');
-    await createOperatorGroup(client, 'og-sa', 'og', { targetNamespaces: ['og-sa'], serviceAccountName: 'installer' });
-    const missing = await eventually(async () => {
-      const status = await statusOf('og-sa');
-      return status?.conditions?.some((condition) => condition.type === 'OperatorGroupServiceAccount') ? status : undefined;
-    }, { message: 'ServiceAccount condition' });
-    expect(missing.conditions).toEqual([
-      {
-        type: 'OperatorGroupServiceAccount',
-        status: 'True',
-        reason: 'ServiceAccountNotFound',
-        message: 'ServiceAccount installer not found',
-        lastTransitionTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
-      },
-    ]);
-    expect(missing.serviceAccountRef).toBeUndefined();
-    // As upstream, the group is not synced further (no target namespaces) while the account is missing.
-    expect(missing.namespaces).toBeUndefined();
-
-    const account: CachedObject = await client.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'installer', namespace: 'og-sa' } });
-    const found = await eventually(async () => {
-      const status = await statusOf('og-sa');
-      return status?.serviceAccountRef && status.namespaces ? status : undefined;
-    }, { message: 'serviceAccountRef' });
-    expect(found.serviceAccountRef).toEqual({
-      kind: 'ServiceAccount',
-      namespace: 'og-sa',
-      name: 'installer',
-      uid: account.metadata?.uid,
-      apiVersion: 'v1',
-      resourceVersion: account.metadata?.resourceVersion,
-    });
-    expect(found.conditions ?? []).toEqual([]);
-    expect(found.namespaces).toEqual(['og-sa']);
-
-    // The account goes: the condition is back and the reference goes.
-    await client.delete({ ...Kinds.serviceAccount, namespace: 'og-sa', name: 'installer' });
-    await eventually(async () => {
-      const status = await statusOf('og-sa');
-      return !status?.serviceAccountRef && status?.conditions?.some((condition) => condition.reason === 'ServiceAccountNotFound');
-    }, { message: 'condition back' });
-
-    // No service account asked for: neither the reference nor the condition.
-    await client.patch({ ...ogKind, namespace: 'og-sa', name: 'og' }, { spec: { serviceAccountName: null } });
-    await eventually(async () => {
-      const status = await statusOf('og-sa');
-      return !status?.serviceAccountRef && (status?.conditions ?? []).length === 0;
-    }, { message: 'condition removed' });
   });
 });

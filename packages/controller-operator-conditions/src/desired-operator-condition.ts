@@ -1,4 +1,4 @@
-import { Labels, type OperatorCondition, type OwnerReference } from '@olm/api';
+import { Labels, ownerReferenceTo, type OperatorCondition, type OwnerReference } from '@olm/api';
 import type { CachedObject } from '@olm/core';
 import { Kinds } from './kinds.js';
 
@@ -42,14 +42,7 @@ export function operatorDeployments(csv: CsvForOperatorCondition): string[] {
 
 /** The owner reference an OperatorCondition carries to its CSV: not a controller, blocking the CSV's foreground deletion, as upstream. */
 export function csvOwnerReference(csv: CsvForOperatorCondition): OwnerReference {
-  return {
-    apiVersion: Kinds.csv.apiVersion,
-    kind: Kinds.csv.kind,
-    name: csv.metadata?.name ?? '',
-    uid: csv.metadata?.uid ?? '',
-    controller: false,
-    blockOwnerDeletion: true,
-  };
+  return ownerReferenceTo(Kinds.csv, csv, { controller: false, blockOwnerDeletion: true });
 }
 
 /** The OperatorCondition OLM keeps for a CSV: same name and namespace, owned by it, naming its deployments and service accounts. */

@@ -1,4 +1,4 @@
-import type { OwnerReference } from '@olm/api';
+import { ownerReferenceTo, type OwnerReference } from '@olm/api';
 import type { CachedObject } from '@olm/core';
 import { isDeepStrictEqual } from 'node:util';
 import { Kinds } from './kinds.js';
@@ -38,14 +38,7 @@ export interface RbacObject extends CachedObject {
 
 /** What each OperatorCondition's Role and RoleBinding are owned by: the OperatorCondition, as upstream (not a controller, blocking). */
 function ownerReference(condition: OperatorConditionForRbac): OwnerReference {
-  return {
-    apiVersion: Kinds.operatorCondition.apiVersion,
-    kind: Kinds.operatorCondition.kind,
-    name: condition.metadata.name,
-    uid: condition.metadata.uid,
-    controller: false,
-    blockOwnerDeletion: true,
-  };
+  return ownerReferenceTo(Kinds.operatorCondition, condition, { controller: false, blockOwnerDeletion: true });
 }
 
 /**

@@ -6,6 +6,9 @@ import { BuiltInIndexes, Indexer, type IndexFunction } from './indexer.js';
 import type { KubeClient, WatchEvent } from './kube-client.js';
 import { silentLogger } from './logger.js';
 import { objectKey } from './object-key.js';
+import { namespacesToWatch } from './namespaces-to-watch.js';
+
+export { namespacesToWatch } from './namespaces-to-watch.js';
 
 /** Called for every change the informer sees; `onUpdate` with `old === current` on a periodic resync. */
 export interface InformerEventHandler {
@@ -48,21 +51,6 @@ export interface InformerStats {
   /** Relists forced by 410 Gone. */
   expired: number;
   lastError?: string;
-}
-
-/**
- * The namespaces an informer or cache is limited to, from `namespace` or `namespaces`; empty for all.
- * Throws on both at once and on an empty name (an empty list already means all namespaces).
- */
-export function namespacesToWatch(options: { readonly namespace?: string; readonly namespaces?: readonly string[] }): readonly string[] {
-  if (options.namespace !== undefined && options.namespaces !== undefined) {
-    throw new OlmError(RuntimeErrorCodes.invalidArgument, 'give namespace (one) or namespaces (a list), not both');
-  }
-  const namespaces = options.namespaces ?? (options.namespace !== undefined ? [options.namespace] : []);
-  if (namespaces.some((namespace) => namespace === '')) {
-    throw new OlmError(RuntimeErrorCodes.invalidArgument, 'an empty namespace name was given; leave the namespaces out to watch all of them');
-  }
-  return [...new Set(namespaces)];
 }
 
 /** One list/watch stream of an informer: one namespace, or the whole cluster (undefined). */

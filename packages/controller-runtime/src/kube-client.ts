@@ -1,5 +1,3 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import {
   createConfiguration,
   HttpMethod,
@@ -12,42 +10,12 @@ import type { CachedObject, ObjectKind } from '@olm/core';
 import { describeError, OlmError } from '@olm/core';
 import { parseWarningHeader, type WarningHandler } from './api-warnings.js';
 import { isNotFound, RuntimeErrorCodes } from './errors.js';
+import { isStaleConnection, parseJson, reuseConnections, send, type ConnectionPool } from './http-transport.js';
+import type { ImpersonatedUser, KubeClientOptions, ListOptions, ObjectList, ObjectReference, PatchType, ResourceInfo, WatchEvent } from './kube-client-types.js';
+import { loadKubeConfig } from './kubeconfig.js';
 
-/** What discovery says about a kind. */
-export interface ResourceInfo {
-  readonly apiVersion: string;
-  readonly kind: string;
-  /** The plural resource name used in URLs (`configmaps`). */
-  readonly plural: string;
-  readonly namespaced: boolean;
-  readonly verbs: readonly string[];
-  readonly subresources: readonly string[];
-}
-
-/** Identifies one object: its kind, name and (for a namespaced kind) namespace. */
-export interface ObjectReference extends ObjectKind {
-  readonly name: string;
-  readonly namespace?: string;
-}
-
-export interface ListOptions {
-  readonly namespace?: string;
-  readonly labelSelector?: string;
-  readonly fieldSelector?: string;
-  readonly limit?: number;
-  readonly continue?: string;
-  /** Abandons the request when aborted. */
-  readonly signal?: AbortSignal;
-}
-
-/** A list page: items (with `apiVersion`/`kind` filled in) and where to resume. */
-export interface ObjectList<T extends CachedObject = CachedObject> {
-  readonly items: T[];
-  readonly resourceVersion: string;
-  readonly continue?: string;
-}
-
-export type PatchType = 'merge' | 'json' | 'strategic' | 'apply';
+export type { ImpersonatedUser, KubeClientOptions, ListOptions, ObjectList, ObjectReference, PatchType, ResourceInfo, WatchEvent } from './kube-client-types.js';
+export { loadKubeConfig } from './kubeconfig.js';
 
 const PATCH_CONTENT_TYPES: Record<PatchType, string> = {
   merge: 'application/merge-patch+json',
@@ -56,43 +24,13 @@ const PATCH_CONTENT_TYPES: Record<PatchType, string> = {
   apply: 'application/apply-patch+yaml',
 };
 
-/** One line of a watch stream. */
-export interface WatchEvent {
-  readonly type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR' | string;
-  readonly object: CachedObject & { code?: number; reason?: string; message?: string };
-}
-
-export interface KubeClientOptions {
-  /** A kubeconfig document (YAML or JSON), or a loaded client-node `KubeConfig`. */
-  readonly kubeconfig: string | KubeConfig;
-  /** The context to use instead of the kubeconfig's current one. */
-  readonly context?: string;
-  /** Per-request timeout in milliseconds (watches excepted). Default 30 000. */
-  readonly requestTimeoutMs?: number;
-  /**
-   * Called with each API warning (`Warning` response header) of this client's requests, e.g.
-   * unknown fields or deprecated APIs; without it warnings are dropped. See also `withWarningHandler`.
-   */
-  readonly onWarning?: WarningHandler;
-}
-
-/**
- * Whom a client acts as (kube-apiserver's impersonation): sent as `Impersonate-User` and one
- * `Impersonate-Group` per group. The API server then authorizes every request as that user.
- */
-export interface ImpersonatedUser {
-  readonly username: string;
-  /** Omitted for a ServiceAccount user: the server gives it the account's groups, as kube-apiserver does. */
-  readonly groups?: readonly string[];
-}
-
 /** What a client and the views made by `withWarningHandler` and `impersonate` share. */
-interface Connection {
+interface Connection extends ConnectionPool {
   readonly configuration: Configuration;
   readonly watcher: Watch;
   readonly discovery: Map<string, Promise<ResourceInfo[]>>;
-  keepAlive?: { readonly agent: HttpAgent; readonly fingerprint: string };
 }
+
 
 /**
  * A small dynamic client over `@kubernetes/client-node`: client-node supplies authentication, TLS,
@@ -356,7 +294,7 @@ export class KubeClient {
     for (let attempt = 1; ; attempt += 1) {
       try {
         await configuration.authMethods.default?.applySecurityAuthentication(context);
-        this.reuseConnections(context);
+        reuseConnections(this.connection, context);
         ({ status, warningHeader, text } = await send(context, this.impersonationHeaders()));
         break;
       } catch (error) {
@@ -399,34 +337,6 @@ export class KubeClient {
     }
   }
 
-  /**
-   * client-node builds a new agent for every request, so no connection is ever reused (a new TCP and
-   * TLS handshake each time). Swap in one keep-alive agent with the same TLS options; it is rebuilt
-   * whenever those options change (rotated client certificates). Proxy agents are left alone.
-   */
-  private reuseConnections(context: { getAgent(): unknown; setAgent(agent: HttpAgent | HttpsAgent): void }): void {
-    const created = context.getAgent();
-    if (!(created instanceof HttpAgent) || created.constructor !== HttpAgent && created.constructor !== HttpsAgent) return;
-    const options = (created as HttpAgent & { options: Record<string, unknown> }).options;
-    const fingerprint = JSON.stringify([
-      created.constructor === HttpsAgent,
-      options['ca'],
-      options['cert'],
-      options['key'],
-      options['pfx'],
-      options['passphrase'],
-      options['rejectUnauthorized'],
-      options['servername'],
-    ]);
-    const connection = this.connection;
-    if (connection.keepAlive?.fingerprint !== fingerprint) {
-      connection.keepAlive?.agent.destroy();
-      const keepAliveOptions = { ...options, keepAlive: true, maxSockets: 32 };
-      const agent = created.constructor === HttpsAgent ? new HttpsAgent(keepAliveOptions) : new HttpAgent(keepAliveOptions);
-      connection.keepAlive = { agent, fingerprint };
-    }
-    context.setAgent(connection.keepAlive.agent);
-  }
 
   /** Closes pooled connections (idle ones close by themselves; call when done with the client). */
   close(): void {
@@ -456,23 +366,6 @@ export class KubeClient {
   }
 }
 
-export function loadKubeConfig(kubeconfig: string | KubeConfig, context?: string): KubeConfig {
-  let config: KubeConfig;
-  if (typeof kubeconfig === 'string') {
-    config = new KubeConfig();
-    try {
-      config.loadFromString(kubeconfig);
-    } catch (error) {
-      throw new OlmError(RuntimeErrorCodes.invalidKubeconfig, `the kubeconfig could not be parsed: ${describeError(error)}`, {
-        cause: error,
-      });
-    }
-  } else {
-    config = kubeconfig;
-  }
-  if (context) config.setCurrentContext(context);
-  return config;
-}
 
 /** The reference to an object, read from its own fields. */
 export function referenceOf(object: CachedObject): ObjectReference {
@@ -493,58 +386,4 @@ function kindAndPlace(object: CachedObject): ObjectKind & { namespace?: string }
   }
   const namespace = object.metadata?.namespace;
   return namespace ? { apiVersion: object.apiVersion, kind: object.kind, namespace } : { apiVersion: object.apiVersion, kind: object.kind };
-}
-
-type RequestContext = ReturnType<ServerConfiguration<Record<string, string>>['makeRequestContext']>;
-
-/**
- * Sends a prepared request with node's http(s) client and reads the whole body as text. client-node's
- * own sender (node-fetch, a Headers object sorted on every read, a response wrapper) allocates several
- * times as much per request, and a controller sends thousands: it was most of the garbage that made
- * the heap grow under load.
- */
-function send(context: RequestContext, extraHeaders: Readonly<Record<string, string | string[]>>): Promise<{ status: number; warningHeader: string | undefined; text: string }> {
-  const body = context.getBody() as string | undefined;
-  // An array value is sent as one header line per value (repeated Impersonate-Group).
-  const headers: Record<string, string | string[]> = { ...context.getHeaders(), ...extraHeaders };
-  if (body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(body));
-  const url = new URL(context.getUrl());
-  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise((resolve, reject) => {
-    const outgoing = request(
-      url,
-      { method: context.getHttpMethod(), headers, agent: context.getAgent() as HttpAgent | undefined, signal: context.getSignal() as AbortSignal | undefined },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('error', reject);
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, warningHeader: headerText(response.headers, 'warning'), text: Buffer.concat(chunks).toString('utf8') }));
-        // A connection lost mid-body ends without 'end' (promise already settled otherwise).
-        response.on('close', () => {
-          if (!response.complete) reject(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
-        });
-      },
-    );
-    outgoing.on('error', reject);
-    outgoing.end(body);
-  });
-}
-
-function headerText(headers: IncomingHttpHeaders, name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
-}
-
-function isStaleConnection(error: unknown): boolean {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  return code === 'ECONNRESET' || code === 'EPIPE' || /socket hang up/i.test(describeError(error));
-}
-
-function parseJson(text: string): unknown {
-  if (text === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }

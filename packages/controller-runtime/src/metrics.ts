@@ -25,47 +25,6 @@ export function createRuntimeMetrics(registry: Registry = new Registry()): Runti
   const existing = cache.get(registry);
   if (existing) return existing;
   const registers = [registry];
-  // Like controller-runtime, every queue series carries the queue name twice: as `name` and `controller`.
-  const queueLabels = ['name', 'controller'] as const;
-  // Powers of ten from 10 ns to 1000 s, the layout controller-runtime uses for queue timings.
-  const queueBuckets = Array.from({ length: 12 }, (_, power) => Number(`1e${power - 8}`));
-  const inFlightProbes = new Map<string, () => InFlightWork>();
-  const queueDepth = new Gauge({ name: 'workqueue_depth', help: 'Current depth of workqueue', labelNames: queueLabels, registers });
-  const queueAdds = new Counter({ name: 'workqueue_adds_total', help: 'Total number of adds handled by workqueue', labelNames: queueLabels, registers });
-  const queueLatency = new Histogram({
-    name: 'workqueue_queue_duration_seconds',
-    help: 'How long in seconds an item stays in workqueue before being requested',
-    labelNames: queueLabels,
-    buckets: queueBuckets,
-    registers,
-  });
-  const workDuration = new Histogram({
-    name: 'workqueue_work_duration_seconds',
-    help: 'How long in seconds processing an item from workqueue takes',
-    labelNames: queueLabels,
-    buckets: queueBuckets,
-    registers,
-  });
-  // Read from the queues when scraped, so a stuck worker shows without any timer running.
-  new Gauge({
-    name: 'workqueue_unfinished_work_seconds',
-    help: 'Seconds of work in progress not yet observed by work_duration; a steady rise means stuck workers',
-    labelNames: queueLabels,
-    registers,
-    collect() {
-      for (const [name, probe] of inFlightProbes) this.set({ name, controller: name }, probe().unfinishedSeconds);
-    },
-  });
-  new Gauge({
-    name: 'workqueue_longest_running_processor_seconds',
-    help: 'How many seconds the longest running processor of the workqueue has been running',
-    labelNames: queueLabels,
-    registers,
-    collect() {
-      for (const [name, probe] of inFlightProbes) this.set({ name, controller: name }, probe().longestSeconds);
-    },
-  });
-  const queueRetries = new Counter({ name: 'workqueue_retries_total', help: 'Total number of retries handled by workqueue', labelNames: queueLabels, registers });
   const metrics: RuntimeMetrics = {
     registry,
     reconcileTotal: new Counter({
@@ -111,28 +70,74 @@ export function createRuntimeMetrics(registry: Registry = new Registry()): Runti
       labelNames: ['name'],
       registers,
     }),
-    workQueue: (name) => {
-      // Bound children: label lookups per call would dominate a fast queue.
-      const labels = { name, controller: name };
-      const depth = queueDepth.labels(labels);
-      const adds = queueAdds.labels(labels);
-      const latency = queueLatency.labels(labels);
-      const work = workDuration.labels(labels);
-      const retries = queueRetries.labels(labels);
-      depth.set(0);
-      adds.inc(0);
-      retries.inc(0);
-      return {
-        added: () => adds.inc(),
-        depth: (size) => depth.set(size),
-        queued: (seconds) => latency.observe(seconds),
-        worked: (seconds) => work.observe(seconds),
-        retried: () => retries.inc(),
-        // The latest queue of a name wins: a controller makes a new queue each time it starts leading.
-        trackInFlight: (probe) => void inFlightProbes.set(name, probe),
-      };
-    },
+    workQueue: workQueueMetrics(registers),
   };
   cache.set(registry, metrics);
   return metrics;
+}
+
+/** The `workqueue_*` series, shared by every queue; returns how one named queue reports into them. */
+function workQueueMetrics(registers: Registry[]): RuntimeMetrics['workQueue'] {
+  // Like controller-runtime, every queue series carries the queue name twice: as `name` and `controller`.
+  const queueLabels = ['name', 'controller'] as const;
+  // Powers of ten from 10 ns to 1000 s, the layout controller-runtime uses for queue timings.
+  const queueBuckets = Array.from({ length: 12 }, (_, power) => Number(`1e${power - 8}`));
+  const inFlightProbes = new Map<string, () => InFlightWork>();
+  const queueDepth = new Gauge({ name: 'workqueue_depth', help: 'Current depth of workqueue', labelNames: queueLabels, registers });
+  const queueAdds = new Counter({ name: 'workqueue_adds_total', help: 'Total number of adds handled by workqueue', labelNames: queueLabels, registers });
+  const queueLatency = new Histogram({
+    name: 'workqueue_queue_duration_seconds',
+    help: 'How long in seconds an item stays in workqueue before being requested',
+    labelNames: queueLabels,
+    buckets: queueBuckets,
+    registers,
+  });
+  const workDuration = new Histogram({
+    name: 'workqueue_work_duration_seconds',
+    help: 'How long in seconds processing an item from workqueue takes',
+    labelNames: queueLabels,
+    buckets: queueBuckets,
+    registers,
+  });
+  // Read from the queues when scraped, so a stuck worker shows without any timer running.
+  new Gauge({
+    name: 'workqueue_unfinished_work_seconds',
+    help: 'Seconds of work in progress not yet observed by work_duration; a steady rise means stuck workers',
+    labelNames: queueLabels,
+    registers,
+    collect() {
+      for (const [name, probe] of inFlightProbes) this.set({ name, controller: name }, probe().unfinishedSeconds);
+    },
+  });
+  new Gauge({
+    name: 'workqueue_longest_running_processor_seconds',
+    help: 'How many seconds the longest running processor of the workqueue has been running',
+    labelNames: queueLabels,
+    registers,
+    collect() {
+      for (const [name, probe] of inFlightProbes) this.set({ name, controller: name }, probe().longestSeconds);
+    },
+  });
+  const queueRetries = new Counter({ name: 'workqueue_retries_total', help: 'Total number of retries handled by workqueue', labelNames: queueLabels, registers });
+  return (name) => {
+    // Bound children: label lookups per call would dominate a fast queue.
+    const labels = { name, controller: name };
+    const depth = queueDepth.labels(labels);
+    const adds = queueAdds.labels(labels);
+    const latency = queueLatency.labels(labels);
+    const work = workDuration.labels(labels);
+    const retries = queueRetries.labels(labels);
+    depth.set(0);
+    adds.inc(0);
+    retries.inc(0);
+    return {
+      added: () => adds.inc(),
+      depth: (size) => depth.set(size),
+      queued: (seconds) => latency.observe(seconds),
+      worked: (seconds) => work.observe(seconds),
+      retried: () => retries.inc(),
+      // The latest queue of a name wins: a controller makes a new queue each time it starts leading.
+      trackInFlight: (probe) => void inFlightProbes.set(name, probe),
+    };
+  };
 }

@@ -21,3 +21,12 @@ export function humanDuration(milliseconds: number): string {
   if (hours < 24 * 365 * 8) return days % 365 === 0 ? `${years}y` : `${years}y${days % 365}d`;
   return `${years}y`;
 }
+
+/**
+ * The age of an object as kubectl's printers show it (`translateTimestampSince`): `<unknown>` when the
+ * timestamp is missing or unreadable, else the human duration since then.
+ */
+export function timestampAge(timestamp: unknown, now: number = Date.now()): string {
+  const time = typeof timestamp === 'string' ? Date.parse(timestamp) : Number.NaN;
+  return Number.isNaN(time) ? '<unknown>' : humanDuration(now - time);
+}

@@ -20,3 +20,14 @@ describe('metav1.Time and MicroTime', () => {
     expect(now).toBeLessThanOrEqual(Date.now());
   });
 });
+
+describe('timestampAge', () => {
+  it('reads as kubectl prints an age, <unknown> without a readable timestamp', async () => {
+    const { timestampAge } = await import('./index.js');
+    const now = Date.parse('2026-01-02T03:04:05Z');
+    expect(timestampAge('2026-01-02T03:01:35Z', now)).toBe('2m30s');
+    expect(timestampAge('2025-12-31T03:04:05Z', now)).toBe('2d');
+    expect(timestampAge(undefined, now)).toBe('<unknown>');
+    expect(timestampAge('yesterday', now)).toBe('<unknown>');
+  });
+});

@@ -20,7 +20,7 @@ import {
 import { parseFieldSelector, type FieldSelector } from './field-selector.js';
 import { applyJsonPatch } from './json-patch.js';
 import { deepClone, deepEqual, isJsonObject, nowTimestamp, type JsonObject, type KubeObject } from './kube-object.js';
-import { isValidLabelKey, type Selector } from '@olm/go-format';
+import type { Selector } from '@olm/go-format';
 import { parseLabelSelector } from './label-selector.js';
 import { recordUpdate, serverSideApply, sortManagedFields, type ListKeys } from './managed-fields.js';
 import { applyMergePatch } from './merge-patch.js';
@@ -29,6 +29,9 @@ import { generateNameSuffix, validateObjectName } from './object-names.js';
 import { groupVersion, qualifiedKind, resourceKey, type ResourceRegistry, type ResourceType } from './resource-type.js';
 import { requestedReplicas, scaleApiVersion, scaleOf, withReplicas, type ScaleSubresource } from './scale-subresource.js';
 import type { Store, StoreEvent } from './store.js';
+import { decodeContinue, encodeContinue } from './continue-token.js';
+import { validateMetadata } from './metadata-validation.js';
+import { sameApartFromVolatile, specChanged } from './write-comparison.js';
 import { applyStrategicMergePatch } from './strategic-merge-patch.js';
 
 /**
@@ -606,111 +609,4 @@ export class Cluster {
   private toStorage(type: ResourceType, object: KubeObject): KubeObject {
     return this.toVersion(type, object, type.storageVersion);
   }
-}
-
-const totalAnnotationSizeLimit = 256 * 1024;
-
-function validateMetadata(object: KubeObject): FieldProblem[] {
-  const problems: FieldProblem[] = [];
-  const metadata = object.metadata;
-  for (const field of ['labels', 'annotations'] as const) {
-    const map = metadata[field];
-    if (!isJsonObject(map)) continue;
-    for (const [key, value] of Object.entries(map)) {
-      if (typeof value !== 'string') {
-        problems.push({ field: `metadata.${field}`, reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(value)}: must be a string` });
-      } else if (field === 'labels' && (value.length > 63 || !/^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/.test(value))) {
-        problems.push({ field: `metadata.labels`, reason: 'FieldValueInvalid', message: `Invalid value: "${value}": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')` });
-      }
-      if (!isValidLabelKey(key)) {
-        problems.push({ field: `metadata.${field}`, reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(key)}: name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')` });
-      }
-    }
-  }
-  // kube-apiserver bounds the annotations' total size (keys and values, in bytes), not each one.
-  if (isJsonObject(metadata.annotations)) {
-    let total = 0;
-    for (const [key, value] of Object.entries(metadata.annotations)) total += Buffer.byteLength(key) + (typeof value === 'string' ? Buffer.byteLength(value) : 0);
-    if (total > totalAnnotationSizeLimit) {
-      problems.push({ field: 'metadata.annotations', reason: 'FieldValueTooLong', message: `Too long: must have at most ${totalAnnotationSizeLimit} bytes` });
-    }
-  }
-  const owners = metadata.ownerReferences;
-  if (owners !== undefined) {
-    if (!Array.isArray(owners)) problems.push({ field: 'metadata.ownerReferences', reason: 'FieldValueInvalid', message: 'Invalid value: must be a list' });
-    else
-      owners.forEach((owner, index) => {
-        if (!isJsonObject(owner)) return;
-        for (const field of ['apiVersion', 'kind', 'name', 'uid']) {
-          if (typeof owner[field] !== 'string' || owner[field] === '') {
-            problems.push({ field: `metadata.ownerReferences[${index}].${field}`, reason: 'FieldValueInvalid', message: `Invalid value: "": ${field} must not be empty` });
-          }
-        }
-      });
-  }
-  const finalizers = metadata.finalizers;
-  if (finalizers !== undefined && (!Array.isArray(finalizers) || finalizers.some((finalizer) => typeof finalizer !== 'string'))) {
-    problems.push({ field: 'metadata.finalizers', reason: 'FieldValueInvalid', message: 'Invalid value: must be a list of strings' });
-  }
-  return problems;
-}
-
-/** `left` and `right` are equal but for `skipped` keys (undefined values count as absent). */
-function equalExcept(left: JsonObject, right: JsonObject, skipped: (key: string) => boolean): boolean {
-  let count = 0;
-  for (const key in left) {
-    if (skipped(key) || left[key] === undefined) continue;
-    count++;
-    if (!deepEqual(left[key], right[key])) return false;
-  }
-  for (const key in right) if (!skipped(key) && right[key] !== undefined) count--;
-  return count === 0;
-}
-
-/**
- * Whether a write changes nothing but the resourceVersion and managedFields times (then it is a no-op, as
- * kube-apiserver skips it): entries are matched whatever their order, since a manager whose write changed
- * nothing still gets a new time, which can move its entry.
- */
-function sameApartFromVolatile(left: KubeObject, right: KubeObject): boolean {
-  if (!equalExcept(left, right, (key) => key === 'metadata')) return false;
-  if (!equalExcept(left.metadata, right.metadata, (key) => key === 'resourceVersion' || key === 'managedFields')) return false;
-  const leftManaged = left.metadata.managedFields;
-  const rightManaged = right.metadata.managedFields;
-  if (!Array.isArray(leftManaged) || !Array.isArray(rightManaged)) return deepEqual(leftManaged, rightManaged);
-  if (leftManaged.length !== rightManaged.length) return false;
-  const unmatched = [...rightManaged];
-  return leftManaged.every((entry) => {
-    const index = unmatched.findIndex((other) => (isJsonObject(entry) && isJsonObject(other) ? equalExcept(entry as JsonObject, other as JsonObject, (key) => key === 'time') : deepEqual(entry, other)));
-    if (index < 0) return false;
-    unmatched.splice(index, 1);
-    return true;
-  });
-}
-
-/** Whether anything outside `metadata` (and `status`, with a status subresource) changed. */
-function specChanged(type: ResourceType, before: KubeObject, after: KubeObject): boolean {
-  const strip = (object: KubeObject): JsonObject => {
-    const copy: JsonObject = { ...object };
-    delete copy['metadata'];
-    delete copy['apiVersion'];
-    delete copy['kind'];
-    if (type.statusSubresource) delete copy['status'];
-    return copy;
-  };
-  return !deepEqual(strip(before), strip(after));
-}
-
-function encodeContinue(revision: number, start: string): string {
-  return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: revision, start })).toString('base64url');
-}
-
-function decodeContinue(token: string): { revision: number; start: string } {
-  try {
-    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { rv?: unknown; start?: unknown };
-    if (typeof parsed.rv === 'number' && typeof parsed.start === 'string') return { revision: parsed.rv, start: parsed.start };
-  } catch {
-    // fall through
-  }
-  throw badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
 }

@@ -1,4 +1,4 @@
-import { humanDuration } from '@olm/go-format';
+import { timestampAge } from '@olm/go-format';
 import { evaluateJsonPath } from './jsonpath.js';
 import type { JsonObject, KubeObject } from './kube-object.js';
 import type { PrinterColumn } from './resource-type.js';
@@ -10,11 +10,7 @@ export function wantsTable(accept: string | undefined): boolean {
   return (accept ?? '').split(',').some((part) => /(^|;)\s*as=Table/.test(part) && /g=meta\.k8s\.io/.test(part));
 }
 
-export function age(timestamp: unknown): string {
-  if (typeof timestamp !== 'string') return '<unknown>';
-  const time = Date.parse(timestamp);
-  return Number.isNaN(time) ? '<unknown>' : humanDuration(Date.now() - time);
-}
+export const age = (timestamp: unknown): string => timestampAge(timestamp);
 
 export const nameColumn: PrinterColumn = {
   name: 'Name',

@@ -104,115 +104,9 @@ function parseResourcePath(segments: readonly string[]): ResourcePath | undefine
  * label selectors, `metadata.name` field selector, the `icon` subresource).
  */
 export function createApiHandler(options: ApiHandlerOptions): (request: IncomingMessage, response: ServerResponse) => void {
-  const { store } = options;
-
-  const serveIcon = (request: IncomingMessage, response: ServerResponse, namespace: string, name: string): void => {
-    const manifest = store.get(namespace, name);
-    if (!manifest) throw notFound(name);
-    const channel = manifest.status.channels.find((candidate) => candidate.name === manifest.status.defaultChannel);
-    const icon = channel?.currentCSVDesc.icon?.[0];
-    if (!channel || !icon?.base64data) {
-      response.writeHead(200, { 'Content-Type': 'image/svg+xml', 'Content-Length': Buffer.byteLength(defaultIcon) });
-      response.end(defaultIcon);
-      return;
-    }
-    const etag = `"${[name, channel.name, channel.currentCSV].join('.')}"`;
-    if (request.headers['if-none-match'] === etag) {
-      response.writeHead(304, { ETag: etag });
-      response.end();
-      return;
-    }
-    const bytes = Buffer.from(icon.base64data, 'base64');
-    response.writeHead(200, { 'Content-Type': icon.mediatype ?? 'application/octet-stream', 'Content-Length': bytes.length, ETag: etag });
-    response.end(bytes);
-  };
-
-  const serveResource = (request: IncomingMessage, response: ServerResponse, path: ResourcePath, query: URLSearchParams): void => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') throw methodNotAllowed();
-    const table = wantsTable(request.headers.accept);
-    const includeObject = query.get('includeObject');
-    const render = (manifest: PackageManifest): unknown => (table ? manifestTable([withoutIcons(manifest)], { includeObject }) : withoutIcons(manifest));
-    if (path.name !== undefined) {
-      const namespace = path.namespace ?? '';
-      if (path.subresource === 'icon') return serveIcon(request, response, namespace, path.name);
-      if (path.subresource !== undefined) throw pathNotFound();
-      const manifest = store.get(namespace, path.name);
-      if (!manifest) throw notFound(path.name);
-      if (table) sendJson(response, 200, manifestTable([withoutIcons(manifest)], { includeObject, resourceVersion: manifest.metadata.resourceVersion ?? '' }), tableContentType);
-      else sendJson(response, 200, withoutIcons(manifest));
-      return;
-    }
-    const manifestQuery: ManifestQuery = {
-      ...optionalField('labelSelector', labelSelectorOf(query.get('labelSelector'))),
-      ...optionalField('name', nameFromFieldSelector(query.get('fieldSelector'))),
-    };
-    const watch = query.get('watch');
-    if (watch === 'true' || watch === '1') {
-      const timeout = query.get('timeoutSeconds');
-      let unregister: (() => void) | undefined;
-      const close = serveWatch(response, {
-        store,
-        namespace: path.namespace,
-        query: manifestQuery,
-        resourceVersion: query.get('resourceVersion'),
-        allowBookmarks: query.get('allowWatchBookmarks') === 'true',
-        sendInitialEvents: query.get('sendInitialEvents') === 'true',
-        timeoutSeconds: timeout !== null && /^\d+$/.test(timeout) && Number(timeout) > 0 ? Number(timeout) : undefined,
-        bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
-        render,
-      });
-      unregister = options.trackWatch(close);
-      response.on('close', () => unregister?.());
-      return;
-    }
-    const items = store.list(path.namespace, manifestQuery).map(withoutIcons);
-    const resourceVersion = String(store.revision);
-    if (table) {
-      sendJson(response, 200, manifestTable(items, { includeObject, resourceVersion }), tableContentType);
-      return;
-    }
-    sendJson(response, 200, { kind: 'PackageManifestList', apiVersion: packagesApiVersion, metadata: { resourceVersion }, items });
-  };
-
-  const route = (request: IncomingMessage, response: ServerResponse): void => {
-    const target = request.url ?? '/';
-    const questionMark = target.indexOf('?');
-    const query = new URLSearchParams(questionMark >= 0 ? target.slice(questionMark + 1) : '');
-    const rawPath = questionMark >= 0 ? target.slice(0, questionMark) : target;
-    const pathname = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
-    if (pathname === '/healthz' || pathname === '/livez' || pathname === '/readyz') {
-      const ready = pathname !== '/readyz' || options.isReady();
-      response.writeHead(ready ? 200 : 503, { 'Content-Type': 'text/plain; charset=utf-8' });
-      response.end(ready ? 'ok' : 'the CatalogSource cache has not synced yet');
-      return;
-    }
-    let segments: string[];
-    try {
-      segments = pathname.split('/').slice(1).map((segment) => decodeURIComponent(segment));
-    } catch {
-      throw badRequest(`malformed request path: ${target}`);
-    }
-    if (segments[0] === 'openapi' && segments[1] === 'v3') {
-      if (request.method !== 'GET' && request.method !== 'HEAD') throw methodNotAllowed();
-      if (segments.length === 2) return sendJson(response, 200, openApiIndex);
-      if (segments.slice(2).join('/') === openApiGroupVersionPath) return sendJson(response, 200, openApiDocument);
-      throw pathNotFound();
-    }
-    if (segments[0] !== 'apis') throw pathNotFound();
-    if (segments.length > 1 && segments[1] !== packagesGroup) throw pathNotFound();
-    if (segments.length <= 3 && request.method !== 'GET' && request.method !== 'HEAD') throw methodNotAllowed();
-    if (segments.length === 1) return sendJson(response, 200, { kind: 'APIGroupList', apiVersion: 'v1', groups: [apiGroup] });
-    if (segments.length === 2) return sendJson(response, 200, { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup });
-    if (segments[2] !== packagesVersion) throw pathNotFound();
-    if (segments.length === 3) return sendJson(response, 200, apiResourceList);
-    const path = parseResourcePath(segments.slice(3));
-    if (!path) throw pathNotFound();
-    serveResource(request, response, path, query);
-  };
-
   return (request, response) => {
     try {
-      route(request, response);
+      route(options, request, response);
     } catch (error) {
       if (response.headersSent) {
         response.destroy();
@@ -222,6 +116,111 @@ export function createApiHandler(options: ApiHandlerOptions): (request: Incoming
       sendJson(response, status.code, status.toStatus());
     }
   };
+}
+
+function route(options: ApiHandlerOptions, request: IncomingMessage, response: ServerResponse): void {
+  const target = request.url ?? '/';
+  const questionMark = target.indexOf('?');
+  const query = new URLSearchParams(questionMark >= 0 ? target.slice(questionMark + 1) : '');
+  const rawPath = questionMark >= 0 ? target.slice(0, questionMark) : target;
+  const pathname = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
+  if (pathname === '/healthz' || pathname === '/livez' || pathname === '/readyz') {
+    const ready = pathname !== '/readyz' || options.isReady();
+    response.writeHead(ready ? 200 : 503, { 'Content-Type': 'text/plain; charset=utf-8' });
+    response.end(ready ? 'ok' : 'the CatalogSource cache has not synced yet');
+    return;
+  }
+  let segments: string[];
+  try {
+    segments = pathname.split('/').slice(1).map((segment) => decodeURIComponent(segment));
+  } catch {
+    throw badRequest(`malformed request path: ${target}`);
+  }
+  if (segments[0] === 'openapi' && segments[1] === 'v3') {
+    if (request.method !== 'GET' && request.method !== 'HEAD') throw methodNotAllowed();
+    if (segments.length === 2) return sendJson(response, 200, openApiIndex);
+    if (segments.slice(2).join('/') === openApiGroupVersionPath) return sendJson(response, 200, openApiDocument);
+    throw pathNotFound();
+  }
+  if (segments[0] !== 'apis') throw pathNotFound();
+  if (segments.length > 1 && segments[1] !== packagesGroup) throw pathNotFound();
+  if (segments.length <= 3 && request.method !== 'GET' && request.method !== 'HEAD') throw methodNotAllowed();
+  if (segments.length === 1) return sendJson(response, 200, { kind: 'APIGroupList', apiVersion: 'v1', groups: [apiGroup] });
+  if (segments.length === 2) return sendJson(response, 200, { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup });
+  if (segments[2] !== packagesVersion) throw pathNotFound();
+  if (segments.length === 3) return sendJson(response, 200, apiResourceList);
+  const path = parseResourcePath(segments.slice(3));
+  if (!path) throw pathNotFound();
+  serveResource(options, request, response, path, query);
+}
+
+function serveResource(options: ApiHandlerOptions, request: IncomingMessage, response: ServerResponse, path: ResourcePath, query: URLSearchParams): void {
+  const { store } = options;
+  if (request.method !== 'GET' && request.method !== 'HEAD') throw methodNotAllowed();
+  const table = wantsTable(request.headers.accept);
+  const includeObject = query.get('includeObject');
+  if (path.name !== undefined) {
+    const namespace = path.namespace ?? '';
+    if (path.subresource === 'icon') return serveIcon(store, request, response, namespace, path.name);
+    if (path.subresource !== undefined) throw pathNotFound();
+    const manifest = store.get(namespace, path.name);
+    if (!manifest) throw notFound(path.name);
+    if (table) sendJson(response, 200, manifestTable([withoutIcons(manifest)], { includeObject, resourceVersion: manifest.metadata.resourceVersion ?? '' }), tableContentType);
+    else sendJson(response, 200, withoutIcons(manifest));
+    return;
+  }
+  const manifestQuery: ManifestQuery = {
+    ...optionalField('labelSelector', labelSelectorOf(query.get('labelSelector'))),
+    ...optionalField('name', nameFromFieldSelector(query.get('fieldSelector'))),
+  };
+  const watch = query.get('watch');
+  if (watch === 'true' || watch === '1') return serveManifestWatch(options, response, path, manifestQuery, query, table);
+  const items = store.list(path.namespace, manifestQuery).map(withoutIcons);
+  const resourceVersion = String(store.revision);
+  if (table) {
+    sendJson(response, 200, manifestTable(items, { includeObject, resourceVersion }), tableContentType);
+    return;
+  }
+  sendJson(response, 200, { kind: 'PackageManifestList', apiVersion: packagesApiVersion, metadata: { resourceVersion }, items });
+}
+
+function serveManifestWatch(options: ApiHandlerOptions, response: ServerResponse, path: ResourcePath, manifestQuery: ManifestQuery, query: URLSearchParams, table: boolean): void {
+  const includeObject = query.get('includeObject');
+  const timeout = query.get('timeoutSeconds');
+  const close = serveWatch(response, {
+    store: options.store,
+    namespace: path.namespace,
+    query: manifestQuery,
+    resourceVersion: query.get('resourceVersion'),
+    allowBookmarks: query.get('allowWatchBookmarks') === 'true',
+    sendInitialEvents: query.get('sendInitialEvents') === 'true',
+    timeoutSeconds: timeout !== null && /^\d+$/.test(timeout) && Number(timeout) > 0 ? Number(timeout) : undefined,
+    bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
+    render: (manifest: PackageManifest): unknown => (table ? manifestTable([withoutIcons(manifest)], { includeObject }) : withoutIcons(manifest)),
+  });
+  const unregister = options.trackWatch(close);
+  response.on('close', () => unregister());
+}
+
+function serveIcon(store: ApiHandlerOptions['store'], request: IncomingMessage, response: ServerResponse, namespace: string, name: string): void {
+  const manifest = store.get(namespace, name);
+  if (!manifest) throw notFound(name);
+  const channel = manifest.status.channels.find((candidate) => candidate.name === manifest.status.defaultChannel);
+  const icon = channel?.currentCSVDesc.icon?.[0];
+  if (!channel || !icon?.base64data) {
+    response.writeHead(200, { 'Content-Type': 'image/svg+xml', 'Content-Length': Buffer.byteLength(defaultIcon) });
+    response.end(defaultIcon);
+    return;
+  }
+  const etag = `"${[name, channel.name, channel.currentCSV].join('.')}"`;
+  if (request.headers['if-none-match'] === etag) {
+    response.writeHead(304, { ETag: etag });
+    response.end();
+    return;
+  }
+  const bytes = Buffer.from(icon.base64data, 'base64');
+  response.writeHead(200, { 'Content-Type': icon.mediatype ?? 'application/octet-stream', 'Content-Length': bytes.length, ETag: etag });
+  response.end(bytes);
 }
 
 function optionalField<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {

@@ -186,7 +186,7 @@ export class CatalogSourceSync {
   }
 
   private observe(object: CachedObject): void {
-    const source = object as unknown as CatalogSource;
+    const source = object as CatalogSource & CachedObject;
     const key = { namespace: source.metadata?.namespace ?? '', name: source.metadata?.name ?? '' };
     const id = catalogKeyString(key);
     const print = fingerprint(source);
@@ -238,7 +238,7 @@ export class CatalogSourceSync {
 
   private async sync(entry: Tracked): Promise<void> {
     const id = catalogKeyString(entry.key);
-    const source = this.informer.indexer.get(id) as unknown as CatalogSource | undefined;
+    const source = this.informer.indexer.get(id) as (CatalogSource & CachedObject) | undefined;
     if (!source) return;
     const from = isConfigMapCatalog(source)
       ? `ConfigMap ${entry.key.namespace}/${source.spec?.configMap ?? ''}`

@@ -99,14 +99,7 @@ export async function startPackageServer(options: PackageServerOptions): Promise
     },
   });
 
-  const serviceName = options.register?.serviceName ?? defaultPackageServerServiceName;
-  const serviceHosts = options.register ? [`${serviceName}.${options.register.namespace}.svc`, `${serviceName}.${options.register.namespace}.svc.cluster.local`] : [];
-  const certificate: ServingCertificate | undefined =
-    options.tls === false
-      ? undefined
-      : typeof options.tls === 'object'
-        ? options.tls
-        : await selfSignedCertificate({ hosts: [...new Set([...serviceHosts, ...(options.certificateHosts ?? []), 'localhost', '127.0.0.1', '::1'])] });
+  const certificate = await servingCertificate(options);
   const server: Server = certificate
     ? createHttpsServer(
         { cert: certificate.cert, key: certificate.key, ...(options.clientCa !== undefined ? { ca: options.clientCa, requestCert: true, rejectUnauthorized: true } : {}) },
@@ -115,19 +108,7 @@ export async function startPackageServer(options: PackageServerOptions): Promise
     : createHttpServer(handler);
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 0;
-  const sockets = new Set<Socket>();
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const { port, sockets } = await listen(server, options.port ?? 0, host);
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   const url = `${certificate ? 'https' : 'http'}://${urlHost}:${port}`;
 
@@ -157,12 +138,7 @@ export async function startPackageServer(options: PackageServerOptions): Promise
     }
     sync.start();
     if (options.register) {
-      const externalHost = options.register.externalHost === undefined ? (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host) : options.register.externalHost;
-      const registration: ApiServiceRegistration = {
-        service: { namespace: options.register.namespace, name: serviceName, port: options.register.servicePort ?? port },
-        ...(externalHost !== false ? { externalHost } : {}),
-        ...(certificate ? { caBundle: options.caBundle ?? certificate.cert } : { plainHttp: true }),
-      };
+      const registration = apiServiceRegistration(options, options.register, host, port, certificate);
       await registerApiService(options.client, registration);
       registered = registration;
     }
@@ -179,5 +155,46 @@ export async function startPackageServer(options: PackageServerOptions): Promise
     store,
     waitForSync: (timeoutMs) => sync.waitForSync(timeoutMs),
     stop,
+  };
+}
+
+/** The certificate to serve: none over plain HTTP, the given one, or a self-signed one for the Service's names. */
+async function servingCertificate(options: PackageServerOptions): Promise<ServingCertificate | undefined> {
+  if (options.tls === false) return undefined;
+  if (typeof options.tls === 'object') return options.tls;
+  const serviceName = options.register?.serviceName ?? defaultPackageServerServiceName;
+  const serviceHosts = options.register ? [`${serviceName}.${options.register.namespace}.svc`, `${serviceName}.${options.register.namespace}.svc.cluster.local`] : [];
+  return selfSignedCertificate({ hosts: [...new Set([...serviceHosts, ...(options.certificateHosts ?? []), 'localhost', '127.0.0.1', '::1'])] });
+}
+
+/** Listens and tracks open sockets, so that stop() can end kept-alive connections at once. */
+async function listen(server: Server, port: number, host: string): Promise<{ port: number; sockets: Set<Socket> }> {
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return { port: (server.address() as AddressInfo).port, sockets };
+}
+
+function apiServiceRegistration(
+  options: PackageServerOptions,
+  register: NonNullable<PackageServerOptions['register']>,
+  host: string,
+  port: number,
+  certificate: ServingCertificate | undefined,
+): ApiServiceRegistration {
+  const externalHost = register.externalHost === undefined ? (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host) : register.externalHost;
+  return {
+    service: { namespace: register.namespace, name: register.serviceName ?? defaultPackageServerServiceName, port: register.servicePort ?? port },
+    ...(externalHost !== false ? { externalHost } : {}),
+    ...(certificate ? { caBundle: options.caBundle ?? certificate.cert } : { plainHttp: true }),
   };
 }

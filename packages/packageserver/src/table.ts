@@ -1,4 +1,4 @@
-import { humanDuration } from '@olm/go-format';
+import { timestampAge } from '@olm/go-format';
 import type { PackageManifest } from './package-manifest.js';
 
 /** `kubectl get packagemanifests` output: a meta.k8s.io/v1 Table with upstream's columns Name, Catalog, Age. */
@@ -6,11 +6,6 @@ export const tableContentType = 'application/json;as=Table;v=v1;g=meta.k8s.io';
 
 export function wantsTable(accept: string | undefined): boolean {
   return (accept ?? '').split(',').some((part) => /(^|;)\s*as=Table/.test(part) && /g=meta\.k8s\.io/.test(part));
-}
-
-function age(timestamp: string | undefined, now: number): string {
-  const time = timestamp === undefined ? Number.NaN : Date.parse(timestamp);
-  return Number.isNaN(time) ? '<unknown>' : humanDuration(now - time);
 }
 
 const columnDefinitions = [
@@ -36,7 +31,7 @@ export function manifestTable(
     columnDefinitions,
     rows: manifests.map((manifest) => {
       const row: Record<string, unknown> = {
-        cells: [manifest.metadata.name, manifest.status.catalogSourceDisplayName, age(manifest.metadata.creationTimestamp, now)],
+        cells: [manifest.metadata.name, manifest.status.catalogSourceDisplayName, timestampAge(manifest.metadata.creationTimestamp, now)],
       };
       if (include === 'Object') row['object'] = manifest;
       else if (include !== 'None') row['object'] = { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: manifest.metadata };

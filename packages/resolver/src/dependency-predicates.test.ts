@@ -10,6 +10,21 @@ const pkg = (name: string, version: string): Property => ({ type: 'olm.package',
 const gvk = (group: string, version: string, kind: string): Property => ({ type: 'olm.gvk', value: { group, version, kind } });
 
 describe('dependency predicates', () => {
+  it('keeps at most maxCached compiled dependencies, dropping the least recently used', () => {
+    const bounded = new DependencyCompiler(new Map(builtInConstraintEvaluators.map((each) => [each.kind, each])), 3);
+    const required = (name: string): Property => ({ type: 'olm.package.required', value: { packageName: name, versionRange: '>=1.0.0' } });
+    const first = bounded.compile(required('a'));
+    bounded.compile(required('b'));
+    bounded.compile(required('c'));
+    expect(bounded.compile(required('a'))).toBe(first); // a hit: now the most recently used
+    bounded.compile(required('d')); // evicts b, the least recently used
+    expect(bounded.cachedCount).toBe(3);
+    expect(bounded.compile(required('a'))).toBe(first);
+    const b = bounded.compile(required('b'));
+    expect(b?.predicate.describe()).toBe('with package: b and with version in range: >=1.0.0');
+    expect(bounded.cachedCount).toBe(3);
+  });
+
   it('describes and tests legacy dependency properties as upstream', () => {
     const gvkRequired = compiler().compile({ type: 'olm.gvk.required', value: { group: 'g', version: 'v1', kind: 'K' } })!;
     expect(gvkRequired.predicate.describe()).toBe('providing an API with group: g, version: v1, kind: K');

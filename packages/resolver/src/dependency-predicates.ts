@@ -83,10 +83,14 @@ export interface DependencyPredicate {
 export class DependencyCompiler {
   private readonly evaluators: ReadonlyMap<string, ConstraintEvaluator>;
   private readonly kindOrder: readonly string[];
+  /** Least recently used first: a long-lived resolver sees catalogs change, so old entries must go. */
   private readonly cache = new Map<string, DependencyPredicate | Error | null>();
+  private readonly maxCached: number;
 
-  constructor(evaluators: ReadonlyMap<string, ConstraintEvaluator>) {
+  /** `maxCached`: how many compiled dependencies to keep (default 20 000, several real catalogs' worth). */
+  constructor(evaluators: ReadonlyMap<string, ConstraintEvaluator>, maxCached = 20_000) {
     this.evaluators = evaluators;
+    this.maxCached = Math.max(1, maxCached);
     const pluginKinds = [...evaluators.keys()].filter((kind) => !upstreamKindOrder.includes(kind)).sort();
     this.kindOrder = [...upstreamKindOrder, ...pluginKinds];
   }
@@ -104,10 +108,18 @@ export class DependencyCompiler {
       } catch (error) {
         cached = error instanceof Error ? error : new Error(describeError(error));
       }
-      this.cache.set(key, cached);
+      if (this.cache.size >= this.maxCached) this.cache.delete(this.cache.keys().next().value!);
+    } else {
+      this.cache.delete(key);
     }
+    this.cache.set(key, cached);
     if (cached instanceof Error) throw cached;
     return cached ?? undefined;
+  }
+
+  /** How many compiled dependencies are kept now. */
+  get cachedCount(): number {
+    return this.cache.size;
   }
 
   private compileUncached(property: Property): DependencyPredicate | undefined {

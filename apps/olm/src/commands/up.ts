@@ -1,5 +1,6 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import type { KubeClient } from '@olm/controller-runtime';
 import type { ApiServer } from '@olm/local-apiserver';
 import type { PackageServer } from '@olm/packageserver';
 import { Command, Option } from 'commander';
@@ -59,49 +60,17 @@ export async function runUp(
   distribution: Distribution = olmDistribution,
 ): Promise<void> {
   const dataDir = options.dataDir !== undefined ? resolve(options.dataDir) : undefined;
-  const kubeconfigPath = resolve(options.kubeconfig ?? join(dataDir ?? '.olm', 'kubeconfig'));
   // A mistyped --catalog fails before anything starts.
   for (const directory of options.catalogs ?? []) await checkCatalogDirectory(directory);
-  const [{ KubeClient }, { startApiServer, versionInfo }, local, account, { startControllers }, { createLogger }, packages, { boot, catalogSourceTypes }, { loadPlugins }] = await Promise.all([
+  const [{ KubeClient }, local, account, { startControllers }] = await Promise.all([
     import('@olm/controller-runtime'),
-    import('@olm/local-apiserver'),
     import('../local-olm.js'),
     import('../controller-account.js'),
     import('../runtime/controllers.js'),
-    import('../runtime/logger.js'),
-    import('@olm/packageserver'),
-    import('@olm/core'),
-    import('../lazy-plugin.js'),
   ]);
-  if (options.kubernetesVersion !== undefined) {
-    try {
-      versionInfo(options.kubernetesVersion);
-    } catch (error) {
-      throw usageError(`--kubernetes-version: ${(error as Error).message.replace(/^kubernetesVersion /, '')}`);
-    }
-  }
+  await checkKubernetesVersion(options.kubernetesVersion);
   out('starting the local Kubernetes API server...\n');
-  const server: ApiServer = await startApiServer({
-    port: options.port,
-    host: options.host,
-    kubeconfigPath,
-    ...(options.kubernetesVersion !== undefined ? { kubernetesVersion: options.kubernetesVersion } : {}),
-    // HTTPS, as kube-apiserver: kubectl sends the kubeconfig's token only over TLS.
-    tls: true,
-    // People look at `kubectl get pods` after installing an operator: show them some.
-    simulateWorkloadPods: true,
-    ...(dataDir !== undefined ? { dataDir } : {}),
-    ...(options.rolloutDelayMs !== undefined ? { deploymentRolloutDelayMs: options.rolloutDelayMs } : {}),
-  }).catch((error: unknown) => {
-    if ((error as { code?: string }).code === 'EADDRINUSE') {
-      throw usageError(
-        `cannot start the local API server: ${options.host}:${options.port} is already in use (another olm up?); ` +
-          'stop what listens there, or pass --port with a free port (--port 0 picks one)',
-      );
-    }
-    throw error;
-  });
-  await writeContextNamespace(server.kubeconfigPath, operatorsNamespace);
+  const server = await startLocalApiServer(options, dataDir);
   const client = new KubeClient({ kubeconfig: server.kubeconfig });
   let catalogs: ServedCatalog[] = [];
   let watcher: { stop(): void } | undefined;
@@ -125,23 +94,7 @@ export async function runUp(
     for (const catalog of catalogs) out(`  CatalogSource ${olmNamespace}/${catalog.name}: ${catalog.directory} on ${catalog.address}\n`);
     watcher = local.watchCatalogs(client, catalogs, olmNamespace, out);
     out('starting the packageserver...\n');
-    // The distribution's offline plugins give the packageserver the catalog source types the controllers open; they
-    // hold nothing open (a source type's connections are its caller's to close), so their kernel is stopped at once.
-    const catalogKernel = await boot({ plugins: await loadPlugins(distribution.resolutionPlugins) });
-    await catalogKernel.stop();
-    packageServer = await packages.startPackageServer({
-      client,
-      catalogSourceTypes: catalogKernel.get(catalogSourceTypes),
-      globalNamespace: olmNamespace,
-      // Registered anew at each start (this port, this certificate) and removed at stop, so that a
-      // restart with --data-dir never finds the group routed to a port nobody listens on.
-      register: { namespace: olmNamespace, unregisterOnStop: true },
-      logger: createLogger({ level: options.logLevel ?? 'warn' }).child({ component: 'packageserver' }),
-    });
-    await packageServer.waitForSync(60_000);
-    await packages.waitForApiService(client, { timeoutMs: 30_000 });
-    const packageCount = new Set(packageServer.store.list(undefined).map((manifest) => manifest.metadata.name)).size;
-    out(`  PackageManifests (${packages.packageServerApiServiceName}) on ${packageServer.url}: ${packageCount} packages\n`);
+    packageServer = await startLocalPackageServer(client, options, distribution, out);
     out('starting the controllers...\n');
     // One local process: no other replica to elect a leader among.
     const controllers = await startControllers({
@@ -163,15 +116,7 @@ export async function runUp(
       out(`  booted ${controllers.kernel.plugins.map((plugin) => plugin.id).join(', ')}\n`);
       out(`  as ServiceAccount ${account.controllerAccount.namespace}/${account.controllerAccount.name} with the rights of deploy/10-rbac.yaml\n`);
       out(`  metrics, health and readiness on ${controllers.operationsUrl} (/metrics, /healthz, /readyz)\n`);
-      out(`\nOLM is up. kubeconfig: ${server.kubeconfigPath}\n`);
-      out(`  export KUBECONFIG=${server.kubeconfigPath}\n`);
-      out(`  kubectl get catalogsources -n ${olmNamespace}\n`);
-      out('  kubectl get packagemanifests -n operators                    # the operators the catalogs offer\n');
-      out('  kubectl describe packagemanifest acme-database -n operators  # its channels, versions and CRDs\n');
-      out('  pnpm -s olm install acme-backup                              # subscribe; its dependency acme-database comes along\n');
-      out('  kubectl get subscriptions,installplans,csv -n operators\n');
-      out('  pnpm -s olm status                                           # subscriptions, their CSVs, and plans waiting for approval\n');
-      out('  pnpm -s olm uninstall acme-backup                            # remove it again (see --delete-crds, --delete-operand)\n');
+      printNextSteps(server.kubeconfigPath, out);
       if (!options.exitAfterStart) out('running; press Ctrl-C to stop\n');
       const reason = await untilStopped(options);
       if (reason === 'SIGINT' || reason === 'SIGTERM') out(`received ${reason}, stopping\n`);
@@ -186,6 +131,88 @@ export async function runUp(
     await server.stop();
   }
   out('stopped\n');
+}
+
+async function checkKubernetesVersion(version: string | undefined): Promise<void> {
+  if (version === undefined) return;
+  const { versionInfo } = await import('@olm/local-apiserver');
+  try {
+    versionInfo(version);
+  } catch (error) {
+    throw usageError(`--kubernetes-version: ${(error as Error).message.replace(/^kubernetesVersion /, '')}`);
+  }
+}
+
+/** The local API server over HTTPS, its kubeconfig's context in the operators namespace. */
+async function startLocalApiServer(options: UpOptions, dataDir: string | undefined): Promise<ApiServer> {
+  const { startApiServer } = await import('@olm/local-apiserver');
+  const server = await startApiServer({
+    port: options.port,
+    host: options.host,
+    kubeconfigPath: resolve(options.kubeconfig ?? join(dataDir ?? '.olm', 'kubeconfig')),
+    ...(options.kubernetesVersion !== undefined ? { kubernetesVersion: options.kubernetesVersion } : {}),
+    // HTTPS, as kube-apiserver: kubectl sends the kubeconfig's token only over TLS.
+    tls: true,
+    // People look at `kubectl get pods` after installing an operator: show them some.
+    simulateWorkloadPods: true,
+    ...(dataDir !== undefined ? { dataDir } : {}),
+    ...(options.rolloutDelayMs !== undefined ? { deploymentRolloutDelayMs: options.rolloutDelayMs } : {}),
+  }).catch((error: unknown) => {
+    if ((error as { code?: string }).code === 'EADDRINUSE') {
+      throw usageError(
+        `cannot start the local API server: ${options.host}:${options.port} is already in use (another olm up?); ` +
+          'stop what listens there, or pass --port with a free port (--port 0 picks one)',
+      );
+    }
+    throw error;
+  });
+  await writeContextNamespace(server.kubeconfigPath, operatorsNamespace);
+  return server;
+}
+
+/** The packageserver, registered as an APIService, reading catalogs through the distribution's catalog source types. */
+async function startLocalPackageServer(client: KubeClient, options: UpOptions, distribution: Distribution, out: (text: string) => void): Promise<PackageServer> {
+  const [packages, { boot, catalogSourceTypes }, { loadPlugins }, { createLogger }] = await Promise.all([
+    import('@olm/packageserver'),
+    import('@olm/core'),
+    import('../lazy-plugin.js'),
+    import('../runtime/logger.js'),
+  ]);
+  // The distribution's offline plugins give the packageserver the catalog source types the controllers open; they
+  // hold nothing open (a source type's connections are its caller's to close), so their kernel is stopped at once.
+  const catalogKernel = await boot({ plugins: await loadPlugins(distribution.resolutionPlugins) });
+  await catalogKernel.stop();
+  const packageServer = await packages.startPackageServer({
+    client,
+    catalogSourceTypes: catalogKernel.get(catalogSourceTypes),
+    globalNamespace: olmNamespace,
+    // Registered anew at each start (this port, this certificate) and removed at stop, so that a
+    // restart with --data-dir never finds the group routed to a port nobody listens on.
+    register: { namespace: olmNamespace, unregisterOnStop: true },
+    logger: createLogger({ level: options.logLevel ?? 'warn' }).child({ component: 'packageserver' }),
+  });
+  try {
+    await packageServer.waitForSync(60_000);
+    await packages.waitForApiService(client, { timeoutMs: 30_000 });
+  } catch (error) {
+    await packageServer.stop();
+    throw error;
+  }
+  const packageCount = new Set(packageServer.store.list(undefined).map((manifest) => manifest.metadata.name)).size;
+  out(`  PackageManifests (${packages.packageServerApiServiceName}) on ${packageServer.url}: ${packageCount} packages\n`);
+  return packageServer;
+}
+
+function printNextSteps(kubeconfigPath: string, out: (text: string) => void): void {
+  out(`\nOLM is up. kubeconfig: ${kubeconfigPath}\n`);
+  out(`  export KUBECONFIG=${kubeconfigPath}\n`);
+  out(`  kubectl get catalogsources -n ${olmNamespace}\n`);
+  out('  kubectl get packagemanifests -n operators                    # the operators the catalogs offer\n');
+  out('  kubectl describe packagemanifest acme-database -n operators  # its channels, versions and CRDs\n');
+  out('  pnpm -s olm install acme-backup                              # subscribe; its dependency acme-database comes along\n');
+  out('  kubectl get subscriptions,installplans,csv -n operators\n');
+  out('  pnpm -s olm status                                           # subscriptions, their CSVs, and plans waiting for approval\n');
+  out('  pnpm -s olm uninstall acme-backup                            # remove it again (see --delete-crds, --delete-operand)\n');
 }
 
 /** Sets the namespace of the kubeconfig's contexts, as `kubectl config set-context --current --namespace` does. */

@@ -18,6 +18,7 @@ describe('olmExtensionPoints', () => {
       satBackend: 'olm.satBackend single',
       namespaceResolver: 'olm.namespaceResolver single',
       rbacGenerator: 'olm.rbacGenerator single',
+      bundlePuller: 'olm.bundlePuller single',
       reconcilers: 'olm.reconcilers keyed',
       informerCache: 'olm.informerCache single',
       logger: 'olm.logger single',

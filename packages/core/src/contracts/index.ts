@@ -1,3 +1,4 @@
+import { bundlePuller } from './bundle-puller.js';
 import { catalogSourceTypes } from './catalog-source-types.js';
 import { constraintEvaluators } from './constraint-evaluators.js';
 import { installStrategies } from './install-strategies.js';
@@ -17,12 +18,14 @@ export const olmExtensionPoints = {
   satBackend,
   namespaceResolver,
   rbacGenerator,
+  bundlePuller,
   reconcilers,
   informerCache,
   logger,
   metrics,
 } as const;
 
+export * from './bundle-puller.js';
 export * from './catalog-source-types.js';
 export * from './constraint-evaluators.js';
 export * from './install-strategies.js';

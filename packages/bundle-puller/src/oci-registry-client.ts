@@ -1,0 +1,125 @@
+import { OlmError, describeError } from '@olm/core';
+import { BundleImageErrorCodes } from './bundle-image-errors.js';
+import { parseImageReference } from './image-reference.js';
+import { manifestAccept, MediaTypes, readableLayerTypes, selectPlatformManifest, sha256Digest, verifyDigest, type Descriptor, type ImageManifest, type PulledImage, type PulledLayer } from './oci-content.js';
+import type { RegistryCredential } from './registry-credentials.js';
+import { createRegistryRequests, type PullSession, type RegistryRequests } from './registry-requests.js';
+
+export interface OciRegistryClientOptions {
+  /**
+   * Registries reached over plain http, as `host` (any port) or `host:port`. `localhost`,
+   * `127.0.0.1` and `[::1]` always are; every other registry is https.
+   */
+  readonly insecureRegistries?: readonly string[];
+  /** Per request. Default 60 s. */
+  readonly requestTimeoutMs?: number;
+  /** Largest manifest or layer blob accepted. Default 64 MiB (bundle images are a few KiB to MiB). */
+  readonly maxBlobBytes?: number;
+  readonly userAgent?: string;
+  /**
+   * Proxies for registry requests; each unset field falls back to the environment (`HTTP_PROXY`,
+   * `HTTPS_PROXY`, `NO_PROXY`, also lower case), as other Kubernetes clients read them.
+   */
+  readonly proxy?: { readonly httpProxy?: string; readonly httpsProxy?: string; readonly noProxy?: string };
+}
+
+export interface PullOptions {
+  readonly signal?: AbortSignal;
+  /** Credentials that apply to the image's registry, most specific first (`credentialsForImage`). Anonymous when empty. */
+  readonly credentials?: readonly RegistryCredential[];
+}
+
+export interface OciRegistryClient {
+  /** Reads the image's manifest (choosing linux/amd64 from an index) and its layer blobs, verifying every digest. */
+  pullImage(image: string, options?: PullOptions): Promise<PulledImage>;
+}
+
+interface ReadManifest {
+  readonly manifest: ImageManifest;
+  readonly mediaType: string;
+  readonly digest: string;
+}
+
+/** Reads one manifest (by tag or digest), checking its digest: the one pinned, else the registry's `Docker-Content-Digest`. */
+async function fetchManifest(requests: RegistryRequests, session: PullSession, reference: string, maxBlobBytes: number): Promise<ReadManifest> {
+  const { image, imageText } = session;
+  const what = `manifest ${JSON.stringify(reference)} of repository ${image.repository}`;
+  const response = await requests.get(session, `manifests/${reference}`, manifestAccept);
+  if (!response.ok) throw await requests.failure(response, session, what);
+  const bytes = await requests.readBody(response, Math.min(maxBlobBytes, 4 * 1024 * 1024), `${what} of ${imageText}`);
+  // Pinned by digest: the content must match it. By tag: the registry's own digest header, when sent, must match too.
+  const expected = reference.includes(':') ? reference : (response.headers.get('docker-content-digest') ?? undefined);
+  if (expected) verifyDigest(expected, bytes, `${what} of ${imageText}`);
+  let manifest: ImageManifest;
+  try {
+    manifest = JSON.parse(bytes.toString('utf8')) as ImageManifest;
+  } catch (error) {
+    throw new OlmError(BundleImageErrorCodes.unsupported, `${what} of ${imageText} is not JSON: ${describeError(error)}`);
+  }
+  const mediaType = manifest.mediaType ?? (response.headers.get('content-type') ?? '').split(';')[0]!.trim();
+  return { manifest, mediaType, digest: expected ?? sha256Digest(bytes) };
+}
+
+/** The image manifest of the reference: itself, or from an index the linux/amd64 one (else the first). */
+async function imageManifest(requests: RegistryRequests, session: PullSession, maxBlobBytes: number): Promise<ReadManifest> {
+  const read = await fetchManifest(requests, session, session.image.reference, maxBlobBytes);
+  const { manifest, mediaType } = read;
+  if (mediaType !== MediaTypes.ociIndex && mediaType !== MediaTypes.dockerManifestList && !(manifest.manifests && !manifest.layers)) return read;
+  const chosen = selectPlatformManifest(manifest.manifests ?? []);
+  if (!chosen) throw new OlmError(BundleImageErrorCodes.unsupported, `the image index of ${session.imageText} lists no manifests`);
+  return fetchManifest(requests, session, chosen.digest, maxBlobBytes);
+}
+
+/** One layer blob, refused when its media type cannot be read, it is too large, or its digest does not match. */
+async function pullLayer(requests: RegistryRequests, session: PullSession, layer: Descriptor, maxBlobBytes: number): Promise<PulledLayer> {
+  const what = `layer ${layer.digest} of ${session.imageText}`;
+  if (!readableLayerTypes.has(layer.mediaType)) {
+    throw new OlmError(
+      BundleImageErrorCodes.unsupported,
+      `${what} has media type ${JSON.stringify(layer.mediaType)}; only tar layers, plain or gzip-compressed, can be read: rebuild the bundle image without zstd or other compression`,
+    );
+  }
+  if (layer.size > maxBlobBytes) {
+    throw new OlmError(BundleImageErrorCodes.tooLarge, `${what} is ${layer.size} bytes, more than ${maxBlobBytes}; a bundle image holds only manifests and metadata: is this really a bundle image?`);
+  }
+  const response = await requests.get(session, `blobs/${layer.digest}`, undefined);
+  if (!response.ok) throw await requests.failure(response, session, `blob ${layer.digest}`);
+  const bytes = await requests.readBody(response, maxBlobBytes, what);
+  verifyDigest(layer.digest, bytes, what);
+  return { digest: layer.digest, mediaType: layer.mediaType, bytes };
+}
+
+/**
+ * A client of the OCI distribution API: manifests and blobs over http(s), through the proxies of
+ * the environment, answering `Basic` and `Bearer` challenges with the pull secrets' credentials
+ * (or anonymously, as public registries such as Docker Hub, quay.io and ghcr.io allow).
+ */
+export function createOciRegistryClient(options: OciRegistryClientOptions = {}): OciRegistryClient {
+  const maxBlobBytes = options.maxBlobBytes ?? 64 * 1024 * 1024;
+  const requests = createRegistryRequests({
+    timeoutMs: options.requestTimeoutMs ?? 60_000,
+    userAgent: options.userAgent ?? 'olm-catalog-operator',
+    ...(options.insecureRegistries ? { insecureRegistries: options.insecureRegistries } : {}),
+    ...(options.proxy ? { proxy: options.proxy } : {}),
+  });
+  return {
+    async pullImage(imageText, pullOptions = {}): Promise<PulledImage> {
+      const session: PullSession = {
+        image: parseImageReference(imageText),
+        imageText,
+        credentials: pullOptions.credentials ?? [],
+        signal: pullOptions.signal ?? new AbortController().signal,
+      };
+      const { manifest, mediaType, digest } = await imageManifest(requests, session, maxBlobBytes);
+      if (manifest.schemaVersion !== 2 || !Array.isArray(manifest.layers)) {
+        throw new OlmError(
+          BundleImageErrorCodes.unsupported,
+          `${imageText} has an unsupported manifest (media type ${JSON.stringify(mediaType)}, schemaVersion ${String(manifest.schemaVersion)}); push it as an OCI image or Docker schema 2 manifest`,
+        );
+      }
+      const layers: PulledLayer[] = [];
+      for (const layer of manifest.layers) layers.push(await pullLayer(requests, session, layer, maxBlobBytes));
+      return { digest, layers };
+    },
+  };
+}

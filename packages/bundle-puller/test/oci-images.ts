@@ -1,0 +1,275 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { freeLoopbackPort } from '@olm/testing';
+import tarStream from 'tar-stream';
+
+/** One tar entry: a file (with content), a directory, a hard link, or a whiteout (an empty file named `.wh.*`). */
+export interface LayerEntry {
+  readonly name: string;
+  readonly content?: string;
+  readonly type?: 'file' | 'directory' | 'link' | 'symlink';
+  readonly linkname?: string;
+}
+
+/** A tar archive of the entries, as an image builder writes a layer. */
+export async function tarLayer(entries: readonly LayerEntry[]): Promise<Buffer> {
+  const pack = tarStream.pack();
+  const chunks: Buffer[] = [];
+  const collected = (async () => {
+    for await (const chunk of pack) chunks.push(chunk as Buffer);
+  })();
+  for (const entry of entries) {
+    const type = entry.type ?? 'file';
+    if (type === 'file') {
+      await new Promise<void>((resolve, reject) => pack.entry({ name: entry.name, type, mode: 0o644 }, entry.content ?? '', (error) => (error ? reject(error) : resolve())));
+    } else {
+      await new Promise<void>((resolve, reject) =>
+        pack.entry({ name: entry.name, type, mode: type === 'directory' ? 0o755 : 0o644, ...(entry.linkname ? { linkname: entry.linkname } : {}) }, (error) =>
+          error ? reject(error) : resolve(),
+        ),
+      );
+    }
+  }
+  pack.finalize();
+  await collected;
+  return Buffer.concat(chunks);
+}
+
+export const gzip = (bytes: Buffer): Buffer => gzipSync(bytes);
+export const digestOf = (bytes: Buffer): string => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+
+/** The Debian docker-registry binary (`$DOCKER_REGISTRY` wins), or undefined when it cannot run here. */
+export function dockerRegistryBinary(): string | undefined {
+  const binary = process.env['DOCKER_REGISTRY'] ?? 'docker-registry';
+  try {
+    execFileSync(binary, ['--version'], { stdio: 'ignore', timeout: 10_000 });
+    return binary;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface DockerRegistry {
+  readonly host: string;
+  readonly url: string;
+  /** Where blobs are stored (`docker/registry/v2/blobs/sha256/<ab>/<hex>/data`), to corrupt one on purpose. */
+  readonly storage: string;
+  /** Freezes and thaws the process (SIGSTOP/SIGCONT): requests hang meanwhile. */
+  pause(): void;
+  resume(): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * An htpasswd line for the registry's basic authentication (bcrypt, which distribution requires),
+ * hashed by perl's crypt (libxcrypt); undefined when this machine's crypt cannot do bcrypt.
+ */
+export function htpasswdLine(user: string, password: string): string | undefined {
+  try {
+    const salt = `$2b$05$${randomBytes(16).toString('base64').replace(/[^A-Za-z0-9]/g, '.').slice(0, 22)}`;
+    const hash = execFileSync('perl', ['-e', 'print crypt($ARGV[0], $ARGV[1])', password, salt], { encoding: 'utf8', timeout: 10_000 });
+    return hash.startsWith('$2b$') ? `${user}:${hash}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A real registry (distribution's `registry serve`) on 127.0.0.1 with filesystem storage in
+ * `directory`. `auth` turns on token authentication: clients must fetch a token from `realm`;
+ * `htpasswd` (a file of `htpasswdLine`s) turns on basic authentication.
+ */
+export async function startDockerRegistry(
+  binary: string,
+  directory: string,
+  options: { port?: number; auth?: { realm: string; service: string; issuer: string; rootCertBundle: string }; htpasswd?: string } = {},
+): Promise<DockerRegistry> {
+  const port = options.port ?? (await freeLoopbackPort());
+  const storage = join(directory, 'storage');
+  mkdirSync(storage, { recursive: true });
+  const config = join(directory, `config-${port}.yml`);
+  const auth = options.auth
+    ? `auth:\n  token:\n    realm: ${options.auth.realm}\n    service: ${options.auth.service}\n    issuer: ${options.auth.issuer}\n    rootcertbundle: ${options.auth.rootCertBundle}\n`
+    : options.htpasswd
+      ? `auth:\n  htpasswd:\n    realm: olm-test-registry\n    path: ${options.htpasswd}\n`
+      : '';
+  writeFileSync(
+    config,
+    `version: 0.1\nlog:\n  level: error\n  accesslog:\n    disabled: true\nstorage:\n  filesystem:\n    rootdirectory: ${storage}\n  delete:\n    enabled: true\nhttp:\n  addr: 127.0.0.1:${port}\n${auth}`,
+  );
+  const child: ChildProcess = spawn(binary, ['serve', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`docker-registry exited with ${child.exitCode}: ${stderr}`);
+    try {
+      const response = await fetch(`${url}/v2/`);
+      if (response.status === 200 || response.status === 401) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`docker-registry did not listen on ${url}: ${stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    host: `127.0.0.1:${port}`,
+    url,
+    storage,
+    pause: () => child.kill('SIGSTOP'),
+    resume: () => child.kill('SIGCONT'),
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGCONT');
+        child.kill('SIGTERM');
+        await exited;
+      }
+    },
+  };
+}
+
+/** Pushes one blob with the monolithic upload (`POST …/blobs/uploads/`, then `PUT <location>&digest=…`). */
+export async function pushBlob(registryUrl: string, repository: string, bytes: Buffer, headers: Record<string, string> = {}): Promise<string> {
+  const digest = digestOf(bytes);
+  const started = await fetch(`${registryUrl}/v2/${repository}/blobs/uploads/`, { method: 'POST', headers });
+  if (started.status !== 202) throw new Error(`blob upload to ${repository} not started: HTTP ${started.status} ${await started.text()}`);
+  const location = new URL(started.headers.get('location')!, registryUrl);
+  location.searchParams.set('digest', digest);
+  const put = await fetch(location, { method: 'PUT', headers: { ...headers, 'Content-Type': 'application/octet-stream' }, body: bytes });
+  if (put.status !== 201) throw new Error(`blob ${digest} not pushed to ${repository}: HTTP ${put.status} ${await put.text()}`);
+  return digest;
+}
+
+export interface PushedImage {
+  readonly reference: string;
+  readonly manifestDigest: string;
+  readonly layers: ReadonlyArray<{ readonly digest: string; readonly mediaType: string; readonly size: number }>;
+}
+
+/** Pushes an OCI image: its layers (gzip-compressed or plain, as given), a config and the manifest under `tag`. */
+export async function pushImage(
+  registry: { host: string; url: string },
+  repository: string,
+  tag: string,
+  layers: ReadonlyArray<{ readonly bytes: Buffer; readonly gzipped: boolean }>,
+  headers: Record<string, string> = {},
+): Promise<PushedImage> {
+  const pushedLayers = [];
+  for (const layer of layers) {
+    const digest = await pushBlob(registry.url, repository, layer.bytes, headers);
+    pushedLayers.push({
+      mediaType: layer.gzipped ? 'application/vnd.oci.image.layer.v1.tar+gzip' : 'application/vnd.oci.image.layer.v1.tar',
+      digest,
+      size: layer.bytes.length,
+    });
+  }
+  const config = Buffer.from(
+    JSON.stringify({
+      architecture: 'amd64',
+      os: 'linux',
+      config: {
+        Labels: {
+          'operators.operatorframework.io.bundle.mediatype.v1': 'registry+v1',
+          'operators.operatorframework.io.bundle.manifests.v1': 'manifests/',
+          'operators.operatorframework.io.bundle.metadata.v1': 'metadata/',
+        },
+      },
+      rootfs: { type: 'layers', diff_ids: [] },
+    }),
+  );
+  const configDigest = await pushBlob(registry.url, repository, config, headers);
+  const manifest = Buffer.from(
+    JSON.stringify({
+      schemaVersion: 2,
+      mediaType: 'application/vnd.oci.image.manifest.v1+json',
+      config: { mediaType: 'application/vnd.oci.image.config.v1+json', digest: configDigest, size: config.length },
+      layers: pushedLayers,
+    }),
+  );
+  const put = await fetch(`${registry.url}/v2/${repository}/manifests/${tag}`, {
+    method: 'PUT',
+    headers: { ...headers, 'Content-Type': 'application/vnd.oci.image.manifest.v1+json' },
+    body: manifest,
+  });
+  if (put.status !== 201) throw new Error(`manifest ${repository}:${tag} not pushed: HTTP ${put.status} ${await put.text()}`);
+  return { reference: `${registry.host}/${repository}:${tag}`, manifestDigest: digestOf(manifest), layers: pushedLayers };
+}
+
+/** Where the filesystem driver keeps a blob's bytes. */
+export function blobDataPath(storage: string, digest: string): string {
+  const hex = digest.slice('sha256:'.length);
+  return join(storage, 'docker', 'registry', 'v2', 'blobs', 'sha256', hex.slice(0, 2), hex, 'data');
+}
+
+/** The CSV of the `thing` bundle (an unquoted timestamp annotation, one owned CRD). */
+export const thingCsvYaml = `apiVersion: operators.coreos.com/v1alpha1
+kind: ClusterServiceVersion
+metadata:
+  name: thing.v1.0.0
+  annotations:
+    createdAt: 2024-01-02T03:04:05Z
+spec:
+  displayName: Thing
+  version: 1.0.0
+  customresourcedefinitions:
+    owned:
+      - name: things.acme.example.com
+        version: v1
+        kind: Thing
+  install:
+    strategy: deployment
+    spec:
+      deployments: []
+`;
+/** The CRD the `thing` CSV owns. */
+export const thingCrdYaml = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: things.acme.example.com
+spec:
+  group: acme.example.com
+  scope: Namespaced
+  names: {plural: things, singular: thing, kind: Thing, listKind: ThingList}
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+`;
+/** `metadata/annotations.yaml` of the `thing` bundle. */
+export const thingAnnotationsYaml = `annotations:
+  operators.operatorframework.io.bundle.mediatype.v1: registry+v1
+  operators.operatorframework.io.bundle.manifests.v1: manifests/
+  operators.operatorframework.io.bundle.metadata.v1: metadata/
+  operators.operatorframework.io.bundle.package.v1: thing
+  operators.operatorframework.io.bundle.channels.v1: stable
+`;
+/** An image-only package: the catalog knows the bundle's properties and image, not its manifests. */
+export function imageOnlyPackage(name: string, image: string) {
+  return [
+    { schema: 'olm.package', name, defaultChannel: 'stable' },
+    { schema: 'olm.channel', package: name, name: 'stable', entries: [{ name: `${name}.v1.0.0` }] },
+    {
+      schema: 'olm.bundle',
+      name: `${name}.v1.0.0`,
+      package: name,
+      image,
+      properties: [
+        { type: 'olm.package', value: { packageName: name, version: '1.0.0' } },
+        { type: 'olm.gvk', value: { group: 'acme.example.com', version: 'v1', kind: 'Thing' } },
+      ],
+    },
+  ];
+}
+
+/** Pushes a one-layer bundle image whose only manifest is the CSV `<name>.v1.0.0` (for `imageOnlyPackage(name, …)`). */
+export async function pushMinimalBundle(registry: { host: string; url: string }, repository: string, tag: string, name: string, headers: Record<string, string> = {}): Promise<PushedImage> {
+  const csv = `apiVersion: operators.coreos.com/v1alpha1\nkind: ClusterServiceVersion\nmetadata:\n  name: ${name}.v1.0.0\nspec:\n  displayName: ${name}\n  version: 1.0.0\n  install:\n    strategy: deployment\n    spec:\n      deployments: []\n`;
+  return pushImage(registry, repository, tag, [{ bytes: await tarLayer([{ name: `manifests/${name}.clusterserviceversion.yaml`, content: csv }]), gzipped: false }], headers);
+}

@@ -1,0 +1,142 @@
+import { CSVMessages, CSVPhases, CSVReasons } from '@olm/api';
+import { type CachedObject, describeError, hasErrorCode, type InstallStatus, type InstallStrategy, type ObjectReader, type ReconcileContext, type ReconcileResult } from '@olm/core';
+import { apiServicesAvailability, type ServingAvailability } from './api-services.js';
+import { expectedCaBundles } from './ca-bundles.js';
+import { certsRotateAt } from './cert-install.js';
+import { hasCertResources } from './cert-resources.js';
+import { fail, invalidStrategy, setPhase, strategyFor } from './csv-phase.js';
+import type { StrategyContext } from './deployment-install.js';
+import type { SubscriptionConfig } from './deployment-strategy.js';
+import { type InstallChecks, installOutcome, isInstalled, strategyOnly } from './install-outcome.js';
+import { Kinds } from './kinds.js';
+import { installerFor } from './scoped-installer.js';
+import { readServingSnapshot, type ServingSnapshot } from './serving-snapshot.js';
+import type { Csv, Shared } from './shared.js';
+import { unknownDeploymentReference } from './strategy-references.js';
+import { webhooksAvailability } from './webhooks.js';
+
+// The InstallReady and Installing rows of the phase switch: run the install strategy, then wait for its health.
+
+/** InstallReady: install with the CSV's strategy (as the group's ServiceAccount for scoped installs). */
+export async function installReady(shared: Shared, csv: Csv, context: ReconcileContext): Promise<void> {
+  const strategy = strategyFor(shared, csv);
+  if (!strategy) return invalidStrategy(shared, csv);
+  const installer = installerFor(shared.client(), context.cache, csv.metadata.namespace);
+  if ('unavailable' in installer) {
+    context.logger.warn('failed to get a client for operator deployment', { csv: csv.metadata.name, namespace: csv.metadata.namespace, error: installer.unavailable });
+    return;
+  }
+  try {
+    await strategy.install(csv, { ...strategyContext(csv, context), ...installer });
+  } catch (error) {
+    // upstream retries every install error except those no retry can fix (invalid strategy, timeout, …).
+    const reason = isUnrecoverable(error) ? CSVReasons.ComponentFailedNoRetry : CSVReasons.ComponentFailed;
+    await fail(shared, csv, reason, CSVMessages.installStrategyFailed(describeError(error)));
+    return;
+  }
+  const rotateAt = hasCertResources(csv) ? await certsRotateAt(shared.client(), csv) : undefined;
+  await setPhase(shared, csv, CSVPhases.Installing, CSVReasons.InstallSuccessful, CSVMessages.waitingForInstallComponents, undefined, rotateAt);
+}
+
+/**
+ * An install error that retrying cannot fix: one marked `unrecoverable: true` by its install strategy (as
+ * `InstallStatus.unrecoverable`), or the deployment strategy's `OLM_CSV_INVALID_STRATEGY`.
+ */
+function isUnrecoverable(error: unknown): boolean {
+  return (typeof error === 'object' && error !== null && (error as { unrecoverable?: unknown }).unrecoverable === true) || hasErrorCode(error, 'OLM_CSV_INVALID_STRATEGY');
+}
+
+function strategyContext(csv: Csv, context: ReconcileContext): StrategyContext {
+  return { cache: context.cache, config: subscriptionConfig(csv, context.cache) };
+}
+
+/** The `spec.config` of the Subscription that installed this CSV, if any (Subscriptions are watched, so cached). */
+function subscriptionConfig(csv: Csv, cache: ObjectReader): SubscriptionConfig | undefined {
+  let subscriptions: readonly CachedObject[];
+  try {
+    subscriptions = cache.list(Kinds.subscription, { namespace: csv.metadata.namespace });
+  } catch {
+    return undefined; // no Subscription API: nothing configures the CSV
+  }
+  const subscription = subscriptions.find((item) => {
+    const status = (item as { status?: { installedCSV?: string; currentCSV?: string } }).status;
+    return status?.installedCSV === csv.metadata.name || status?.currentCSV === csv.metadata.name;
+  }) as { spec?: { config?: SubscriptionConfig } } | undefined;
+  return subscription?.spec?.config;
+}
+
+/**
+ * The CA each serving deployment should carry, or undefined after moving the CSV to
+ * `Pending/NeedsReinstall "calculated deployment install is bad"`: an owned APIService or webhook names a
+ * deployment the strategy lacks, or what was installed for it is not in the sync's snapshot.
+ */
+export async function expectedServing(shared: Shared, csv: Csv, context: ReconcileContext, serving: ServingSnapshot): Promise<ReadonlyMap<string, string> | undefined> {
+  let problem = unknownDeploymentReference(csv);
+  let caBundles: ReadonlyMap<string, string> = new Map();
+  if (!problem && hasCertResources(csv)) {
+    try {
+      caBundles = expectedCaBundles(csv, serving);
+    } catch (error) {
+      problem = describeError(error);
+    }
+  }
+  if (!problem) return caBundles;
+  context.logger.warn('unable to calculate expected deployment', { csv: csv.metadata.name, problem });
+  await setPhase(shared, csv, CSVPhases.Pending, CSVReasons.NeedsReinstall, CSVMessages.calculatedDeploymentBad);
+  return undefined;
+}
+
+/** The strategy's health, and for a CSV owning APIServices or webhooks whether they serve. */
+export async function installChecks(
+  shared: Shared,
+  csv: Csv,
+  strategy: InstallStrategy,
+  context: ReconcileContext,
+  serving: ServingSnapshot,
+  caBundles: ReadonlyMap<string, string>,
+): Promise<InstallChecks> {
+  let status: InstallStatus;
+  try {
+    status = await strategy.checkHealth(csv, { ...strategyContext(csv, context), caBundles });
+  } catch (error) {
+    status = { healthy: false, reason: 'Unknown', message: describeError(error) };
+  }
+  if (!hasCertResources(csv)) return strategyOnly(status);
+  const checked = async (check: () => Promise<ServingAvailability>): Promise<ServingAvailability> => {
+    try {
+      return await check();
+    } catch (error) {
+      return { available: false, error: describeError(error) };
+    }
+  };
+  return {
+    strategy: status,
+    apiServices: await checked(() => apiServicesAvailability(shared.client(), csv, serving)),
+    webhooks: await checked(() => webhooksAvailability(shared.client(), csv, serving)),
+  };
+}
+
+/** Installing: the install status, or `InstallCheckFailed` once the install timeout has passed. */
+export async function installing(shared: Shared, csv: Csv, context: ReconcileContext): Promise<ReconcileResult | void> {
+  const strategy = strategyFor(shared, csv);
+  if (!strategy) return invalidStrategy(shared, csv);
+  const serving = await readServingSnapshot(shared.client(), csv);
+  const caBundles = await expectedServing(shared, csv, context, serving);
+  if (!caBundles) return;
+  const checks = await installChecks(shared, csv, strategy, context, serving, caBundles);
+  const outcome = installOutcome(checks, CSVPhases.Installing, CSVReasons.Waiting);
+  if (outcome === 'retry') return { requeueAfter: shared.healthPollMs };
+  if (!isInstalled(checks) && outcome.phase === CSVPhases.Installing) {
+    // As upstream, only a CSV that stays Installing times out (another outcome is a transition of its own).
+    const since = Date.parse(csv.status?.lastTransitionTime ?? '');
+    const elapsed = Number.isNaN(since) ? 0 : shared.now().getTime() - since;
+    if (elapsed >= shared.installTimeoutMs) {
+      await fail(shared, csv, CSVReasons.InstallCheckFailed, CSVMessages.installTimeout);
+      return;
+    }
+    await setPhase(shared, csv, outcome.phase, outcome.reason, outcome.message);
+    return { requeueAfter: Math.max(1, Math.min(shared.healthPollMs, shared.installTimeoutMs - elapsed)) };
+  }
+  await setPhase(shared, csv, outcome.phase, outcome.reason, outcome.message);
+  if (!isInstalled(checks)) return { requeueAfter: shared.healthPollMs };
+}

@@ -1,0 +1,56 @@
+import { CSVMessages, CSVPhases, CSVReasons } from '@olm/api';
+import { isSemanticallyEqual } from '@olm/controller-runtime';
+import type { ReconcileContext, ReconcileResult } from '@olm/core';
+import { invalidStrategy, setPhase, strategyFor } from './csv-phase.js';
+import { crdOwnerConflict, replacedCsv } from './csv-replacement.js';
+import { apiServiceOwnerConflict, notUpgradeableReason, requirementsOf } from './csv-requirements.js';
+import type { Csv, Shared } from './shared.js';
+import { webhookDescriptionProblem } from './webhook-descriptions.js';
+
+/** Pending: the upgrade gate, the install strategy, the requirements and owner conflicts, then InstallReady. */
+export async function pending(shared: Shared, csv: Csv, context: ReconcileContext): Promise<ReconcileResult | void> {
+  const replaced = replacedCsv(csv, context);
+  if (replaced) {
+    const notUpgradeable = notUpgradeableReason(replaced, context);
+    if (notUpgradeable !== undefined) {
+      // A change of the OperatorCondition reconciles this CSV again.
+      await setPhase(shared, csv, CSVPhases.Pending, CSVReasons.OperatorConditionNotUpgradeable, CSVMessages.notUpgradeable(notUpgradeable));
+      return;
+    }
+  }
+  if (!strategyFor(shared, csv)) return invalidStrategy(shared, csv);
+  const requirements = await requirementsOf(shared, csv, context);
+  if ('invalid' in requirements) return invalidStrategy(shared, csv, requirements.invalid);
+  const statuses = requirements.statuses;
+  if (!requirements.met) {
+    await setPhase(shared, csv, CSVPhases.Pending, CSVReasons.RequirementsNotMet, CSVMessages.requirementsNotFound, statuses);
+    return { requeueAfter: shared.requeueAfterMs };
+  }
+  const webhookProblem = webhookDescriptionProblem(csv);
+  if (webhookProblem) {
+    await setPhase(shared, csv, CSVPhases.Failed, CSVReasons.InvalidWebhookDescription, webhookProblem, statuses);
+    return;
+  }
+  if (crdOwnerConflict(csv, context)) {
+    await setPhase(shared, csv, CSVPhases.Failed, CSVReasons.OwnerConflict, crdOwnerConflictMessage, statuses);
+    return;
+  }
+  if (await apiServiceOwnerConflict(shared, csv, context)) {
+    await setPhase(shared, csv, CSVPhases.Failed, CSVReasons.OwnerConflict, apiServiceOwnerConflictMessage, statuses);
+    return;
+  }
+  const previous = replacedCsv(csv, context);
+  if (previous && previous.status?.phase !== CSVPhases.Replacing) {
+    // Wait for the replaced CSV to be marked Replacing; its change requeues this one.
+    if (!isSemanticallyEqual(csv.status?.requirementStatus, statuses)) {
+      const status = csv.status ?? {};
+      await setPhase(shared, csv, status.phase ?? CSVPhases.Pending, status.reason ?? '', status.message ?? '', statuses);
+    }
+    return;
+  }
+  await setPhase(shared, csv, CSVPhases.InstallReady, CSVReasons.RequirementsMet, CSVMessages.allRequirementsFound, statuses);
+}
+
+const crdOwnerConflictMessage = 'conflicting CRD owner in namespace';
+
+const apiServiceOwnerConflictMessage = 'unable to adopt APIService';

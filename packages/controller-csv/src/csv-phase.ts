@@ -1,0 +1,52 @@
+import { type ClusterServiceVersionStatus, CSVMessages, CSVPhases, CSVReasons, type RequirementStatus, type CsvStatus, isSamePhase, setCsvPhase } from '@olm/api';
+import { isSemanticallyEqual, updateStatus } from '@olm/controller-runtime';
+import type { InstallStrategy } from '@olm/core';
+import { formatTime } from '@olm/go-format';
+import { type Csv, csvReference, type Shared } from './shared.js';
+
+/** What writing a CSV's phase takes. */
+export type PhaseWriter = Pick<Shared, 'client' | 'now' | 'recorder'>;
+
+/** Moves the CSV's status (upstream's SetPhaseWithEventIfChanged), unless another writer moved it first. */
+export async function setPhase(
+  shared: PhaseWriter,
+  csv: Csv,
+  phase: string,
+  reason: string,
+  message: string,
+  requirementStatus?: RequirementStatus[],
+  rotateAt?: Date,
+): Promise<boolean> {
+  const status = (csv.status ?? {}) as CsvStatus;
+  const requirementsChanged = requirementStatus !== undefined && !isSemanticallyEqual(requirementStatus, csv.status?.requirementStatus);
+  if (isSamePhase(status, phase, reason, message) && !requirementsChanged) return false;
+  const fromPhase = status.phase ?? '';
+  let written = false;
+  await updateStatus<Csv>(shared.client(), csvReference(csv), (live) => {
+    if ((live.status?.phase ?? '') !== fromPhase) return false;
+    const now = shared.now();
+    const next = setCsvPhase((live.status ?? {}) as CsvStatus, phase, reason, message, now) as ClusterServiceVersionStatus;
+    if (requirementStatus !== undefined) next.requirementStatus = requirementStatus;
+    // New serving certificates (upstream sets these when an install rotated them).
+    if (rotateAt !== undefined && next.certsRotateAt !== formatTime(rotateAt)) {
+      next.certsLastUpdated = formatTime(now);
+      next.certsRotateAt = formatTime(rotateAt);
+    }
+    live.status = next;
+    written = true;
+  });
+  if (written && !isSamePhase(status, phase, reason, message)) {
+    void shared.recorder().event(csv, phase === CSVPhases.Failed ? 'Warning' : 'Normal', reason, message);
+  }
+  return written;
+}
+
+export const fail = (shared: PhaseWriter, csv: Csv, reason: string, message: string) => setPhase(shared, csv, CSVPhases.Failed, reason, message);
+
+export function strategyFor(shared: Pick<Shared, 'strategies'>, csv: Csv): InstallStrategy | undefined {
+  return shared.strategies().get(csv.spec?.install?.strategy ?? '');
+}
+
+export async function invalidStrategy(shared: PhaseWriter, csv: Csv, detail = 'unrecognized install strategy'): Promise<void> {
+  await fail(shared, csv, CSVReasons.InvalidStrategy, CSVMessages.installStrategyInvalid(detail));
+}
