@@ -21,3 +21,4 @@ export * from './conditions.js';
 export * from './provided-apis.js';
 export * from './csv-predicates.js';
 export * from './csv-status.js';
+export * from './object-kinds.js';

@@ -19,7 +19,7 @@ type CopyServices = CopyOptions & Pick<Shared, 'client' | 'recorder'>;
  * and the `DisabledCopiedCSVs` Event.
  */
 export async function syncCopiesAndRbac(shared: Shared, memory: CsvMemory, csv: Csv, context: ReconcileContext): Promise<void> {
-  const latest = (context.cache.get(Kinds.csv, csv.metadata.name, csv.metadata.namespace) as Csv | undefined) ?? csv;
+  const latest = (context.cache.get(Kinds.clusterServiceVersion, csv.metadata.name, csv.metadata.namespace) as Csv | undefined) ?? csv;
   const copies = await syncCopies(shared, latest, context).catch((error: unknown) => {
     context.logger.warn('could not sync copied CSVs', { error: describeError(error) });
     return copiesOf(context.cache, latest);
@@ -31,7 +31,7 @@ export async function syncCopiesAndRbac(shared: Shared, memory: CsvMemory, csv: 
 }
 
 export function copiesOf(cache: ObjectReader, csv: Csv): Csv[] {
-  return (cache.list(Kinds.csv) as Csv[]).filter(
+  return (cache.list(Kinds.clusterServiceVersion) as Csv[]).filter(
     (item) => item.metadata.name === csv.metadata.name && item.metadata.labels?.[Labels.copiedFrom] === csv.metadata.namespace,
   );
 }
@@ -120,7 +120,7 @@ async function syncCopies(shared: CopyServices, csv: Csv, context: ReconcileCont
   const status = { ...(csv.status ?? {}), reason: CSVReasons.Copied, message: CSVMessages.copied(csv.metadata.namespace) };
   delete (status as { requirementStatus?: unknown }).requirementStatus;
   for (const namespace of targets) {
-    const live = context.cache.get(Kinds.csv, csv.metadata.name, namespace) as Csv | undefined;
+    const live = context.cache.get(Kinds.clusterServiceVersion, csv.metadata.name, namespace) as Csv | undefined;
     if (live && !isCopied(live)) continue; // a real CSV of that name lives there
     const desired = {
       apiVersion: csv.apiVersion,
@@ -155,7 +155,7 @@ async function syncCopies(shared: CopyServices, csv: Csv, context: ReconcileCont
 export async function reconcileCopy(shared: CopyServices, copy: Csv, context: ReconcileContext): Promise<void> {
   const sourceNamespace = copy.metadata.labels?.[Labels.copiedFrom];
   if (!sourceNamespace) return;
-  const source = context.cache.get(Kinds.csv, copy.metadata.name, sourceNamespace) as Csv | undefined;
+  const source = context.cache.get(Kinds.clusterServiceVersion, copy.metadata.name, sourceNamespace) as Csv | undefined;
   if (source && !source.metadata.deletionTimestamp && copyTargets(shared, source, context).includes(copy.metadata.namespace)) return;
   await shared.client().delete(csvReference(copy)).catch((error: unknown) => {
     if (!isNotFound(error)) throw error;

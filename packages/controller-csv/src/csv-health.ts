@@ -83,8 +83,8 @@ async function ensureProvidedApiClusterRoles(shared: Shared, csv: Csv, context: 
   const owned = csv.spec?.customresourcedefinitions?.owned ?? [];
   if (owned.length === 0 && (csv.spec?.apiservicedefinitions?.owned ?? []).length === 0) return;
   const crds = owned.flatMap((crd) => {
-    const cached = context.cache.get(Kinds.crd, crd.name);
-    return cached ? [kubeObjectOf(cached, Kinds.crd)] : [];
+    const cached = context.cache.get(Kinds.customResourceDefinition, crd.name);
+    return cached ? [kubeObjectOf(cached, Kinds.customResourceDefinition)] : [];
   });
   const apiServices = [...serving.apiServices.values()].flatMap((apiService) => (apiService ? [kubeObjectOf(apiService, Kinds.apiService)] : []));
   let roles;

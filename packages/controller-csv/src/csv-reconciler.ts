@@ -20,7 +20,7 @@ export function createCsvReconciler(shared: Shared): Reconciler {
   const memory = new CsvMemory();
   return {
     name: 'csv',
-    for: Kinds.csv,
+    for: Kinds.clusterServiceVersion,
     owns: [Kinds.deployment],
     watches: csvWatches(shared, memory),
     async reconcile(request, context) {
@@ -36,8 +36,8 @@ export function createCsvReconciler(shared: Shared): Reconciler {
  */
 async function reconcileCsv(shared: Shared, memory: CsvMemory, request: ReconcileRequest, context: ReconcileContext): Promise<ReconcileResult | void> {
   const namespace = request.namespace ?? '';
-  const cached = context.cache.get(Kinds.csv, request.name, namespace) as Csv | undefined;
-  shared.metrics()?.setCount(context.cache.list(Kinds.csv).filter((csv) => !isCopied(csv)).length);
+  const cached = context.cache.get(Kinds.clusterServiceVersion, request.name, namespace) as Csv | undefined;
+  shared.metrics()?.setCount(context.cache.list(Kinds.clusterServiceVersion).filter((csv) => !isCopied(csv)).length);
   if (!cached) return forgetGoneCsv(shared, memory, namespace, request.name, context);
   if (isCopied(cached)) return reconcileCopy(shared, cached, context);
   if (cached.metadata.deletionTimestamp) return finalize(shared, memory, cached, context);

@@ -20,12 +20,12 @@ export async function replacing(shared: PhaseWriter, csv: Csv, context: Reconcil
 export function replacedCsv(csv: Csv, context: ReconcileContext): Csv | undefined {
   const name = csv.spec?.replaces;
   if (!name || name === csv.metadata.name) return undefined;
-  return context.cache.get(Kinds.csv, name, csv.metadata.namespace) as Csv | undefined;
+  return context.cache.get(Kinds.clusterServiceVersion, name, csv.metadata.namespace) as Csv | undefined;
 }
 
 /** `IsBeingReplaced`: a non-copied CSV in the namespace whose `spec.replaces` names this one. */
 export function replacingCsv(csv: Csv, context: ReconcileContext): Csv | undefined {
-  return (context.cache.list(Kinds.csv, { namespace: csv.metadata.namespace }) as Csv[])
+  return (context.cache.list(Kinds.clusterServiceVersion, { namespace: csv.metadata.namespace }) as Csv[])
     .filter((other) => other.metadata.name !== csv.metadata.name && !isCopied(other) && other.spec?.replaces === csv.metadata.name)
     .sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))[0];
 }
@@ -66,7 +66,7 @@ export function replacementChain(csv: Csv, csvs: readonly Csv[]): Set<string> {
 export function crdOwnerConflict(csv: Csv, context: ReconcileContext): boolean {
   const owned = new Set((csv.spec?.customresourcedefinitions?.owned ?? []).map((crd) => crd.name));
   if (owned.size === 0) return false;
-  const csvs = (context.cache.list(Kinds.csv, { namespace: csv.metadata.namespace }) as Csv[]).filter((item) => !isCopied(item));
+  const csvs = (context.cache.list(Kinds.clusterServiceVersion, { namespace: csv.metadata.namespace }) as Csv[]).filter((item) => !isCopied(item));
   const chain = replacementChain(csv, csvs);
   return csvs.some(
     (other) => !chain.has(other.metadata.name) && (other.spec?.customresourcedefinitions?.owned ?? []).some((crd) => owned.has(crd.name)),

@@ -12,7 +12,7 @@ import type { Csv, Shared } from './shared.js';
 export function csvWatches(shared: Pick<Shared, 'rbac'>, memory: Pick<CsvMemory, 'clusterChanges'>): ReconcilerWatch[] {
   return [
     { ...Kinds.operatorGroup, map: (og, cache) => csvsForOperatorGroup(cache, og) },
-    { ...Kinds.crd, map: (crd, cache) => csvsUsingCrd(cache, crd.metadata?.name ?? '') },
+    { ...Kinds.customResourceDefinition, map: (crd, cache) => csvsUsingCrd(cache, crd.metadata?.name ?? '') },
     { ...Kinds.apiService, map: (apiService, cache) => csvsUsingApiService(cache, apiService.metadata?.name ?? '') },
     // A Subscription's `config` shapes the deployments of the CSV it installed.
     { ...Kinds.subscription, map: csvsOfSubscription },
@@ -20,7 +20,7 @@ export function csvWatches(shared: Pick<Shared, 'rbac'>, memory: Pick<CsvMemory,
       ...Kinds.serviceAccount,
       map: (account, cache) => [...csvsInNamespace(cache, account.metadata?.namespace ?? ''), ...csvsAffectedByRbac(memory.clusterChanges, cache, account)],
     },
-    { ...Kinds.csv, map: (csv, cache) => relatedCsvs(cache, csv as Csv) },
+    { ...Kinds.clusterServiceVersion, map: (csv, cache) => relatedCsvs(cache, csv as Csv) },
     // A new namespace needs the copies (CSV and RBAC) of the operators targeting it; a selector's
     // matches reach the CSVs through their OperatorGroup's status instead.
     { ...Kinds.namespace, map: (namespace, cache) => csvsTargeting(cache, namespace.metadata?.name ?? '') },
@@ -38,7 +38,7 @@ export function csvWatches(shared: Pick<Shared, 'rbac'>, memory: Pick<CsvMemory,
 }
 
 function csvsInNamespace(cache: ObjectReader, namespace: string): ReconcileRequest[] {
-  return cache.list(Kinds.csv, { namespace }).map((csv) => ({ namespace, name: csv.metadata?.name ?? '' }));
+  return cache.list(Kinds.clusterServiceVersion, { namespace }).map((csv) => ({ namespace, name: csv.metadata?.name ?? '' }));
 }
 
 function csvsForOperatorGroup(cache: ObjectReader, og: CachedObject): ReconcileRequest[] {
@@ -46,7 +46,7 @@ function csvsForOperatorGroup(cache: ObjectReader, og: CachedObject): ReconcileR
   const requests = csvsInNamespace(cache, namespace);
   const groupApis = parseProvidedApis(og.metadata?.annotations?.[Annotations.providedAPIs]);
   if (groupApis.size > 0) {
-    for (const csv of cache.list(Kinds.csv) as Csv[]) {
+    for (const csv of cache.list(Kinds.clusterServiceVersion) as Csv[]) {
       if (csv.metadata.namespace === namespace || isCopied(csv)) continue;
       if ([...csvProvidedApis(csv)].some((api) => groupApis.has(api))) requests.push({ namespace: csv.metadata.namespace, name: csv.metadata.name });
     }
@@ -57,7 +57,7 @@ function csvsForOperatorGroup(cache: ObjectReader, og: CachedObject): ReconcileR
 /** Non-copied CSVs whose `olm.targetNamespaces` names the namespace or all namespaces. */
 function csvsTargeting(cache: ObjectReader, namespace: string): ReconcileRequest[] {
   if (!namespace) return [];
-  return (cache.list(Kinds.csv) as Csv[])
+  return (cache.list(Kinds.clusterServiceVersion) as Csv[])
     .filter((csv) => {
       if (isCopied(csv) || csv.metadata.namespace === namespace) return false;
       const targets = csv.metadata.annotations?.[Annotations.targetNamespaces];
@@ -69,14 +69,14 @@ function csvsTargeting(cache: ObjectReader, namespace: string): ReconcileRequest
 /** CSVs in the OperatorCondition's namespace that replace the CSV it belongs to (same name). */
 function csvsReplacing(cache: ObjectReader, condition: CachedObject): ReconcileRequest[] {
   const namespace = condition.metadata?.namespace ?? '';
-  return (cache.list(Kinds.csv, { namespace }) as Csv[])
+  return (cache.list(Kinds.clusterServiceVersion, { namespace }) as Csv[])
     .filter((csv) => csv.spec?.replaces === condition.metadata?.name)
     .map((csv) => ({ namespace, name: csv.metadata.name }));
 }
 
 /** Non-copied CSVs of AllNamespaces operators (`olm.targetNamespaces` is empty). */
 function allNamespacesCsvs(cache: ObjectReader): ReconcileRequest[] {
-  return (cache.list(Kinds.csv) as Csv[])
+  return (cache.list(Kinds.clusterServiceVersion) as Csv[])
     .filter((csv) => !isCopied(csv) && csv.metadata.annotations?.[Annotations.targetNamespaces] === '')
     .map((csv) => ({ namespace: csv.metadata.namespace, name: csv.metadata.name }));
 }
@@ -97,7 +97,7 @@ function csvOwningRbac(shared: Pick<Shared, 'rbac'>, object: CachedObject): Reco
  */
 function csvsAffectedByRbac(clusterChanges: Set<string>, cache: ObjectReader, object: CachedObject): ReconcileRequest[] {
   const namespace = object.metadata?.namespace;
-  const csvs = (cache.list(Kinds.csv, namespace ? { namespace } : {}) as Csv[]).filter((csv) => !isCopied(csv));
+  const csvs = (cache.list(Kinds.clusterServiceVersion, namespace ? { namespace } : {}) as Csv[]).filter((csv) => !isCopied(csv));
   const requests: ReconcileRequest[] = [];
   for (const csv of csvs) {
     const phase = csv.status?.phase ?? CSVPhases.None;
@@ -113,7 +113,7 @@ function csvsAffectedByRbac(clusterChanges: Set<string>, cache: ObjectReader, ob
 }
 
 function csvsUsingCrd(cache: ObjectReader, crdName: string): ReconcileRequest[] {
-  return (cache.list(Kinds.csv) as Csv[])
+  return (cache.list(Kinds.clusterServiceVersion) as Csv[])
     .filter((csv) => {
       const crds = csv.spec?.customresourcedefinitions;
       return [...(crds?.owned ?? []), ...(crds?.required ?? [])].some((crd) => crd.name === crdName);
@@ -130,7 +130,7 @@ function csvsOfSubscription(subscription: CachedObject): ReconcileRequest[] {
 
 /** CSVs owning or requiring the APIService `<version>.<group>`. */
 function csvsUsingApiService(cache: ObjectReader, name: string): ReconcileRequest[] {
-  return (cache.list(Kinds.csv) as Csv[])
+  return (cache.list(Kinds.clusterServiceVersion) as Csv[])
     .filter((csv) => {
       const services = csv.spec?.apiservicedefinitions;
       return [...(services?.owned ?? []), ...(services?.required ?? [])].some((service) => `${service.version}.${service.group}` === name);
@@ -144,7 +144,7 @@ function relatedCsvs(cache: ObjectReader, csv: Csv): ReconcileRequest[] {
   const requests: ReconcileRequest[] = [];
   if (csv.spec?.replaces) requests.push({ namespace, name: csv.spec.replaces });
   const owned = new Set((csv.spec?.customresourcedefinitions?.owned ?? []).map((crd) => crd.name));
-  for (const other of cache.list(Kinds.csv, { namespace }) as Csv[]) {
+  for (const other of cache.list(Kinds.clusterServiceVersion, { namespace }) as Csv[]) {
     if (other.metadata.name === csv.metadata.name) continue;
     const sharesCrd = (other.spec?.customresourcedefinitions?.owned ?? []).some((crd) => owned.has(crd.name));
     // Replacers wait on this CSV; owners of the same CRDs may be in (or out of) an owner conflict with it.

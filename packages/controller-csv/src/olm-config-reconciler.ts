@@ -20,7 +20,7 @@ export function createOlmConfigReconciler(shared: Shared): Reconciler {
     name: 'olmconfig',
     for: Kinds.olmConfig,
     watches: [
-      { ...Kinds.csv, map: (csv, cache) => (concernsAllNamespacesCopies(cache, csv) ? [clusterConfig] : []) },
+      { ...Kinds.clusterServiceVersion, map: (csv, cache) => (concernsAllNamespacesCopies(cache, csv) ? [clusterConfig] : []) },
       { ...Kinds.operatorGroup, map: () => [clusterConfig] },
       { ...Kinds.namespace, map: () => [clusterConfig] },
     ],
@@ -62,12 +62,12 @@ function allNamespacesCopiesAsExpected(shared: Shared, enabled: boolean, context
     if (!targetsAllNamespaces(og)) continue;
     const namespace = og.metadata.namespace;
     const copies = new Map<string, Set<string>>();
-    for (const copy of context.cache.list(Kinds.csv, { labelSelector: `${Labels.copiedFrom}=${namespace}` })) {
+    for (const copy of context.cache.list(Kinds.clusterServiceVersion, { labelSelector: `${Labels.copiedFrom}=${namespace}` })) {
       const name = copy.metadata?.name ?? '';
       copies.set(name, (copies.get(name) ?? new Set()).add(copy.metadata?.namespace ?? ''));
     }
     const expected = allNamespacesCopyTargets(namespace, namespaces, enabled, shared.protectedCopiedCsvNamespaces);
-    for (const csv of context.cache.list(Kinds.csv, { namespace })) {
+    for (const csv of context.cache.list(Kinds.clusterServiceVersion, { namespace })) {
       if (isCopied(csv)) continue;
       if (!copiesAsExpected(copies.get(csv.metadata?.name ?? '') ?? new Set(), expected)) return false;
     }

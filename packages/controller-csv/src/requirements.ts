@@ -70,7 +70,7 @@ export function crdStatuses(csv: ClusterServiceVersion, cache: ObjectReader): Re
   ];
   return descriptions.map((description) => {
     const base = { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition', name: description.name };
-    const crd = cache.get(Kinds.crd, description.name) as CrdObject | undefined;
+    const crd = cache.get(Kinds.customResourceDefinition, description.name) as CrdObject | undefined;
     if (!crd) return { ...base, status: RequirementStatusReasons.NotPresent, message: RequirementMessages.crdNotPresent };
     const uuid = crd.metadata?.uid;
     const served = (crd.spec?.versions ?? []).some((version) => version.name === description.version && version.served);

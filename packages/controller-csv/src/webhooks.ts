@@ -165,7 +165,7 @@ export async function installConversionWebhook(client: KubeClient, csv: CsvInput
   for (const name of crds) {
     if (!owned.has(name)) throw new OlmError('OLM_CSV_CONVERSION_WEBHOOK', `csv ${csv.metadata.name} does not own CRD ${name}`);
     try {
-      await updateObject<CrdConversionView>(client, { ...Kinds.crd, name }, (crd) => {
+      await updateObject<CrdConversionView>(client, { ...Kinds.customResourceDefinition, name }, (crd) => {
         if (crd.spec?.preserveUnknownFields) {
           throw new OlmError('OLM_CSV_CONVERSION_WEBHOOK', 'crd.Spec.PreserveUnknownFields must be false to let API Server call webhook to do the conversion');
         }

@@ -63,7 +63,7 @@ describe('an alternative RBAC generator with its own owner labels', () => {
     await client.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { namespace: 'own-op', name: 'operator' } });
     await client.create(csv({ namespace: 'own-op', name: 'own.v1', serviceAccounts: ['operator'] }));
     // What an InstallPlan made with this generator.
-    const live = await client.get({ ...Kinds.csv, namespace: 'own-op', name: 'own.v1' });
+    const live = await client.get({ ...Kinds.clusterServiceVersion, namespace: 'own-op', name: 'own.v1' });
     const installed = generator.permissionsForCsv({ csv: live as unknown as KubeObject });
     for (const object of installed) if (object.kind !== 'ServiceAccount') await client.create(object as unknown as RbacObject);
     const roleName = installed.find((object) => object.kind === 'Role')!.metadata.name!;
@@ -82,7 +82,7 @@ describe('an alternative RBAC generator with its own owner labels', () => {
     await groupSynced(client, 'own-all', 'og');
     await client.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { namespace: 'own-all', name: 'operator' } });
     await client.create(csv({ namespace: 'own-all', name: 'all.v1', serviceAccounts: ['operator'] }));
-    const live = await client.get({ ...Kinds.csv, namespace: 'own-all', name: 'all.v1' });
+    const live = await client.get({ ...Kinds.clusterServiceVersion, namespace: 'own-all', name: 'all.v1' });
     const installed = generator.permissionsForCsv({ csv: live as unknown as KubeObject });
     for (const object of installed) if (object.kind !== 'ServiceAccount') await client.create(object as unknown as RbacObject);
     const roleName = installed.find((object) => object.kind === 'Role')!.metadata.name!;
@@ -92,7 +92,7 @@ describe('an alternative RBAC generator with its own owner labels', () => {
     expect(lifted.metadata?.labels).toMatchObject({ 'example.com/owner': 'all.v1', 'example.com/owner-namespace': 'own-all', 'example.com/owner-kind': 'ClusterServiceVersion' });
 
     // Cluster-scoped objects cannot be owned by a namespaced CSV: only the generator's labels find them when it goes.
-    await client.delete({ ...Kinds.csv, namespace: 'own-all', name: 'all.v1' });
+    await client.delete({ ...Kinds.clusterServiceVersion, namespace: 'own-all', name: 'all.v1' });
     await eventually(async () => ((await client.find({ ...Kinds.clusterRole, name: roleName })) ? undefined : true), {
       message: 'the lifted ClusterRole removed with its CSV',
     });

@@ -154,7 +154,7 @@ describe('APIConflict', () => {
     expect((await getCsv(harness.env.client, 'ia-ac-b', 'zeta-b.v1'))?.status?.phase).toBe('Succeeded');
 
     // The other provider goes: its group prunes the API, and the conflicting CSV is requeued.
-    await harness.env.client.delete({ ...Kinds.csv, namespace: 'ia-ac-b', name: 'zeta-b.v1' });
+    await harness.env.client.delete({ ...Kinds.clusterServiceVersion, namespace: 'ia-ac-b', name: 'zeta-b.v1' });
     await annotationIs('ia-ac-b', undefined);
     const history = await historyUntil(harness.env.client, 'ia-ac-a', 'zeta-a.v1', (current) => current.status?.phase === 'Succeeded');
     sawCondition(history, 'Pending/RequirementsUnknown/OperatorGroup no longer intersecting with conflicting owner');
@@ -227,9 +227,9 @@ describe('olm.providedAPIs pruning', () => {
 
     // Delete the static group's member first, then the other: the static group's sync ran before the
     // other group's (one worker, in order), and kept its list.
-    await harness.env.client.delete({ ...Kinds.csv, namespace: 'ia-prune-static', name: 'nu.v1' });
+    await harness.env.client.delete({ ...Kinds.clusterServiceVersion, namespace: 'ia-prune-static', name: 'nu.v1' });
     await eventually(async () => !(await getCsv(harness.env.client, 'ia-prune-static', 'nu.v1')), { message: 'static member gone' });
-    await harness.env.client.delete({ ...Kinds.csv, namespace: 'ia-prune', name: 'mu.v1' });
+    await harness.env.client.delete({ ...Kinds.clusterServiceVersion, namespace: 'ia-prune', name: 'mu.v1' });
     await annotationIs('ia-prune', undefined);
     expect(await providedApis('ia-prune-static')).toBe(`${nu.key},${stale}`);
   });

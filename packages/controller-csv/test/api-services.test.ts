@@ -285,7 +285,7 @@ describe('owned APIServices', () => {
     const operator = await operatorWithApiService('as-delete');
     const { namespace, service } = operator;
     await waitForPhase(client, namespace, operator.name, 'Succeeded');
-    await client.delete({ ...Kinds.csv, namespace, name: operator.name });
+    await client.delete({ ...Kinds.clusterServiceVersion, namespace, name: operator.name });
     await eventually(async () => !(await client.find({ ...Kinds.apiService, name: operator.apiService })), { message: 'APIService deleted' });
     await eventually(async () => !(await client.find({ ...Kinds.clusterRoleBinding, name: `${service}-system:auth-delegator` })), { message: 'auth delegator binding deleted' });
     await eventually(async () => !(await client.find({ ...Kinds.roleBinding, namespace: 'kube-system', name: `${service}-auth-reader` })), { message: 'auth reader binding deleted' });

@@ -22,7 +22,7 @@ import {
 const harness = useController();
 
 const copiesOf = (namespace: string, name: string) =>
-  listAll<CsvObject>(harness.env.client, Kinds.csv, `olm.copiedFrom=${namespace}`).then((items) => items.filter((item) => item.metadata?.name === name));
+  listAll<CsvObject>(harness.env.client, Kinds.clusterServiceVersion, `olm.copiedFrom=${namespace}`).then((items) => items.filter((item) => item.metadata?.name === name));
 
 /** The copy in `namespace` once its status shows `phase` (always with reason Copied). */
 const copyInPhase = (namespace: string, name: string, phase: string) =>
@@ -58,24 +58,24 @@ describe('copied CSVs', () => {
     expect((await copiesOf('copy-op', 'copied.v1')).map((copy) => copy.metadata?.namespace).sort()).toEqual(['copy-a', 'copy-b']);
 
     // The source's spec changes: the copies follow.
-    await client.patch({ ...Kinds.csv, namespace: 'copy-op', name: 'copied.v1' }, { spec: { description: 'second' } });
+    await client.patch({ ...Kinds.clusterServiceVersion, namespace: 'copy-op', name: 'copied.v1' }, { spec: { description: 'second' } });
     await eventually(async () => {
       const copies = await copiesOf('copy-op', 'copied.v1');
       return copies.length === 2 && copies.every((copy) => (copy.spec as { description?: string }).description === 'second');
     }, { message: 'copies follow the spec' });
 
     // The source's status changes (its CRD goes, so it waits in Pending): the copies follow, still Copied.
-    await client.delete({ ...Kinds.crd, name: 'copythings.example.com' });
+    await client.delete({ ...Kinds.customResourceDefinition, name: 'copythings.example.com' });
     await waitForPhase(client, 'copy-op', 'copied.v1', 'Pending', 'RequirementsNotMet');
     await copyInPhase('copy-a', 'copied.v1', 'Pending');
     await copyInPhase('copy-b', 'copied.v1', 'Pending');
-    await eventually(async () => !(await client.find({ ...Kinds.crd, name: 'copythings.example.com' })), { message: 'CRD deleted' });
+    await eventually(async () => !(await client.find({ ...Kinds.customResourceDefinition, name: 'copythings.example.com' })), { message: 'CRD deleted' });
     await client.create(crdManifest('copythings', 'example.com', 'CopyThing'));
     await waitForPhase(client, 'copy-op', 'copied.v1', 'Succeeded');
     await copyInPhase('copy-a', 'copied.v1', 'Succeeded');
 
     // A copy deleted by hand comes back.
-    await client.delete({ ...Kinds.csv, namespace: 'copy-a', name: 'copied.v1' });
+    await client.delete({ ...Kinds.clusterServiceVersion, namespace: 'copy-a', name: 'copied.v1' });
     await copyInPhase('copy-a', 'copied.v1', 'Succeeded');
 
     // A namespace no longer targeted loses its copy; the other keeps it.
@@ -85,7 +85,7 @@ describe('copied CSVs', () => {
     expect(await getCsv(client, 'copy-elsewhere', 'copied.v1')).toBeUndefined();
 
     // The source goes: so do its copies.
-    await client.delete({ ...Kinds.csv, namespace: 'copy-op', name: 'copied.v1' });
+    await client.delete({ ...Kinds.clusterServiceVersion, namespace: 'copy-op', name: 'copied.v1' });
     await eventually(async () => (await copiesOf('copy-op', 'copied.v1')).length === 0, { message: 'copies removed with the source' });
   });
 
@@ -120,7 +120,7 @@ describe('OLMConfig disableCopiedCSVs', () => {
       const condition = async () =>
         ((await client.get<OlmConfigObject>(configReference)).status?.conditions ?? []).find((item) => item.type === 'DisabledCopiedCSVs');
       const copyNamespaces = async (namespace: string, name: string) =>
-        (await listAll<CsvObject>(client, Kinds.csv, `olm.copiedFrom=${namespace}`))
+        (await listAll<CsvObject>(client, Kinds.clusterServiceVersion, `olm.copiedFrom=${namespace}`))
           .filter((copy) => copy.metadata?.name === name)
           .map((copy) => copy.metadata?.namespace ?? '')
           .sort();
@@ -181,9 +181,9 @@ describe('OLMConfig disableCopiedCSVs', () => {
       // No copies are made for new namespaces, one deleted in a protected namespace comes back, and more
       // syncs of the operator record no second event.
       await createNamespace(client, 'cfg-later');
-      await client.delete({ ...Kinds.csv, namespace: 'cfg-protected', name: 'global.v1' });
+      await client.delete({ ...Kinds.clusterServiceVersion, namespace: 'cfg-protected', name: 'global.v1' });
       await eventually(() => getCsv(client, 'cfg-protected', 'global.v1'), { message: 'protected copy recreated' });
-      await client.patch({ ...Kinds.csv, namespace: 'cfg-all', name: 'global.v1' }, { metadata: { labels: { poke: 'yes' } } });
+      await client.patch({ ...Kinds.clusterServiceVersion, namespace: 'cfg-all', name: 'global.v1' }, { metadata: { labels: { poke: 'yes' } } });
       await sleep(300);
       expect(await copyNamespaces('cfg-all', 'global.v1')).toEqual(['cfg-protected']);
       expect((await copyingDisabledEvents()).length).toBe(1);
@@ -219,7 +219,7 @@ describe('OLMConfig disableCopiedCSVs', () => {
       await eventually(() => getCsv(client, 'dis-target', 'scoped.v1'), { message: 'copy of the MultiNamespace operator' });
       // Copies are made from the first sync after Pending, long before Succeeded: none were made.
       await waitForPhase(client, 'dis-all', 'global.v1', 'Succeeded');
-      expect((await listAll(client, Kinds.csv, 'olm.copiedFrom=dis-all')).map((copy) => copy.metadata?.namespace)).toEqual([]);
+      expect((await listAll(client, Kinds.clusterServiceVersion, 'olm.copiedFrom=dis-all')).map((copy) => copy.metadata?.namespace)).toEqual([]);
     } finally {
       await running.stop();
       await local.stop();

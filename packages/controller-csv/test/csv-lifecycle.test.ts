@@ -95,7 +95,7 @@ describe('CSV happy path', () => {
 
     // Per-API ClusterRoles once Succeeded, from the RBAC generator: exactly these rules and labels.
     const apiLabel = (suffix: string) => `olm.opgroup.permissions/aggregate-to-${fnv64aHex('Widget.v1.example.com')}-${suffix}`;
-    const crd = await client.get({ ...Kinds.crd, name: 'widgets.example.com' });
+    const crd = await client.get({ ...Kinds.customResourceDefinition, name: 'widgets.example.com' });
     const widgets = (verbs: string[]) => [{ verbs, apiGroups: ['example.com'], resources: ['widgets'] }];
     const expectedRoles: Array<[string, string, unknown]> = [
       ['admin', 'admin', widgets(['*'])],
@@ -197,7 +197,7 @@ describe('CSV happy path', () => {
     await groupSynced(client, 'gone', 'og');
     await client.create(csv({ namespace: 'gone', name: 'temp.v1' }));
     await waitForPhase(client, 'gone', 'temp.v1', 'Succeeded');
-    await client.delete({ ...Kinds.csv, namespace: 'gone', name: 'temp.v1' });
+    await client.delete({ ...Kinds.clusterServiceVersion, namespace: 'gone', name: 'temp.v1' });
     await eventually(async () => !(await getCsv(client, 'gone', 'temp.v1')), { message: 'CSV deleted' });
     await eventually(async () => !(await client.find({ ...Kinds.deployment, namespace: 'gone', name: 'temp.v1-operator' })), {
       message: 'deployment collected',

@@ -58,7 +58,7 @@ describe('drift of a Succeeded CSV', () => {
     await waitForPhase(harness.env.client, 'drift-spec', 'spec.v1', 'Succeeded', undefined, 20_000);
     const changed = deploymentSpec('first');
     (changed.template as { spec: { containers: Array<{ image: string }> } }).spec.containers[0]!.image = 'example.com/operator:v2';
-    await harness.env.client.patch({ ...Kinds.csv, namespace: 'drift-spec', name: 'spec.v1' }, { spec: { install: { strategy: 'deployment', spec: { deployments: [{ name: 'first', spec: changed }] } } } });
+    await harness.env.client.patch({ ...Kinds.clusterServiceVersion, namespace: 'drift-spec', name: 'spec.v1' }, { spec: { install: { strategy: 'deployment', spec: { deployments: [{ name: 'first', spec: changed }] } } } });
     const history = await historyUntil(harness.env.client, 'drift-spec', 'spec.v1', (current) => {
       const conditions = current.status?.conditions ?? [];
       return current.status?.phase === 'Succeeded' && conditions.some((condition) => condition.reason === 'ComponentUnhealthy');
@@ -73,7 +73,7 @@ describe('drift of a Succeeded CSV', () => {
 
     // The deployment is renamed in the CSV: the new one is made, the orphan removed.
     await harness.env.client.patch(
-      { ...Kinds.csv, namespace: 'drift-spec', name: 'spec.v1' },
+      { ...Kinds.clusterServiceVersion, namespace: 'drift-spec', name: 'spec.v1' },
       { spec: { install: { strategy: 'deployment', spec: { deployments: [{ name: 'second', spec: deploymentSpec('second') }] } } } },
     );
     await eventually(async () => !(await harness.env.client.find({ ...Kinds.deployment, namespace: 'drift-spec', name: 'first' })), {

@@ -129,7 +129,7 @@ export function csv(input: CsvInput): CsvObject {
 }
 
 export async function getCsv(client: KubeClient, namespace: string, name: string): Promise<CsvObject | undefined> {
-  return client.find<CsvObject>({ ...Kinds.csv, namespace, name });
+  return client.find<CsvObject>({ ...Kinds.clusterServiceVersion, namespace, name });
 }
 
 export async function waitForPhase(
@@ -186,7 +186,7 @@ export async function listEvents(client: KubeClient, namespace: string, name: st
  * ClusterRoleBindings, from the same generator), for tests that create CSVs directly. Returns the objects.
  */
 export async function installPermissions(client: KubeClient, namespace: string, name: string): Promise<CachedObject[]> {
-  const live = await client.get({ ...Kinds.csv, namespace, name });
+  const live = await client.get({ ...Kinds.clusterServiceVersion, namespace, name });
   const objects = createRbacGenerator().permissionsForCsv({ csv: live as never }) as unknown as CachedObject[];
   for (const object of objects) await createUnlessExists(client, object);
   return objects;

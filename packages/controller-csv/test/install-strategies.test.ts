@@ -63,7 +63,7 @@ describe('install strategies from the extension point', () => {
     await client.delete({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'is-configmap', name: 'cm.v1-installed' });
     // ConfigMaps are not watched (the controller only watches Deployments): the next sync of the CSV, here
     // brought by a label, or the manager's resync, notices.
-    await client.patch({ ...Kinds.csv, namespace: 'is-configmap', name: 'cm.v1' }, { metadata: { labels: { poke: 'yes' } } });
+    await client.patch({ ...Kinds.clusterServiceVersion, namespace: 'is-configmap', name: 'cm.v1' }, { metadata: { labels: { poke: 'yes' } } });
     const history = await historyUntil(client, 'is-configmap', 'cm.v1', (current) =>
       current.status?.phase === 'Succeeded' && (current.status.conditions ?? []).some((condition) => condition.reason === 'ComponentUnhealthy'),
     );

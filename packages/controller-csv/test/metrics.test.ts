@@ -30,7 +30,7 @@ describe('olm-operator metrics', () => {
     await eventually(async () => (await series('csv_count'))[0]?.value === 2, { message: 'csv_count 2 (copies ignored)' });
     expect((await series('csv_count'))[0]?.labels).toEqual({});
 
-    await client.delete({ ...Kinds.csv, namespace: 'm-op', name: 'first.v1' });
+    await client.delete({ ...Kinds.clusterServiceVersion, namespace: 'm-op', name: 'first.v1' });
     await eventually(async () => (await series('csv_count'))[0]?.value === 1, { message: 'csv_count 1 after a delete' });
     // The deleted CSV's series are gone.
     await eventually(async () => ofCsv(await series('csv_succeeded'), 'first.v1').length === 0, { message: 'csv_succeeded series removed' });

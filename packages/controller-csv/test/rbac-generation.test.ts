@@ -81,7 +81,7 @@ describe('RBAC generation across syncs', () => {
 
     // A new spec is a new input: generated again, and the copy follows the new rules.
     const live = await client.get<{ spec: { install: { spec: { permissions: Array<{ rules: unknown }> } } } } & RbacObject>({
-      ...Kinds.csv,
+      ...Kinds.clusterServiceVersion,
       namespace: 'gen-op',
       name: 'gen.v1',
     });

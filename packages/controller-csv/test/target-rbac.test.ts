@@ -96,7 +96,7 @@ describe('RBAC in target namespaces', () => {
     await eventually(async () => (await listAll(client, Kinds.roleBinding, copiesSelector('rbac-op'))).length === 1, { message: 'binding in rbac-b removed' });
 
     // The CSV goes: its copies go.
-    await client.delete({ ...Kinds.csv, namespace: 'rbac-op', name: 'rbac.v1' });
+    await client.delete({ ...Kinds.clusterServiceVersion, namespace: 'rbac-op', name: 'rbac.v1' });
     await eventually(async () => (await listAll(client, Kinds.role, copiesSelector('rbac-op'))).length === 0, { message: 'copies removed with the CSV' });
     await eventually(async () => (await listAll(client, Kinds.roleBinding, copiesSelector('rbac-op'))).length === 0, { message: 'binding copies removed with the CSV' });
   });
@@ -109,7 +109,7 @@ describe('RBAC in target namespaces', () => {
 
     const wider = [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list'] }];
     const live = await client.get<{ spec: { install: { spec: { permissions: Array<{ rules: unknown }> } } } } & RbacObject>({
-      ...Kinds.csv,
+      ...Kinds.clusterServiceVersion,
       namespace: 'rbac-follow',
       name: 'follow.v1',
     });
@@ -167,7 +167,7 @@ describe('RBAC in target namespaces', () => {
     // The lifted pair plus the clusterPermissions pair.
     expect((await listAll(client, Kinds.clusterRole, owned)).length).toBe(2);
     expect((await listAll(client, Kinds.clusterRoleBinding, owned)).length).toBe(2);
-    await client.delete({ ...Kinds.csv, namespace: 'rbac-bye', name: 'bye.v1' });
+    await client.delete({ ...Kinds.clusterServiceVersion, namespace: 'rbac-bye', name: 'bye.v1' });
     await eventually(async () => !(await getCsv(client, 'rbac-bye', 'bye.v1')), { message: 'CSV gone' });
     expect(await listAll(client, Kinds.clusterRole, owned)).toEqual([]);
     expect(await listAll(client, Kinds.clusterRoleBinding, owned)).toEqual([]);

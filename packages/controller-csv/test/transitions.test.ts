@@ -137,7 +137,7 @@ describe('Pending (more rows)', () => {
     expect(still?.status?.phase).toBe('Failed');
     expect(entries(still!)).toEqual(entries(failed));
 
-    const live = await client.get<CsvObject & { spec: { install: { spec: { permissions: Array<{ rules: unknown[] }> } } } }>({ ...Kinds.csv, namespace: 'tr-bad-rule', name: 'rule.v1' });
+    const live = await client.get<CsvObject & { spec: { install: { spec: { permissions: Array<{ rules: unknown[] }> } } } }>({ ...Kinds.clusterServiceVersion, namespace: 'tr-bad-rule', name: 'rule.v1' });
     live.spec.install.spec.permissions[0]!.rules = [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }];
     await client.replace(live);
     await installPermissions(client, 'tr-bad-rule', 'rule.v1');
@@ -162,7 +162,7 @@ describe('Pending (more rows)', () => {
     expect(repeated.status?.message).toBe('CSV contains repeated WebhookDescription name');
     expect(await client.find({ ...Kinds.deployment, namespace: 'tr-webhooks', name: 'hooks.v1-operator' })).toBeUndefined();
 
-    const reference = { ...Kinds.csv, namespace: 'tr-webhooks', name: 'hooks.v1' };
+    const reference = { ...Kinds.clusterServiceVersion, namespace: 'tr-webhooks', name: 'hooks.v1' };
     await client.patch(reference, { spec: { webhookdefinitions: [webhook('check.example.com', [{ apiGroups: ['operators.coreos.com'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['*'] }])] } });
     await eventually(async () => (await getCsv(client, 'tr-webhooks', 'hooks.v1'))?.status?.message === 'Webhook rules cannot include the OLM group', {
       message: 'InvalidWebhookDescription for the OLM group',
@@ -243,7 +243,7 @@ describe('Installing (more rows)', () => {
     );
     expect(history).toContain('Installing/InstallSucceeded/waiting for install components to report healthy');
     expect((await getCsv(client, 'tr-calc', 'calc.v1'))?.status?.phase).not.toBe('Succeeded');
-    await client.patch({ ...Kinds.csv, namespace: 'tr-calc', name: 'calc.v1' }, { spec: { webhookdefinitions: webhook('calc.v1-operator') } });
+    await client.patch({ ...Kinds.clusterServiceVersion, namespace: 'tr-calc', name: 'calc.v1' }, { spec: { webhookdefinitions: webhook('calc.v1-operator') } });
     await waitForPhase(client, 'tr-calc', 'calc.v1', 'Succeeded');
   });
 });
@@ -282,7 +282,7 @@ describe('InstallReady', () => {
     }, { message: 'InstallComponentFailed' });
     expect(entries(failed).join('\n')).toContain('Not_A_Name');
     await client.patch(
-      { ...Kinds.csv, namespace: 'tr-install', name: 'broken.v1' },
+      { ...Kinds.clusterServiceVersion, namespace: 'tr-install', name: 'broken.v1' },
       { spec: { install: { strategy: 'deployment', spec: { deployments: [{ name: 'fixed', spec: { replicas: 1, selector: { matchLabels: { app: 'fixed' } }, template: { metadata: { labels: { app: 'fixed' } }, spec: { containers: [{ name: 'operator', image: 'example.com/operator:v1' }] } } } }] } } } },
     );
     await waitForPhase(client, 'tr-install', 'broken.v1', 'Succeeded');
@@ -296,7 +296,7 @@ describe('Succeeded', () => {
     await client.create(crdManifest('gizmos', 'tr.example.com', 'Gizmo'));
     await client.create(csv({ namespace: 'tr-crd-gone', name: 'gizmo.v1', ownedCrds: [{ name: 'gizmos.tr.example.com', version: 'v1', kind: 'Gizmo' }] }));
     await waitForPhase(client, 'tr-crd-gone', 'gizmo.v1', 'Succeeded');
-    await client.delete({ ...Kinds.crd, name: 'gizmos.tr.example.com' });
+    await client.delete({ ...Kinds.customResourceDefinition, name: 'gizmos.tr.example.com' });
     const waiting = await waitForPhase(client, 'tr-crd-gone', 'gizmo.v1', 'Pending', 'RequirementsNotMet');
     expect(entries(waiting)).toEqual(
       expect.arrayContaining(['Failed/RequirementsNotMet/requirements no longer met', 'Pending/RequirementsNotMet/requirements not met']),
@@ -305,7 +305,7 @@ describe('Succeeded', () => {
       entries(waiting).indexOf('Pending/RequirementsNotMet/requirements not met'),
     );
     expect(waiting.status?.requirementStatus).toContainEqual(expect.objectContaining({ name: 'gizmos.tr.example.com', status: 'NotPresent' }));
-    await eventually(async () => !(await client.find({ ...Kinds.crd, name: 'gizmos.tr.example.com' })), { message: 'CRD deleted' });
+    await eventually(async () => !(await client.find({ ...Kinds.customResourceDefinition, name: 'gizmos.tr.example.com' })), { message: 'CRD deleted' });
     await client.create(crdManifest('gizmos', 'tr.example.com', 'Gizmo'));
     await waitForPhase(client, 'tr-crd-gone', 'gizmo.v1', 'Succeeded');
   });
@@ -355,7 +355,7 @@ describe('Replacing', () => {
       return Number(/controller_runtime_reconcile_errors_total\{controller="csv"\} (\d+)/.exec(text)?.[1] ?? 0);
     };
     const before = await errors();
-    await client.delete({ ...Kinds.csv, namespace: 'tr-replacing', name: 'old.v2' });
+    await client.delete({ ...Kinds.clusterServiceVersion, namespace: 'tr-replacing', name: 'old.v2' });
     // "marked as replacement, but no replacement CSV found in cluster": the sync fails, the CSV stays.
     await eventually(async () => (await errors()) > before, { message: 'sync error counted' });
     expect((await getCsv(client, 'tr-replacing', 'old.v1'))?.status?.phase).toBe('Replacing');

@@ -147,7 +147,7 @@ describe('replacement chains (TestUpdates)', () => {
     expect(conflict.status?.message).toBe('conflicting CRD owner in namespace');
     expect(await client.find({ ...Kinds.deployment, namespace, name: 'second' })).toBeUndefined();
     // The conflicting owner goes away: the CSV installs.
-    await client.delete({ ...Kinds.csv, namespace, name: 'first.v1' });
+    await client.delete({ ...Kinds.clusterServiceVersion, namespace, name: 'first.v1' });
     await waitForPhase(client, namespace, 'second.v1', 'Succeeded');
   });
 });

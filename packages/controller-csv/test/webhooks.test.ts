@@ -184,7 +184,7 @@ describe('admission webhooks', () => {
     const [before] = await configurations(validating, 'change.v1', namespace, 'vwidget.wh.example.com');
     expect(await configurations(mutating, 'change.v1', namespace, 'mwidget.wh.example.com')).toHaveLength(1);
 
-    await client.patch({ ...Kinds.csv, namespace, name: 'change.v1' }, { spec: { webhookdefinitions: [validatingWebhook('change-operator', { failurePolicy: 'Ignore' })] } });
+    await client.patch({ ...Kinds.clusterServiceVersion, namespace, name: 'change.v1' }, { spec: { webhookdefinitions: [validatingWebhook('change-operator', { failurePolicy: 'Ignore' })] } });
     const after = await eventually(
       async () => {
         const [configuration] = await configurations(validating, 'change.v1', namespace, 'vwidget.wh.example.com');
@@ -215,7 +215,7 @@ describe('admission webhooks', () => {
     expect(await configurations(mutating, 'dropped.v1', namespace, 'mwidget.wh.example.com')).toHaveLength(1);
 
     // Nothing left to serve: no serving snapshot is read for it any more, yet its configurations go.
-    await client.patch({ ...Kinds.csv, namespace, name: 'dropped.v1' }, { spec: { webhookdefinitions: null } });
+    await client.patch({ ...Kinds.clusterServiceVersion, namespace, name: 'dropped.v1' }, { spec: { webhookdefinitions: null } });
     await eventually(async () => (await configurations(validating, 'dropped.v1', namespace, 'vwidget.wh.example.com')).length === 0, { message: 'validating deleted' });
     await eventually(async () => (await configurations(mutating, 'dropped.v1', namespace, 'mwidget.wh.example.com')).length === 0, { message: 'mutating deleted' });
     await waitForPhase(client, namespace, 'dropped.v1', 'Succeeded');
@@ -230,7 +230,7 @@ describe('admission webhooks', () => {
     (manifest.spec as Record<string, unknown>).webhookdefinitions = [validatingWebhook('gone-operator'), mutatingWebhook('gone-operator')];
     await client.create(manifest);
     await waitForPhase(client, namespace, 'gone.v1', 'Succeeded');
-    await client.delete({ ...Kinds.csv, namespace, name: 'gone.v1' });
+    await client.delete({ ...Kinds.clusterServiceVersion, namespace, name: 'gone.v1' });
     await eventually(async () => (await configurations(validating, 'gone.v1', namespace, 'vwidget.wh.example.com')).length === 0, { message: 'validating deleted' });
     await eventually(async () => (await configurations(mutating, 'gone.v1', namespace, 'mwidget.wh.example.com')).length === 0, { message: 'mutating deleted' });
   });
@@ -282,18 +282,18 @@ describe('conversion webhooks', () => {
         conversionReviewVersions: ['v1'],
       },
     };
-    expect((await client.get<Crd>({ ...Kinds.crd, name: 'gadgets.wh.example.com' })).spec?.conversion).toEqual(expected);
+    expect((await client.get<Crd>({ ...Kinds.customResourceDefinition, name: 'gadgets.wh.example.com' })).spec?.conversion).toEqual(expected);
     // An AllNamespaces group: the admission webhook sees every namespace (OLM sets no selector; the server defaults it to {}).
     const [configuration] = await configurations(validating, 'convert.v1', namespace, 'vgadget.wh.example.com');
     expect(configuration!.webhooks?.[0]?.namespaceSelector).toEqual({});
 
     // The CRD loses its conversion: a webhook error sends the CSV back to InstallReady, which restores it.
-    await client.patch({ ...Kinds.crd, name: 'gadgets.wh.example.com' }, { spec: { conversion: { strategy: 'None', webhook: null } } });
+    await client.patch({ ...Kinds.customResourceDefinition, name: 'gadgets.wh.example.com' }, { spec: { conversion: { strategy: 'None', webhook: null } } });
     const history = await historyUntil(client, namespace, 'convert.v1', (current) =>
       current.status?.phase === 'Succeeded' && entries(current).includes('InstallReady/ComponentUnhealthy/Webhook install failed: conversionWebhook not ready'),
     );
     expect(history).toContain('Installing/InstallSucceeded/waiting for install components to report healthy');
-    expect((await client.get<Crd>({ ...Kinds.crd, name: 'gadgets.wh.example.com' })).spec?.conversion).toEqual(expected);
+    expect((await client.get<Crd>({ ...Kinds.customResourceDefinition, name: 'gadgets.wh.example.com' })).spec?.conversion).toEqual(expected);
   });
 
   it('fails InstallComponentFailed for a conversion webhook of an operator that supports more than AllNamespaces', async () => {
@@ -309,7 +309,7 @@ describe('conversion webhooks', () => {
     expect(failed.status?.message).toBe(
       'install strategy failed: unable to manage conversion webhook: CSVs with conversion webhooks must support only AllNamespaces',
     );
-    expect((await client.get<Crd>({ ...Kinds.crd, name: 'doohickeys.wh.example.com' })).spec?.conversion).toEqual({ strategy: 'None' });
+    expect((await client.get<Crd>({ ...Kinds.customResourceDefinition, name: 'doohickeys.wh.example.com' })).spec?.conversion).toEqual({ strategy: 'None' });
     expect((await getCsv(client, namespace, 'own.v1'))?.status?.phase).not.toBe('Succeeded');
   });
 });

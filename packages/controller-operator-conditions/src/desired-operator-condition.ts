@@ -42,7 +42,7 @@ export function operatorDeployments(csv: CsvForOperatorCondition): string[] {
 
 /** The owner reference an OperatorCondition carries to its CSV: not a controller, blocking the CSV's foreground deletion, as upstream. */
 export function csvOwnerReference(csv: CsvForOperatorCondition): OwnerReference {
-  return ownerReferenceTo(Kinds.csv, csv, { controller: false, blockOwnerDeletion: true });
+  return ownerReferenceTo(Kinds.clusterServiceVersion, csv, { controller: false, blockOwnerDeletion: true });
 }
 
 /** The OperatorCondition OLM keeps for a CSV: same name and namespace, owned by it, naming its deployments and service accounts. */

@@ -19,11 +19,11 @@ import type { Shared } from './shared.js';
 export function createOperatorConditionGeneratorReconciler(shared: Shared): Reconciler {
   return {
     name: 'operator-condition-generator',
-    for: Kinds.csv,
+    for: Kinds.clusterServiceVersion,
     // A changed or deleted OperatorCondition reconciles its CSV, which puts it back.
     owns: [Kinds.operatorCondition],
     async reconcile({ namespace, name }, { cache }) {
-      const csv = cache.get(Kinds.csv, name, namespace) as CsvForOperatorCondition | undefined;
+      const csv = cache.get(Kinds.clusterServiceVersion, name, namespace) as CsvForOperatorCondition | undefined;
       if (!csv || isCopiedCsv(csv) || csv.metadata?.deletionTimestamp || !csv.metadata?.uid) return;
       const desired = desiredOperatorCondition(csv);
       const cached = cache.get(Kinds.operatorCondition, name, namespace) as OperatorConditionObject | undefined;

@@ -51,7 +51,7 @@ export function createOperatorGroupReconciler(services: OperatorGroupServices): 
     owns: [Kinds.clusterRole],
     watches: [
       { ...Kinds.namespace, map: (_, cache) => allGroups(cache) },
-      { ...Kinds.csv, map: (csv, cache) => groupsInNamespace(cache, csv.metadata?.namespace ?? '') },
+      { ...Kinds.clusterServiceVersion, map: (csv, cache) => groupsInNamespace(cache, csv.metadata?.namespace ?? '') },
       { ...Kinds.serviceAccount, map: (account, cache) => groupsUsingServiceAccount(cache, account) },
       // Roles that lost their owner labels (recreated by kube's aggregation controller) are known by name.
       { ...Kinds.clusterRole, map: (role, cache) => groupNamingRole(shared, cache, role) },
@@ -166,7 +166,7 @@ async function writeServiceAccountStatus(
 
 /** The group's CSVs failed `InstallComponentFailedNoRetry` go to `Pending/DetectedClusterChange` (no Event, as upstream). */
 async function resetFailedNoRetryMembers(shared: Shared, og: Og, context: ReconcileContext): Promise<void> {
-  for (const csv of context.cache.list(Kinds.csv, { namespace: og.metadata.namespace }) as Csv[]) {
+  for (const csv of context.cache.list(Kinds.clusterServiceVersion, { namespace: og.metadata.namespace }) as Csv[]) {
     if (isCopied(csv) || csv.metadata.annotations?.[Annotations.operatorGroup] !== og.metadata.name) continue;
     if (csv.status?.reason !== CSVReasons.ComponentFailedNoRetry) continue;
     try {
@@ -263,7 +263,7 @@ async function annotateMemberCsvs(shared: Shared, og: Og, targets: readonly stri
     [Annotations.operatorNamespace]: og.metadata.namespace,
     [Annotations.targetNamespaces]: formatTargetNamespaces(targets),
   };
-  for (const csv of context.cache.list(Kinds.csv, { namespace: og.metadata.namespace }) as Csv[]) {
+  for (const csv of context.cache.list(Kinds.clusterServiceVersion, { namespace: og.metadata.namespace }) as Csv[]) {
     if (isCopied(csv) || csv.metadata.deletionTimestamp) continue;
     const annotations = csv.metadata.annotations ?? {};
     if (Object.entries(wanted).every(([key, value]) => annotations[key] === value)) continue;
@@ -278,7 +278,7 @@ async function annotateMemberCsvs(shared: Shared, og: Og, targets: readonly stri
 }
 
 function memberCsvs(og: Og, context: ReconcileContext): Csv[] {
-  return (context.cache.list(Kinds.csv, { namespace: og.metadata.namespace }) as Csv[]).filter((csv) => !isCopied(csv));
+  return (context.cache.list(Kinds.clusterServiceVersion, { namespace: og.metadata.namespace }) as Csv[]).filter((csv) => !isCopied(csv));
 }
 
 /** The admin/edit/view ClusterRoles of the group, aggregating its provided APIs. */
