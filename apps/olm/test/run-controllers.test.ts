@@ -132,7 +132,7 @@ describe('olm run --controllers', () => {
       expect(csvMetrics).toMatch(/controller="csv"/);
       expect(csvMetrics).toMatch(/controller="operator-condition-generator"/);
       expect(csvMetrics).toMatch(/controller="operator"/);
-      expect(csvMetrics).not.toMatch(/controller="(installplan|namespace-resolution|catalogsource)"/);
+      expect(csvMetrics).not.toMatch(/controller="(installplan|namespace-resolution|catalogsource|subscription)"/);
       // The hand-made CSV got its OperatorCondition from the csv process.
       await expect.poll(() => find('operators.coreos.com/v2', 'OperatorCondition', 'direct', 'acme-database.v1.0.0'), { timeout: 30_000, interval: 200 }).toBeDefined();
 
@@ -155,6 +155,7 @@ describe('olm run --controllers', () => {
       expect(await find('coordination.k8s.io/v1', 'Lease', 'olm', 'olm-controllers-catalog')).toBeDefined();
       const catalogMetrics = await (await fetch(`${catalogUrl}/metrics`)).text();
       expect(catalogMetrics).toMatch(/controller="installplan"/);
+      expect(catalogMetrics).toMatch(/controller="subscription"/);
       expect(catalogMetrics).not.toMatch(/controller="(csv|operatorgroup|operator|operator-condition|adoption-subscription)"/);
     } finally {
       process.emit('SIGTERM');

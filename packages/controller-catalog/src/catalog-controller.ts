@@ -12,6 +12,7 @@ import { defaultInstallPlanRetryTimeoutMs } from './install-plan-rules.js';
 import { createInstallPlanReconciler } from './install-plan-reconciler.js';
 import { Kinds } from './kinds.js';
 import { createNamespaceResolutionReconciler } from './namespace-resolution.js';
+import { createSubscriptionReconciler } from './subscription-reconciler.js';
 import { defaultOpmImage, defaultUtilImage, defaultWorkloadUserId } from './registry-pod.js';
 import type { RegistryServiceRouting } from './registry-service-address.js';
 
@@ -62,7 +63,7 @@ export interface CatalogControllerOptions {
 }
 
 export interface CatalogController {
-  /** `catalogsource`, `namespace-resolution`, `installplan`: add them to a manager. */
+  /** `catalogsource`, `subscription`, `namespace-resolution`, `installplan`: add them to a manager. */
   readonly reconcilers: readonly Reconciler[];
   readonly metrics?: CatalogMetrics;
   /** Closes catalog connections. */
@@ -70,9 +71,10 @@ export interface CatalogController {
 }
 
 /**
- * The Catalog Operator as three reconcilers over one shared state (catalog connections and their
- * cached content): CatalogSources, namespace resolution (triggered by Subscriptions,
- * CatalogSources, OperatorGroups, CSVs and InstallPlans) and InstallPlans.
+ * The Catalog Operator as four reconcilers over one shared state (catalog connections and their
+ * cached content): CatalogSources, Subscriptions' own status (catalog health, the referenced InstallPlan's
+ * state), namespace resolution (triggered by Subscriptions, CatalogSources, OperatorGroups, CSVs and
+ * InstallPlans) and InstallPlans.
  */
 export function createCatalogController(options: CatalogControllerOptions): CatalogController {
   const { client, close: closeClient } = clientOf(options);
@@ -108,7 +110,12 @@ export function createCatalogController(options: CatalogControllerOptions): Cata
     ...settingsOf(options),
   };
   return {
-    reconcilers: [createCatalogSourceReconciler(context), createNamespaceResolutionReconciler(context), createInstallPlanReconciler(context)],
+    reconcilers: [
+      createCatalogSourceReconciler(context),
+      createSubscriptionReconciler(context),
+      createNamespaceResolutionReconciler(context),
+      createInstallPlanReconciler(context),
+    ],
     get metrics() {
       return getMetrics();
     },

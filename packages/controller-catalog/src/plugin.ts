@@ -19,7 +19,7 @@ export type ControllerCatalogPluginOptions = Pick<
 >;
 
 /**
- * The Catalog Operator plugin: contributes the `catalogsource`, `namespace-resolution` and
+ * The Catalog Operator plugin: contributes the `catalogsource`, `subscription`, `namespace-resolution` and
  * `installplan` reconcilers (run by the controller-runtime plugin), built from the booted
  * `namespaceResolver` (e.g. `@olm/resolver`'s plugin), RBAC generator, catalog source types and the shared
  * `kubeClient`; counts into the `metrics` point and logs to the `logger` point when provided.

@@ -1,12 +1,13 @@
-import { CatalogSourceReasons, GrpcConnectionStates, InstallPlanPhases, SubscriptionStates } from '@olm/api';
+import { InstallPlanPhases, SubscriptionStates } from '@olm/api';
 import { formatTime } from '@olm/go-format';
 import { catalogSourceRevision } from './catalog-source-connections.js';
 import type { CatalogControllerContext } from './controller-context.js';
 import { deprecationConditions } from './deprecation-conditions.js';
 import { referenceOf } from './install-plan-creation.js';
-import { asString, Kinds, nameOf, type AnyObject } from './kinds.js';
+import { asString, nameOf, type AnyObject } from './kinds.js';
 import type { NamespaceSnapshot, SubscriptionObject } from './namespace-snapshot.js';
 import {
+  catalogHealthOf,
   updateCatalogHealth,
   updateCsvState,
   updateInstallPlanConditions,
@@ -28,11 +29,13 @@ export interface RefreshedSubscriptions {
 
 /**
  * Refreshes every Subscription's status from its InstallPlan, its CSV and the catalogs' health (with the
- * deprecation conditions of the installed entry), counts its sync, and writes what changed.
+ * deprecation conditions of the installed entry), counts its sync, and writes what changed of the pass's part
+ * (catalog health and the InstallPlan conditions are computed alike, to decide, but the `subscription`
+ * reconciler writes them).
  */
 export async function refreshSubscriptions(context: RefreshContext, snapshot: NamespaceSnapshot, now: Date): Promise<RefreshedSubscriptions> {
   const { namespace, subscriptions, healthSources } = snapshot;
-  const health = catalogHealth(healthSources, now);
+  const health = catalogHealthOf(healthSources, now);
   await refreshTargetedContent(context, healthSources, subscriptions);
   const working: Working[] = subscriptions.map((object) => ({ object, status: object.status ?? {} }));
   let stateChanged = false;
@@ -91,26 +94,6 @@ async function refreshTargetedContent(context: Pick<CatalogControllerContext, 'c
     if (!context.connections.isConnected(key)) continue;
     await context.connections.content(key, catalogSourceRevision(source)).catch(() => undefined);
   }
-}
-
-/** Health of every catalog the namespace sees, sorted by namespace and name (as upstream lists them). */
-function catalogHealth(sources: readonly AnyObject[], now: Date): CatalogHealth[] {
-  return [...sources]
-    .sort((a, b) => `${a.metadata?.namespace}/${nameOf(a)}`.localeCompare(`${b.metadata?.namespace}/${nameOf(b)}`))
-    .map((source) => {
-      const status = (source.status ?? {}) as { reason?: string; connectionState?: { lastObservedState?: string } };
-      return {
-        catalogSourceRef: {
-          apiVersion: Kinds.catalogSource.apiVersion,
-          kind: Kinds.catalogSource.kind,
-          name: nameOf(source),
-          namespace: source.metadata?.namespace ?? '',
-          uid: source.metadata?.uid,
-        },
-        lastUpdated: formatTime(now),
-        healthy: status.reason !== CatalogSourceReasons.SpecInvalidError && status.connectionState?.lastObservedState === GrpcConnectionStates.Ready,
-      };
-    });
 }
 
 /** A Subscription an InstallPlan created (annotation `olm.generated-by`) takes that plan as its own. */

@@ -1,5 +1,6 @@
-import { BundleLookupConditionTypes, InstallPlanConditionTypes, InstallPlanPhases, SubscriptionConditionTypes, SubscriptionReasons, SubscriptionStates } from '@olm/api';
+import { CatalogSourceReasons, GrpcConnectionStates, BundleLookupConditionTypes, InstallPlanConditionTypes, InstallPlanPhases, SubscriptionConditionTypes, SubscriptionReasons, SubscriptionStates } from '@olm/api';
 import { formatTime } from '@olm/go-format';
+import { Kinds, nameOf, type AnyObject } from './kinds.js';
 
 /** A Subscription condition (`status.conditions[]`). */
 export interface SubscriptionCondition {
@@ -219,4 +220,24 @@ export function updateCsvState(
     : { ...status, state: options.failForward && options.installPlanFailed ? SubscriptionStates.Failed : SubscriptionStates.UpgradePending };
   if (next.state === status.state) return { status, changed: false };
   return { status: { ...next, lastUpdated: formatTime(now) }, changed: true };
+}
+
+/** Health of every catalog a Subscription sees, sorted by namespace and name (as upstream lists them). */
+export function catalogHealthOf(sources: readonly AnyObject[], now: Date): CatalogHealth[] {
+  return [...sources]
+    .sort((a, b) => `${a.metadata?.namespace}/${nameOf(a)}`.localeCompare(`${b.metadata?.namespace}/${nameOf(b)}`))
+    .map((source) => {
+      const status = (source.status ?? {}) as { reason?: string; connectionState?: { lastObservedState?: string } };
+      return {
+        catalogSourceRef: {
+          apiVersion: Kinds.catalogSource.apiVersion,
+          kind: Kinds.catalogSource.kind,
+          name: nameOf(source),
+          namespace: source.metadata?.namespace ?? '',
+          uid: source.metadata?.uid,
+        },
+        lastUpdated: formatTime(now),
+        healthy: status.reason !== CatalogSourceReasons.SpecInvalidError && status.connectionState?.lastObservedState === GrpcConnectionStates.Ready,
+      };
+    });
 }

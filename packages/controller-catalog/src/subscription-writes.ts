@@ -1,7 +1,8 @@
-import { isSemanticallyEqual, updateStatus } from '@olm/controller-runtime';
+import { updateStatus } from '@olm/controller-runtime';
 import type { CatalogControllerContext } from './controller-context.js';
 import { Kinds, nameOf } from './kinds.js';
 import type { SubscriptionObject } from './namespace-snapshot.js';
+import { ownPartDiffers, withOwnPart } from './subscription-ownership.js';
 import type { SubscriptionStatus } from './subscription-status.js';
 
 /** A Subscription being synced: the object as read and the status it should get. */
@@ -10,16 +11,24 @@ export interface Working {
   status: SubscriptionStatus;
 }
 
-/** Writes the statuses that differ from what was read (semantically), keeping what the server stored. */
+/**
+ * Writes the namespace pass's part of the statuses that differ from what was read (semantically), on the latest
+ * object: catalog health and the InstallPlan conditions are the `subscription` reconciler's, left as stored.
+ * Afterwards each status is the pass's part over what was stored, so later steps compare like with like.
+ */
 export async function writeSubscriptions(context: Pick<CatalogControllerContext, 'client' | 'fieldManager'>, working: Working[]): Promise<void> {
   const client = context.client();
   for (const sub of working) {
-    if (isSemanticallyEqual(sub.object.status, sub.status)) continue;
+    if (!ownPartDiffers(sub.object.status, sub.status, 'namespace')) {
+      sub.status = sub.object.status ?? {};
+      continue;
+    }
+    const desired = sub.status;
     const stored = await updateStatus<SubscriptionObject>(
       client,
       { ...Kinds.subscription, namespace: sub.object.metadata?.namespace ?? '', name: nameOf(sub.object) },
       (latest) => {
-        latest.status = sub.status as SubscriptionObject['status'];
+        latest.status = withOwnPart(latest.status, desired, 'namespace') as SubscriptionObject['status'];
       },
       { fieldManager: context.fieldManager },
     );

@@ -1,0 +1,89 @@
+import type { CachedObject, ObjectReader, Reconciler } from '@olm/core';
+import { isNotFound, updateStatus, type KubeClient } from '@olm/controller-runtime';
+import type { CatalogControllerContext } from './controller-context.js';
+import { asString, Kinds, nameOf, namespaceOf, type AnyObject } from './kinds.js';
+import type { SubscriptionObject } from './namespace-snapshot.js';
+import { ownPartDiffers, withOwnPart } from './subscription-ownership.js';
+import { catalogHealthOf, updateCatalogHealth, updateInstallPlanConditions, type InstallPlanStatusView, type SubscriptionStatus } from './subscription-status.js';
+
+/**
+ * The Subscription's own status (upstream's Subscription syncer with its catalog-health and install-plan-state
+ * reconcilers), one Subscription per request: `CatalogSourcesUnhealthy` and `catalogHealth` over the catalogs of
+ * its namespace and the global one, and `InstallPlanPending`/`InstallPlanFailed`/`InstallPlanMissing` from the
+ * InstallPlan it references. Only that part of the status is written (see `subscription-ownership`), so it never
+ * undoes what namespace resolution writes, and resolution never undoes it.
+ */
+export function createSubscriptionReconciler(context: CatalogControllerContext): Reconciler {
+  const requestsOf = (subscriptions: readonly CachedObject[]) => subscriptions.map((sub) => ({ namespace: namespaceOf(sub), name: nameOf(sub) }));
+  return {
+    name: 'subscription',
+    for: Kinds.subscription,
+    maxConcurrentReconciles: 2,
+    watches: [
+      {
+        ...Kinds.catalogSource,
+        // A global catalog is seen by every Subscription; another one by those of its namespace.
+        map: (source, cache) =>
+          requestsOf(cache.list(Kinds.subscription, namespaceOf(source) === context.globalCatalogNamespace ? {} : { namespace: namespaceOf(source) })),
+      },
+      {
+        ...Kinds.installPlan,
+        map: (plan, cache) =>
+          requestsOf(cache.list(Kinds.subscription, { namespace: namespaceOf(plan) }).filter((sub) => (sub as SubscriptionObject).status?.installPlanRef?.name === nameOf(plan))),
+      },
+    ],
+    async reconcile({ namespace = '', name }, { cache }) {
+      const cached = cache.get(Kinds.subscription, name, namespace) as SubscriptionObject | undefined;
+      if (!cached) return;
+      const client = context.client();
+      const planName = cached.status?.installPlanRef?.name;
+      const plan = planName ? await referencedPlan(client, cache, namespace, planName) : undefined;
+      const sources = healthSources(cache, namespace, context.globalCatalogNamespace);
+      const now = context.now();
+      if (!ownPartDiffers(cached.status, ownStatus(cached, sources, plan, now), 'subscription')) return;
+      try {
+        await updateStatus<SubscriptionObject>(
+          client,
+          { ...Kinds.subscription, namespace, name },
+          (latest) => {
+            // It references another plan than the one read: the cache's next event for it brings us back.
+            if (latest.status?.installPlanRef?.name !== planName) return false;
+            const desired = ownStatus(latest, sources, plan, now);
+            if (!ownPartDiffers(latest.status, desired, 'subscription')) return false;
+            latest.status = withOwnPart(latest.status, desired, 'subscription') as SubscriptionObject['status'];
+            return true;
+          },
+          { fieldManager: context.fieldManager },
+        );
+      } catch (error) {
+        if (!isNotFound(error)) throw error;
+      }
+    },
+  };
+}
+
+/** The status with this reconciler's part brought up to date (the rest as given). */
+function ownStatus(sub: SubscriptionObject, sources: readonly AnyObject[], plan: AnyObject | undefined, now: Date): SubscriptionStatus {
+  let status: SubscriptionStatus = sub.status ?? {};
+  if (status.installPlanRef) status = updateInstallPlanConditions(status, plan?.status as InstallPlanStatusView | undefined, now).status;
+  const view = { spec: { source: asString(sub.spec?.source), sourceNamespace: asString(sub.spec?.sourceNamespace) }, status };
+  return updateCatalogHealth(view, catalogHealthOf(sources, now), now).status;
+}
+
+/** The catalogs whose health a Subscription reports: its namespace's and the global ones (as upstream, whatever the OperatorGroup excludes). */
+function healthSources(cache: ObjectReader, namespace: string, global: string): AnyObject[] {
+  const namespaces = namespace === global ? [namespace] : [namespace, global];
+  return namespaces.flatMap((catalogNamespace) => cache.list(Kinds.catalogSource, { namespace: catalogNamespace }) as AnyObject[]);
+}
+
+/** The referenced InstallPlan from the cache, or live when the cache has not seen it yet (a plan just created is not missing). */
+async function referencedPlan(client: KubeClient, cache: ObjectReader, namespace: string, name: string): Promise<AnyObject | undefined> {
+  const cached = cache.get(Kinds.installPlan, name, namespace) as AnyObject | undefined;
+  if (cached) return cached;
+  try {
+    return await client.get<AnyObject>({ ...Kinds.installPlan, namespace, name });
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
+}
