@@ -11,6 +11,11 @@ describe('conditions', () => {
     expect(next[0]).toEqual({ ...ready, reason: 'StillUp' });
   });
 
+  it('replaces a condition whole, time included, when asked not to keep the transition time (Subscriptions)', () => {
+    const next = withCondition([ready, degraded], { ...ready, reason: 'Again', lastTransitionTime: '2026-03-03T00:00:00Z' }, { keepTransitionTime: false });
+    expect(next).toEqual([{ ...ready, reason: 'Again', lastTransitionTime: '2026-03-03T00:00:00Z' }, degraded]);
+  });
+
   it('moves the transition time when the status changes, and appends a new type', () => {
     const changed = withCondition([ready], { ...ready, status: 'False', lastTransitionTime: '2026-02-02T00:00:00Z' });
     expect(changed[0]?.lastTransitionTime).toBe('2026-02-02T00:00:00Z');

@@ -16,14 +16,17 @@ export function sameConditionState(a: ConditionState | undefined, b: ConditionSt
 
 /**
  * `conditions` with `condition` set as upstream's `SetCondition` helpers do: replaced in place (appended
- * when its type is new), its `lastTransitionTime` carried over while the status stays the same.
+ * when its type is new), its `lastTransitionTime` carried over while the status stays the same
+ * (InstallPlans, `meta.SetStatusCondition`). Subscriptions replace the condition whole, time included:
+ * pass `{ keepTransitionTime: false }`.
  */
-export function withCondition<C extends ConditionState>(conditions: readonly C[] | undefined, condition: C): C[] {
+export function withCondition<C extends ConditionState>(conditions: readonly C[] | undefined, condition: C, options: { readonly keepTransitionTime?: boolean } = {}): C[] {
   const list = conditions ?? [];
   const index = list.findIndex((existing) => existing.type === condition.type);
   if (index < 0) return [...list, condition];
   const previous = list[index]!;
-  const next = previous.status === condition.status && previous.lastTransitionTime ? { ...condition, lastTransitionTime: previous.lastTransitionTime } : condition;
+  const keep = options.keepTransitionTime !== false && previous.status === condition.status && previous.lastTransitionTime;
+  const next = keep ? { ...condition, lastTransitionTime: previous.lastTransitionTime } : condition;
   return list.map((existing, position) => (position === index ? next : existing));
 }
 

@@ -1,3 +1,4 @@
+import { sameConditionState, withCondition as withListCondition } from '@olm/api';
 import { CatalogSourceReasons, GrpcConnectionStates, BundleLookupConditionTypes, InstallPlanConditionTypes, InstallPlanPhases, SubscriptionConditionTypes, SubscriptionReasons, SubscriptionStates } from '@olm/api';
 import { formatTime } from '@olm/go-format';
 import { Kinds, nameOf, type AnyObject } from './kinds.js';
@@ -56,13 +57,11 @@ export function getCondition(status: SubscriptionStatus | undefined, type: strin
 }
 
 /** Conditions are compared as upstream does: by type, status, reason and message, never by time. */
-export function sameCondition(a: SubscriptionCondition | undefined, b: SubscriptionCondition | undefined): boolean {
-  return a?.type === b?.type && a?.status === b?.status && (a?.reason ?? '') === (b?.reason ?? '') && (a?.message ?? '') === (b?.message ?? '');
-}
+export const sameCondition = sameConditionState;
 
+/** Upstream's `SubscriptionStatus.SetCondition`: the condition replaced whole, in place. */
 function withCondition(status: SubscriptionStatus, condition: SubscriptionCondition): SubscriptionStatus {
-  const others = (status.conditions ?? []).filter((existing) => existing.type !== condition.type);
-  return { ...status, conditions: [...others, condition] };
+  return { ...status, conditions: withListCondition(status.conditions, condition, { keepTransitionTime: false }) };
 }
 
 function withoutConditions(status: SubscriptionStatus, ...types: string[]): SubscriptionStatus {
