@@ -1,12 +1,31 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { vi } from 'vitest';
+import type { RunOptions } from '../src/commands/run.js';
 import { runCli } from '../src/program.js';
 
 export interface CliRun {
   code: number;
   stdout: string;
   stderr: string;
+}
+
+/**
+ * `olm run` options for a test: the global catalog namespace `olm`, every namespace watched, metrics on a
+ * free local port, no logs (`OLM_TEST_LOG_LEVEL` to see them), no leader election, ten minutes at most;
+ * `overrides` win.
+ */
+export function testRunOptions(overrides: Partial<RunOptions> = {}): RunOptions {
+  return {
+    namespace: 'olm',
+    watchNamespaces: [],
+    metricsPort: 0,
+    metricsHost: '127.0.0.1',
+    logLevel: (process.env.OLM_TEST_LOG_LEVEL ?? 'silent') as RunOptions['logLevel'],
+    leaderElection: false,
+    runFor: 600_000,
+    ...overrides,
+  };
 }
 
 /** Runs the CLI in-process and captures what it writes. */

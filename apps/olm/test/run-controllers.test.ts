@@ -1,11 +1,11 @@
 import type { CachedObject } from '@olm/core';
 import type { KubeClient } from '@olm/controller-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runControllers, runPlugins, type RunOptions } from '../src/commands/run.js';
+import { runControllers, runPlugins } from '../src/commands/run.js';
 import { olmDistribution } from '../src/distribution.js';
 import { startOlmCluster, type OlmCluster } from './local-olm-cluster.js';
 import { exampleBlobs } from './e2e/catalogs.js';
-import { runCliCaptured } from './run-cli.js';
+import { runCliCaptured, testRunOptions } from './run-cli.js';
 
 type Json = CachedObject & Record<string, any> & { metadata: Record<string, any> };
 
@@ -47,17 +47,7 @@ describe('olm run --controllers', () => {
 
   const run = (controllers: string[], out: (text: string) => void) =>
     runControllers(
-      {
-        kubeconfig,
-        namespace: 'olm',
-        watchNamespaces: [],
-        controllers,
-        metricsPort: 0,
-        metricsHost: '127.0.0.1',
-        logLevel: (process.env.OLM_TEST_LOG_LEVEL ?? 'silent') as RunOptions['logLevel'],
-        leaderElection: true,
-        runFor: 600_000,
-      } satisfies RunOptions,
+      testRunOptions({ kubeconfig, controllers, leaderElection: true }),
       out,
     );
 

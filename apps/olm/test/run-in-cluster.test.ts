@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { parse } from 'yaml';
 import { runControllers, type RunOptions } from '../src/commands/run.js';
 import { installOlmResources } from '../src/local-olm.js';
-import { runCliCaptured } from './run-cli.js';
+import { runCliCaptured, testRunOptions } from './run-cli.js';
 
 // A pod's view, simulated with real parts: an HTTPS API server that requires a bearer token, and
 // the files Kubernetes mounts under /var/run/secrets/kubernetes.io/serviceaccount (below a
@@ -59,17 +59,7 @@ describe('olm run in a pod (service-account credentials)', () => {
 
   async function runUntilLeader(options: Partial<RunOptions>, lease: string): Promise<void> {
     const running = runControllers(
-      {
-        namespace: 'olm',
-        watchNamespaces: [],
-        metricsPort: 0,
-        metricsHost: '127.0.0.1',
-        logLevel: 'silent',
-        leaderElection: true,
-        runFor: 600_000,
-        serviceAccountRoot: root,
-        ...options,
-      },
+      testRunOptions({ leaderElection: true, serviceAccountRoot: root, ...options }),
       () => {},
     );
     try {

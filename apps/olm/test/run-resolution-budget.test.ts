@@ -1,9 +1,9 @@
 import type { CachedObject } from '@olm/core';
 import type { KubeClient } from '@olm/controller-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runControllers, type RunOptions } from '../src/commands/run.js';
+import { runControllers } from '../src/commands/run.js';
 import { startOlmCluster, type OlmCluster } from './local-olm-cluster.js';
-import { runCliCaptured } from './run-cli.js';
+import { runCliCaptured, testRunOptions } from './run-cli.js';
 
 type Json = CachedObject & Record<string, any>;
 
@@ -21,18 +21,7 @@ describe('olm run --resolution-budget', () => {
   });
 
   it("reaches the catalog controller's resolver: a tiny budget fails the Subscription with the bundle named", async () => {
-    const running = runControllers({
-      kubeconfig,
-      namespace: 'olm',
-      watchNamespaces: [],
-      controllers: ['catalog'],
-      resolutionBudget: 5,
-      metricsPort: 0,
-      metricsHost: '127.0.0.1',
-      logLevel: 'silent',
-      leaderElection: false,
-      runFor: 600_000,
-    } satisfies RunOptions, () => undefined);
+    const running = runControllers(testRunOptions({ kubeconfig, controllers: ['catalog'], resolutionBudget: 5 }), () => undefined);
     try {
       // acme-monitoring depends on acme-database through a CEL constraint: more than 5 units to test.
       await client.create({

@@ -5,7 +5,7 @@ import { crds } from '@olm/api';
 import { startApiServer, type ApiServer } from '@olm/local-apiserver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runControllers } from '../src/commands/run.js';
-import { runCliCaptured } from './run-cli.js';
+import { runCliCaptured, testRunOptions } from './run-cli.js';
 
 describe('olm run', () => {
   let server: ApiServer;
@@ -38,16 +38,7 @@ describe('olm run', () => {
   it('serves metrics and readiness while the controllers run, and holds the leader Lease', async () => {
     let url: string | undefined;
     const running = runControllers(
-      {
-        kubeconfig: kubeconfigPath,
-        namespace: 'olm',
-        watchNamespaces: [],
-        metricsPort: 0,
-        metricsHost: '127.0.0.1',
-        logLevel: 'silent',
-        leaderElection: true,
-        runFor: 60_000,
-      },
+      testRunOptions({ kubeconfig: kubeconfigPath, leaderElection: true, runFor: 60_000 }),
       (text) => {
         url ??= /on (http:\/\/\S+)/.exec(text)?.[1];
       },
