@@ -14,7 +14,7 @@ const fieldManager = 'olm';
  * for OLM and global catalogs, and `operators` with a global OperatorGroup.
  */
 export async function installOlmResources(client: KubeClient, options: { readonly namespace: string }): Promise<void> {
-  for (const crd of crds) await client.apply(crd as unknown as Json, { fieldManager, force: true });
+  for (const crd of crds) await client.apply(crd as CachedObject & typeof crd, { fieldManager, force: true });
   for (const crd of crds) await waitForEstablished(client, crd.metadata.name);
   for (const name of [options.namespace, 'operators']) {
     await client.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } } as Json, { fieldManager, force: true });
