@@ -2,6 +2,7 @@ import {
   Kinds,
   type CatalogSource,
   type ClusterServiceVersion,
+  type ConditionState,
   type CustomResourceDefinition,
   type InstallPlan,
   type OperatorGroup,
@@ -24,7 +25,8 @@ export type SubscriptionObject = Subscription & CachedObject;
 export type InstallPlanObject = InstallPlan & CachedObject;
 export type CsvObject = ClusterServiceVersion & CachedObject;
 export type OperatorGroupObject = OperatorGroup & CachedObject;
-export type CrdObject = CustomResourceDefinition & CachedObject;
+/** @olm/api models what a CRD manifest sets; OLM also reads the live CRD's conditions. */
+export type CrdObject = CustomResourceDefinition & CachedObject & { status?: { conditions?: ConditionState[] } };
 
 /** The typed object of each kind in `Kinds` that @olm/api models. */
 interface TypedObjects {
