@@ -1,5 +1,5 @@
 import { isCopied, StepStatuses, type StepStatus } from '@olm/api';
-import { OlmError, type CachedObject, type ObjectReader } from '@olm/core';
+import { hasErrorCode, OlmError, type CachedObject, type ObjectReader } from '@olm/core';
 import { isAlreadyExists, isNotFound, type KubeClient } from '@olm/controller-runtime';
 import type { Step } from './bundle-steps.js';
 import type { CatalogControllerContext } from './controller-context.js';
@@ -133,7 +133,7 @@ async function listAll(client: KubeClient, kind: { apiVersion: string; kind: str
     try {
       page = await client.list(kind, { limit: 500, ...(next ? { continue: next } : {}) });
     } catch (error) {
-      if (isNotFound(error) || (error as { code?: string }).code === 'OLM_RUNTIME_UNKNOWN_KIND') return items;
+      if (isNotFound(error) || hasErrorCode(error, 'OLM_RUNTIME_UNKNOWN_KIND')) return items;
       throw error;
     }
     items.push(...(page.items as CustomResource[]));

@@ -13,7 +13,7 @@ import type { CachedObject } from '@olm/core';
 /** The kinds the Catalog Operator reads and writes: @olm/api's one table. */
 export { Kinds };
 
-/** A plain-JSON object of a kind @olm/api does not model (Pods, Services, manifests of plan steps). */
+/** A plain-JSON object of a kind @olm/api does not model (Pods, Services), or a manifest of a plan step (bundle content, checked where it is applied). */
 export type AnyObject = CachedObject & {
   spec?: Record<string, unknown>;
   status?: Record<string, unknown>;
