@@ -4,6 +4,7 @@ import { gunzip } from 'node:zlib';
 import { findExcessiveAliasing, indexOfYamlAnchor } from '@olm/untrusted-input';
 import jsYaml from 'js-yaml';
 import tarStream from 'tar-stream';
+import { ownerReferenceTo } from '@olm/api';
 import { OlmError, describeError, type CatalogRef, type KubeObject } from '@olm/core';
 import { Kinds } from './kinds.js';
 import type { PulledLayer } from './oci-content.js';
@@ -253,7 +254,7 @@ export function unpackedConfigMap(input: UnpackedConfigMapInput): KubeObject & {
       ...(input.catalogUid
         ? {
             ownerReferences: [
-              { apiVersion: Kinds.catalogSource.apiVersion, kind: Kinds.catalogSource.kind, name: input.catalog.name, uid: input.catalogUid, controller: false, blockOwnerDeletion: false },
+              ownerReferenceTo(Kinds.catalogSource, { metadata: { name: input.catalog.name, uid: input.catalogUid } }, { controller: false, blockOwnerDeletion: false }),
             ],
           }
         : {}),

@@ -21,7 +21,7 @@ describe('steps from a bundle', async () => {
     catalog: catalogRef,
     rbac: createRbacGenerator(),
   });
-  const manifest = (index: number) => JSON.parse(steps[index]!.resource.manifest) as Record<string, any>;
+  const manifest = (index: number) => JSON.parse(steps[index]!.resource.manifest!) as Record<string, any>;
 
   it('starts with the CSV, placed in the namespace with the resolved replaces and the properties annotation', () => {
     expect(steps[0]!.resource).toMatchObject({
@@ -48,7 +48,7 @@ describe('steps from a bundle', async () => {
       'RoleBinding',
     ]);
     expect(steps.every((step) => step.status === 'Unknown' && step.resolving === 'acme-backup.v0.2.0')).toBe(true);
-    const role = JSON.parse(steps.find((step) => step.resource.kind === 'Role')!.resource.manifest);
+    const role = JSON.parse(steps.find((step) => step.resource.kind === 'Role')!.resource.manifest!);
     expect(role.metadata.namespace).toBe('acme');
     expect(role.rules).toContainEqual({ apiGroups: ['acme.example.com'], resources: ['databases'], verbs: ['get', 'list', 'watch'] });
     expect(orderSteps(steps).map((step) => step.resource.kind).slice(0, 2)).toEqual(['ClusterServiceVersion', 'CustomResourceDefinition']);
@@ -64,7 +64,7 @@ describe('steps from a bundle', async () => {
       catalog: catalogRef,
       rbac: createRbacGenerator(),
     });
-    expect(JSON.parse(fresh[0]!.resource.manifest).spec.replaces).toBeUndefined();
+    expect(JSON.parse(fresh[0]!.resource.manifest!).spec.replaces).toBeUndefined();
   });
 
   it('refuses a bundle without a CSV manifest', () => {
@@ -84,7 +84,7 @@ describe('steps from a bundle', async () => {
   it('names dependency Subscriptions after package, channel and catalog', () => {
     const step = subscriptionStep('acme', { package: 'acme-database', channel: 'stable', catalog: catalogRef, startingCSV: 'acme-database.v1.2.0' });
     expect(step.resource).toMatchObject({ kind: 'Subscription', name: 'acme-database-stable-acme-examples-olm' });
-    expect(JSON.parse(step.resource.manifest).spec).toEqual({
+    expect(JSON.parse(step.resource.manifest!).spec).toEqual({
       source: 'acme-examples',
       sourceNamespace: 'olm',
       name: 'acme-database',

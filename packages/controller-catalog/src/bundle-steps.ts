@@ -1,24 +1,9 @@
+import type { Step, StepResource } from '@olm/api';
 import { OlmError, type CatalogRef, type KubeObject, type Property, type RbacGenerator } from '@olm/core';
 import { dependencySubscriptionName } from './install-plan-rules.js';
 
-/** What an InstallPlan step creates (`status.plan[].resource`). */
-export interface StepResource {
-  readonly sourceName: string;
-  readonly sourceNamespace: string;
-  readonly group: string;
-  readonly version: string;
-  readonly kind: string;
-  readonly name: string;
-  /** The object to create, as JSON text. */
-  readonly manifest: string;
-}
-
-export interface Step {
-  /** The CSV this step belongs to. */
-  readonly resolving: string;
-  readonly resource: StepResource;
-  readonly status: string;
-}
+/** An InstallPlan step (`status.plan[]`) and what it creates: @olm/api's types. */
+export type { Step, StepResource } from '@olm/api';
 
 /** The CSV annotation carrying the bundle's properties, read back by the resolver for installed operators. */
 export const propertiesAnnotation = 'operatorframework.io/properties';

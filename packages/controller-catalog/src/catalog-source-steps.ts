@@ -1,42 +1,39 @@
-import { CatalogSourceReasons, GrpcConnectionStates, RegistryServicePort, RegistryServiceProtocol, SourceTypes } from '@olm/api';
-import { describeError, type ConnectionState } from '@olm/core';
+import {
+  CatalogSourceReasons,
+  GrpcConnectionStates,
+  RegistryServicePort,
+  RegistryServiceProtocol,
+  SourceTypes,
+  type CatalogSourceSpec,
+  type CatalogSourceStatus,
+} from '@olm/api';
+import { describeError, type CachedObject, type ConnectionState } from '@olm/core';
 import { isNotFound, isSemanticallyEqual, updateStatus } from '@olm/controller-runtime';
 import { formatTime } from '@olm/go-format';
 import { registryPoll, registryServiceName, specInvalidReason } from './catalog-source-spec.js';
 import type { CatalogControllerContext } from './controller-context.js';
-import { asString, Kinds, type AnyObject } from './kinds.js';
+import { asString, Kinds, type CatalogSourceObject } from './kinds.js';
 import { registryPort } from './registry-pod.js';
 import { ensureRegistryServer, removeRegistryServer } from './registry-server.js';
 import { podAddressOfService } from './registry-service-address.js';
 
 const builtInSourceTypes = new Set<string>(Object.values(SourceTypes));
 
-/** The status fields the CatalogSource reconciler owns. */
-export interface CatalogSourceStatusView {
-  reason?: string;
-  message?: string;
-  connectionState?: { address?: string; lastObservedState: string; lastConnect?: string };
-  registryService?: { protocol: string; serviceName: string; serviceNamespace: string; port: string; createdAt: string };
-  configMapReference?: { name: string; namespace: string; uid?: string; resourceVersion?: string; lastUpdateTime: string };
-  latestImageRegistryPoll?: string;
-  [field: string]: unknown;
-}
-
 /** One CatalogSource's pass: what was read, and the status being built (`next`). */
 export interface CatalogSourcePass {
   readonly key: { readonly namespace: string; readonly name: string };
-  readonly source: AnyObject;
-  readonly spec: Record<string, unknown>;
+  readonly source: CatalogSourceObject;
+  readonly spec: Partial<CatalogSourceSpec>;
   readonly sourceType: string;
-  readonly previous: CatalogSourceStatusView;
-  readonly next: CatalogSourceStatusView;
+  readonly previous: CatalogSourceStatus;
+  readonly next: CatalogSourceStatus;
   readonly now: Date;
 }
 
-export function startPass(key: CatalogSourcePass['key'], source: AnyObject, now: Date): CatalogSourcePass {
-  const spec = (source.spec ?? {}) as Record<string, unknown>;
-  const previous = (source.status ?? {}) as CatalogSourceStatusView;
-  const next: CatalogSourceStatusView = { ...previous };
+export function startPass(key: CatalogSourcePass['key'], source: CatalogSourceObject, now: Date): CatalogSourcePass {
+  const spec = source.spec ?? {};
+  const previous = source.status ?? {};
+  const next: CatalogSourceStatus = { ...previous };
   delete next.reason;
   delete next.message;
   return { key, source, spec, sourceType: asString(spec.sourceType), previous, next, now };
@@ -53,12 +50,15 @@ export async function rejectInvalidSpec(context: CatalogControllerContext, pass:
   return true;
 }
 
+/** The spec a source type connects with: the whole spec, fields of plugin source types included. */
+type ConnectSpec = Readonly<Record<string, unknown>>;
+
 /**
  * Where the registry is: the spec (an address, a source type's own), a registry Service for an image
  * (`status.registryService`), or a ConfigMap (`status.configMapReference`; a missing one is `ConfigMapError`,
  * written, and undefined is returned).
  */
-export async function locateRegistry(context: CatalogControllerContext, pass: CatalogSourcePass): Promise<Record<string, unknown> | undefined> {
+export async function locateRegistry(context: CatalogControllerContext, pass: CatalogSourcePass): Promise<ConnectSpec | undefined> {
   const { key, spec, sourceType, previous, next, now } = pass;
   if (sourceType === SourceTypes.Grpc && !asString(spec.address) && asString(spec.image)) {
     const serviceName = registryServiceName(key.name);
@@ -71,9 +71,9 @@ export async function locateRegistry(context: CatalogControllerContext, pass: Ca
     };
     return { ...spec, address: `${serviceName}.${key.namespace}.svc:${RegistryServicePort}` };
   }
-  if (sourceType !== SourceTypes.Configmap && sourceType !== SourceTypes.Internal) return spec;
+  if (sourceType !== SourceTypes.Configmap && sourceType !== SourceTypes.Internal) return { ...spec };
   const configMapName = asString(spec.configMap);
-  let configMap: AnyObject;
+  let configMap: CachedObject;
   try {
     configMap = await context.client().get({ ...Kinds.configMap, namespace: key.namespace, name: configMapName });
   } catch (error) {
@@ -88,7 +88,7 @@ export async function locateRegistry(context: CatalogControllerContext, pass: Ca
     previous.configMapReference?.resourceVersion === resourceVersion && previous.configMapReference?.uid === configMap.metadata?.uid
       ? previous.configMapReference
       : { name: configMapName, namespace: key.namespace, uid: configMap.metadata?.uid, resourceVersion, lastUpdateTime: formatTime(now) };
-  return spec;
+  return { ...spec };
 }
 
 /** `registryPoll.interval` (grpc with image only): `InvalidIntervalError`, and whether a poll is due (the content is then taken again). */
@@ -126,7 +126,7 @@ export async function ensureRegistry(context: CatalogControllerContext, pass: Ca
 }
 
 /** Connects through the source type and probes health; the state and address go to `status.connectionState`. An unreachable registry is a state, not an error. */
-export async function connectAndProbe(context: CatalogControllerContext, pass: CatalogSourcePass, connectSpec: Record<string, unknown>): Promise<ConnectionState> {
+export async function connectAndProbe(context: CatalogControllerContext, pass: CatalogSourcePass, connectSpec: ConnectSpec): Promise<ConnectionState> {
   const { key, next } = pass;
   let state: ConnectionState;
   let address = asString(connectSpec.address) || undefined;
@@ -136,7 +136,7 @@ export async function connectAndProbe(context: CatalogControllerContext, pass: C
     let dial = connectSpec;
     let hasEndpoint = true;
     if (serviceAddress && context.registryServiceRouting === 'pod-ip') {
-      const podAddress = await podAddressOfService(context.client(), key.namespace, next.registryService!.serviceName, registryPort);
+      const podAddress = await podAddressOfService(context.client(), key.namespace, next.registryService?.serviceName ?? '', registryPort);
       if (podAddress) dial = { ...connectSpec, address: podAddress };
       else hasEndpoint = false;
     }
@@ -163,7 +163,7 @@ export async function connectAndProbe(context: CatalogControllerContext, pass: C
  * change it sees. A connection whose state is watched gives the time it became READY, so a registry
  * that restarted between two probes (READY both times, over a new connection) moves it too.
  */
-function connectionState(previous: CatalogSourceStatusView, state: ConnectionState, address: string | undefined, now: Date, connectedAt?: Date) {
+function connectionState(previous: CatalogSourceStatus, state: ConnectionState, address: string | undefined, now: Date, connectedAt?: Date) {
   const before = previous.connectionState;
   const unchanged = before?.lastObservedState === state && before.address === address && before.lastConnect !== undefined;
   const readySince = state === GrpcConnectionStates.Ready && connectedAt ? formatTime(connectedAt) : '';
@@ -172,11 +172,11 @@ function connectionState(previous: CatalogSourceStatusView, state: ConnectionSta
   return { ...(address ? { address } : {}), lastObservedState: state, lastConnect: readySince > since ? readySince : since };
 }
 
-export async function writeStatus(context: CatalogControllerContext, source: AnyObject, status: CatalogSourceStatusView): Promise<void> {
+export async function writeStatus(context: CatalogControllerContext, source: CatalogSourceObject, status: CatalogSourceStatus): Promise<void> {
   // Resolution waits for catalogs this process has not looked at yet; from now on it knows this one's state.
   context.reconciledCatalogSources.add(`${source.metadata?.namespace ?? ''}/${source.metadata?.name ?? ''}`);
   if (isSemanticallyEqual(source.status, status)) return;
-  await updateStatus<AnyObject>(
+  await updateStatus<CatalogSourceObject>(
     context.client(),
     { ...Kinds.catalogSource, namespace: source.metadata?.namespace ?? '', name: source.metadata?.name ?? '' },
     (latest) => {

@@ -1,10 +1,11 @@
-import { OlmError, type ObjectReader } from '@olm/core';
+import { isCopied, StepStatuses, type StepStatus } from '@olm/api';
+import { hasErrorCode, OlmError, type CachedObject, type ObjectReader } from '@olm/core';
 import { isAlreadyExists, isNotFound, type KubeClient } from '@olm/controller-runtime';
 import type { Step } from './bundle-steps.js';
 import type { CatalogControllerContext } from './controller-context.js';
 import { checkCrdUpgrade, isCrdView, type CrdUpgradeVerdict, type CustomResource } from './crd-upgrade-safety.js';
 import { installedAlongside, withInstalledAlongside, type CsvReference } from './installed-alongside.js';
-import { Kinds, nameOf, type AnyObject } from './kinds.js';
+import { Kinds, nameOf, typed, type AnyObject, type CrdObject, type CsvObject } from './kinds.js';
 
 // The CustomResourceDefinition steps of an InstallPlan: created (then waited on until served) or, when one
 // exists, checked for upgrade safety and replaced, with upstream's installed-alongside annotations.
@@ -26,35 +27,26 @@ async function alongsideAnnotations(
   const csvs: CsvReference[] = [];
   for (const reference of sources.flatMap((source) => installedAlongside(source.metadata?.annotations))) {
     if ((reference.namespace === namespace && reference.name === resolving) || csvs.some((known) => known.namespace === reference.namespace && known.name === reference.name)) continue;
-    let csv: AnyObject | undefined;
+    let csv: CsvObject | undefined;
     try {
-      csv = cachedCsv(cache, reference) ?? (await client.find<AnyObject>({ ...Kinds.clusterServiceVersion, namespace: reference.namespace, name: reference.name }));
+      csv = cachedCsv(cache, reference) ?? (await client.find<CsvObject>({ ...Kinds.clusterServiceVersion, namespace: reference.namespace, name: reference.name }));
       if (!csv) continue;
     } catch {
       // Unsure whether it exists: keep it, as upstream does, and look again next time.
     }
-    if (csv && isCopiedCsv(csv)) continue;
+    if (csv && isCopied(csv)) continue;
     csvs.push(reference);
   }
   if (namespace && resolving) csvs.push({ namespace, name: resolving });
   return withInstalledAlongside(sources[0]?.metadata?.annotations, csvs);
 }
 
-function cachedCsv(cache: ObjectReader | undefined, reference: CsvReference): AnyObject | undefined {
+function cachedCsv(cache: ObjectReader | undefined, reference: CsvReference): CsvObject | undefined {
   try {
-    return cache?.get(Kinds.clusterServiceVersion, reference.name, reference.namespace) as AnyObject | undefined;
+    return typed('clusterServiceVersion', cache?.get(Kinds.clusterServiceVersion, reference.name, reference.namespace));
   } catch {
     return undefined; // CSVs are not cached here
   }
-}
-
-function isCopiedCsv(csv: AnyObject): boolean {
-  const operatorNamespace = csv.metadata?.annotations?.['olm.operatorNamespace'];
-  return (
-    (csv.status as { reason?: string } | undefined)?.reason === 'Copied' ||
-    (operatorNamespace !== undefined && operatorNamespace !== csv.metadata?.namespace) ||
-    csv.metadata?.labels?.['olm.copiedFrom'] !== undefined
-  );
 }
 
 /** Create → WaitingForApi; exists → the upgrade safety check, then replace → Present. */
@@ -62,16 +54,16 @@ export async function applyCrd(
   context: CatalogControllerContext,
   client: KubeClient,
   cache: ObjectReader | undefined,
-  plan: AnyObject,
+  plan: CachedObject,
   resolving: string,
   shipped: AnyObject,
   checked: CheckedCrd | undefined,
-): Promise<string> {
+): Promise<StepStatus> {
   const namespace = plan.metadata?.namespace ?? '';
   const crd: AnyObject = { ...shipped, metadata: { ...shipped.metadata, annotations: await alongsideAnnotations(client, cache, namespace, resolving, shipped) } };
   try {
     await client.create(crd, { fieldManager: context.fieldManager });
-    return 'WaitingForApi';
+    return StepStatuses.WaitingForAPI;
   } catch (error) {
     if (!isAlreadyExists(error)) throw error;
   }
@@ -93,7 +85,7 @@ export async function applyCrd(
     status: existing.status,
   };
   await client.replace(updated, { fieldManager: context.fieldManager });
-  return 'Present';
+  return StepStatuses.Present;
 }
 
 /** A CRD step's upgrade verdict, for the version of the existing CRD it was given against. */
@@ -117,10 +109,10 @@ const checkUpgrade = async (client: KubeClient, existing: AnyObject, shipped: An
 export async function checkCrdUpgrades(client: KubeClient, steps: readonly Step[]): Promise<Map<number, CheckedCrd>> {
   const checked = new Map<number, CheckedCrd>();
   for (const [index, step] of steps.entries()) {
-    if (step.resource.kind !== 'CustomResourceDefinition' || step.status === 'Present' || step.status === 'Created') continue;
+    if (step.resource.kind !== 'CustomResourceDefinition' || step.status === StepStatuses.Present || step.status === StepStatuses.Created) continue;
     let shipped: AnyObject;
     try {
-      shipped = JSON.parse(step.resource.manifest) as AnyObject;
+      shipped = JSON.parse(step.resource.manifest ?? '') as AnyObject;
     } catch {
       continue; // applying the step reports it as UnsupportedResource
     }
@@ -141,7 +133,7 @@ async function listAll(client: KubeClient, kind: { apiVersion: string; kind: str
     try {
       page = await client.list(kind, { limit: 500, ...(next ? { continue: next } : {}) });
     } catch (error) {
-      if (isNotFound(error) || (error as { code?: string }).code === 'OLM_RUNTIME_UNKNOWN_KIND') return items;
+      if (isNotFound(error) || hasErrorCode(error, 'OLM_RUNTIME_UNKNOWN_KIND')) return items;
       throw error;
     }
     items.push(...(page.items as CustomResource[]));
@@ -152,9 +144,9 @@ async function listAll(client: KubeClient, kind: { apiVersion: string; kind: str
 
 /** Whether a CRD a step created serves its API yet (Established and NamesAccepted), or is gone. */
 export async function crdState(client: KubeClient, name: string): Promise<'established' | 'pending' | 'missing'> {
-  const crd = await client.find<AnyObject>({ ...Kinds.customResourceDefinition, name });
+  const crd = await client.find<CrdObject>({ ...Kinds.customResourceDefinition, name });
   if (!crd) return 'missing';
-  const conditions = ((crd.status as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? []);
+  const conditions = crd.status?.conditions ?? [];
   const isTrue = (type: string) => conditions.some((condition) => condition.type === type && condition.status === 'True');
   return isTrue('Established') && isTrue('NamesAccepted') ? 'established' : 'pending';
 }

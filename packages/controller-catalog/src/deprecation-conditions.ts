@@ -1,9 +1,14 @@
-import type { CatalogPackage } from '@olm/core';
+import { SubscriptionConditionTypes, type SubscriptionSpec } from '@olm/api';
+import type { CachedObject, CatalogPackage } from '@olm/core';
 import type { CatalogControllerContext } from './controller-context.js';
-import { asString, nameOf, type AnyObject } from './kinds.js';
+import { asString, nameOf, typed } from './kinds.js';
 import { removeConditions, setCondition, type SubscriptionStatus } from './subscription-status.js';
 
-const deprecationTypes = ['PackageDeprecated', 'ChannelDeprecated', 'BundleDeprecated'] as const;
+const deprecationTypes = [
+  SubscriptionConditionTypes.PackageDeprecated,
+  SubscriptionConditionTypes.ChannelDeprecated,
+  SubscriptionConditionTypes.BundleDeprecated,
+] as const;
 
 /** Whether the installed CSV is an entry of the Subscription's channel (any channel when none is named). */
 function hasEntry(pkg: CatalogPackage, channel: string, csv: string): boolean {
@@ -19,13 +24,13 @@ function hasEntry(pkg: CatalogPackage, channel: string, csv: string): boolean {
  * they are. Read from the content already loaded for the Subscription's catalog.
  */
 export function deprecationConditions(
-  subscription: AnyObject,
+  cached: CachedObject,
   status: SubscriptionStatus,
-  sources: readonly AnyObject[],
+  sources: readonly CachedObject[],
   context: Pick<CatalogControllerContext, 'connections'>,
   now: Date,
 ): SubscriptionStatus {
-  const spec = (subscription.spec ?? {}) as { name?: string; channel?: string; source?: string; sourceNamespace?: string };
+  const spec: Partial<SubscriptionSpec> = typed('subscription', cached).spec ?? {};
   const installed = asString(status.installedCSV);
   if (!installed) return status;
   const source = sources.find((candidate) => nameOf(candidate) === spec.source && candidate.metadata?.namespace === spec.sourceNamespace);
@@ -55,7 +60,7 @@ export function deprecationConditions(
     }
   }
   next = messages.length > 0
-    ? setCondition(next, { type: 'Deprecated', status: 'True', message: messages.join('; ') }, now).status
-    : removeConditions(next, ['Deprecated'], now).status;
+    ? setCondition(next, { type: SubscriptionConditionTypes.Deprecated, status: 'True', message: messages.join('; ') }, now).status
+    : removeConditions(next, [SubscriptionConditionTypes.Deprecated], now).status;
   return next;
 }

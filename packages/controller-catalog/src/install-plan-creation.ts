@@ -1,18 +1,14 @@
+import { Approvals, InstallPlanPhases, ownerReferenceTo } from '@olm/api';
 import { isSemanticallyEqual, updateStatus } from '@olm/controller-runtime';
+import type { CachedObject } from '@olm/core';
 import type { Step } from './bundle-steps.js';
 import type { BundleLookup } from './step-resolution.js';
 import type { CatalogControllerContext } from './controller-context.js';
 import { installPlanApproval, nextInstallPlanGeneration } from './install-plan-rules.js';
-import { Kinds, nameOf, type AnyObject } from './kinds.js';
-
-/** What creating an InstallPlan reads of the namespace's Subscriptions. */
-export interface PlanningSubscription extends AnyObject {
-  spec?: { installPlanApproval?: string; [field: string]: unknown };
-  status?: { installPlanGeneration?: number; [field: string]: unknown };
-}
+import { Kinds, nameOf, typedList, type InstallPlanObject } from './kinds.js';
 
 /** An ObjectReference to an InstallPlan, as Subscriptions record it. */
-export function referenceOf(plan: AnyObject) {
+export function referenceOf(plan: CachedObject) {
   return {
     apiVersion: Kinds.installPlan.apiVersion,
     kind: Kinds.installPlan.kind,
@@ -32,54 +28,49 @@ export function referenceOf(plan: AnyObject) {
 export async function ensureInstallPlan(
   context: CatalogControllerContext,
   namespace: string,
-  subscriptions: readonly PlanningSubscription[],
-  plans: readonly AnyObject[],
+  listedSubscriptions: readonly CachedObject[],
+  listedPlans: readonly CachedObject[],
   steps: readonly Step[],
   bundleLookups: readonly BundleLookup[] = [],
 ) {
   const client = context.client();
+  const subscriptions = typedList('subscription', listedSubscriptions);
+  const plans = typedList('installPlan', listedPlans);
   const csvNames = steps.filter((step) => step.resource.kind === 'ClusterServiceVersion').map((step) => step.resource.name);
   const approval = installPlanApproval(subscriptions.map((sub) => sub.spec?.installPlanApproval));
   const subscriptionGenerations = subscriptions.map((sub) => sub.status?.installPlanGeneration);
-  const planGeneration = (plan: AnyObject) => Number((plan.spec as { generation?: number } | undefined)?.generation ?? 0);
+  const planGeneration = (plan: InstallPlanObject) => Number(plan.spec?.generation ?? 0);
   const reusableGeneration = nextInstallPlanGeneration(subscriptionGenerations, []);
   let plan = plans.find(
     (candidate) =>
       planGeneration(candidate) === reusableGeneration &&
-      isSemanticallyEqual((candidate.spec as { clusterServiceVersionNames?: string[] } | undefined)?.clusterServiceVersionNames ?? [], csvNames),
+      isSemanticallyEqual(candidate.spec?.clusterServiceVersionNames ?? [], csvNames),
   );
   if (!plan) {
     const generation = nextInstallPlanGeneration(subscriptionGenerations, plans.map(planGeneration));
-    plan = await client.create<AnyObject>({
+    plan = await client.create<InstallPlanObject>({
       apiVersion: Kinds.installPlan.apiVersion,
       kind: Kinds.installPlan.kind,
       metadata: {
         generateName: 'install-',
         namespace,
-        ownerReferences: subscriptions.map((sub) => ({
-          apiVersion: Kinds.subscription.apiVersion,
-          kind: Kinds.subscription.kind,
-          name: nameOf(sub),
-          uid: sub.metadata?.uid ?? '',
-          controller: false,
-          blockOwnerDeletion: false,
-        })),
+        ownerReferences: subscriptions.map((sub) => ownerReferenceTo(Kinds.subscription, sub, { controller: false, blockOwnerDeletion: false })),
       },
-      spec: { clusterServiceVersionNames: csvNames, approval, approved: approval === 'Automatic', generation },
+      spec: { clusterServiceVersionNames: csvNames, approval, approved: approval === Approvals.Automatic, generation },
     });
   }
-  if (!((plan.status as { plan?: unknown[] } | undefined)?.plan?.length)) {
+  if (!plan.status?.plan?.length) {
     const catalogSources = [...new Set(steps.map((step) => step.resource.sourceName))];
-    plan = await updateStatus<AnyObject>(
+    plan = await updateStatus<InstallPlanObject>(
       client,
       { ...Kinds.installPlan, namespace, name: nameOf(plan) },
       (latest) => {
-        if ((latest.status as { plan?: unknown[] } | undefined)?.plan?.length) return false;
+        if (latest.status?.plan?.length) return false;
         latest.status = {
-          phase: approval === 'Manual' ? 'RequiresApproval' : 'Installing',
-          plan: steps,
+          phase: approval === Approvals.Manual ? InstallPlanPhases.RequiresApproval : InstallPlanPhases.Installing,
+          plan: [...steps],
           catalogSources,
-          ...(bundleLookups.length > 0 ? { bundleLookups } : {}),
+          ...(bundleLookups.length > 0 ? { bundleLookups: [...bundleLookups] } : {}),
         };
         return true;
       },

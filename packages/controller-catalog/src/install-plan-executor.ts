@@ -1,10 +1,11 @@
-import { describeError, OlmError, type ObjectReader } from '@olm/core';
+import { ErrInvalidInstallPlanMessage, StepStatuses, type StepStatus } from '@olm/api';
+import { describeError, OlmError, type CachedObject, type ObjectReader } from '@olm/core';
 import { apiStatusCode, apiStatusMessage, isAlreadyExists, isSemanticallyEqual, setOwnerLabels, setOwnerReference, type KubeClient, type OwnerObject } from '@olm/controller-runtime';
 import type { Step } from './bundle-steps.js';
 import type { CatalogControllerContext } from './controller-context.js';
 import { applyCrd, checkCrdUpgrades, crdState, type CheckedCrd } from './crd-steps.js';
 import { installerClient } from './install-plan-identity.js';
-import { Kinds, nameOf, type AnyObject } from './kinds.js';
+import { Kinds, nameOf, type AnyObject, type CsvObject } from './kinds.js';
 import { stepError, type StepAction } from './step-errors.js';
 import { appliedWithWarningsMessage, appliedWithWarningsReason, stepFieldPath } from './step-warnings.js';
 
@@ -45,7 +46,7 @@ export interface ExecutionResult {
 class StepFailure extends Error {
   constructor(
     message: string,
-    readonly stepStatus?: string,
+    readonly stepStatus?: StepStatus,
   ) {
     super(message);
   }
@@ -65,7 +66,7 @@ class StepFailure extends Error {
  */
 export async function executePlan(
   context: CatalogControllerContext,
-  plan: AnyObject,
+  plan: CachedObject,
   input: readonly Step[],
   signal: AbortSignal,
   cache?: ObjectReader,
@@ -90,17 +91,17 @@ export async function executePlan(
   for (let index = 0; index < steps.length; index += 1) {
     if (signal.aborted) return { steps, waitingForApi: true, aborted: true };
     const step = steps[index]!;
-    if (step.status === 'Present' || step.status === 'Created') continue;
+    if (step.status === StepStatuses.Present || step.status === StepStatuses.Created) continue;
     warnings.length = 0;
     try {
-      if (step.status === 'WaitingForApi') {
+      if (step.status === StepStatuses.WaitingForAPI) {
         const state = await crdState(client, step.resource.name);
-        if (state === 'established') steps[index] = { ...step, status: 'Created' };
+        if (state === 'established') steps[index] = { ...step, status: StepStatuses.Created };
         // Deleted while we waited: NotPresent, which is applied again below.
         if (state !== 'missing') continue;
-        steps[index] = { ...step, status: 'NotPresent' };
+        steps[index] = { ...step, status: StepStatuses.NotPresent };
       }
-      let status: string;
+      let status: StepStatus;
       try {
         status = await applyStep(context, { olm: client, installer }, plan, step, owners, cache, checkedCrds.get(index));
       } catch (error) {
@@ -116,12 +117,12 @@ export async function executePlan(
   // CRDs created in this pass are usually established by now: look once more before waiting a requeue.
   for (let index = 0; index < steps.length; index += 1) {
     const step = steps[index]!;
-    if (step.status === 'WaitingForApi' && (await crdState(client, step.resource.name)) === 'established') steps[index] = { ...step, status: 'Created' };
+    if (step.status === StepStatuses.WaitingForAPI && (await crdState(client, step.resource.name)) === 'established') steps[index] = { ...step, status: StepStatuses.Created };
   }
-  return { steps, waitingForApi: steps.some((step) => step.status === 'WaitingForApi'), aborted: false };
+  return { steps, waitingForApi: steps.some((step) => step.status === StepStatuses.WaitingForAPI), aborted: false };
 }
 
-function reportWarnings(context: CatalogControllerContext, plan: AnyObject, index: number, step: Step, warnings: readonly string[]): void {
+function reportWarnings(context: CatalogControllerContext, plan: CachedObject, index: number, step: Step, warnings: readonly string[]): void {
   if (warnings.length === 0) return;
   context.metrics?.installPlanWarnings.inc();
   void context.events().warning(plan, appliedWithWarningsReason, appliedWithWarningsMessage(step, warnings), { fieldPath: stepFieldPath(index) });
@@ -136,18 +137,18 @@ interface StepClients {
 async function applyStep(
   context: CatalogControllerContext,
   clients: StepClients,
-  plan: AnyObject,
+  plan: CachedObject,
   step: Step,
   owners: Map<string, OwnerObject>,
   cache: ObjectReader | undefined,
   checkedCrd: CheckedCrd | undefined,
-): Promise<string> {
+): Promise<StepStatus> {
   const namespace = plan.metadata?.namespace ?? '';
   let manifest: AnyObject;
   try {
-    manifest = JSON.parse(step.resource.manifest) as AnyObject;
+    manifest = JSON.parse(step.resource.manifest ?? '') as AnyObject;
   } catch {
-    throw new StepFailure('the InstallPlan contains invalid data', 'UnsupportedResource');
+    throw new StepFailure(ErrInvalidInstallPlanMessage, StepStatuses.UnsupportedResource);
   }
   const metadata = { ...(manifest.metadata ?? {}) };
   delete metadata.resourceVersion;
@@ -173,7 +174,7 @@ async function applyStep(
       break;
   }
 
-  if (!supportedStepKinds.has(kind)) throw new StepFailure('the InstallPlan contains invalid data', 'UnsupportedResource');
+  if (!supportedStepKinds.has(kind)) throw new StepFailure(ErrInvalidInstallPlanMessage, StepStatuses.UnsupportedResource);
   const object: AnyObject = { ...manifest, kind: kind === 'BundleSecret' ? 'Secret' : kind, metadata: { ...metadata, labels } };
   return applyObject(context, clients, namespace, step, object, owners);
 }
@@ -186,7 +187,7 @@ async function applyObject(
   step: Step,
   object: AnyObject,
   owners: Map<string, OwnerObject>,
-): Promise<string> {
+): Promise<StepStatus> {
   const failed = (action: StepAction) => (error: unknown): never => {
     throw stepError(action, step.resource.kind, nameOf(object), error);
   };
@@ -201,7 +202,7 @@ async function applyObject(
   }
   try {
     await client.create(object, { fieldManager: context.fieldManager });
-    return 'Created';
+    return StepStatuses.Created;
   } catch (error) {
     if (!isAlreadyExists(error)) failed('create')(error);
   }
@@ -213,7 +214,7 @@ async function applyObject(
   // The bundle's top-level fields replace the live ones whole, so a field the server defaulted inside them reads
   // as a difference: such an object is written once per execution of its step, never in a loop.
   if (!isSemanticallyEqual(merged, existing)) await client.replace(merged, { fieldManager: context.fieldManager }).catch(failed('update'));
-  return 'Present';
+  return StepStatuses.Present;
 }
 
 /** The bundle's object over the live one, keeping the labels, annotations and owner references others added. */
@@ -237,12 +238,12 @@ function mergedWithLive(object: AnyObject, existing: AnyObject): AnyObject {
   return merged;
 }
 
-async function createOrPresent(client: KubeClient, object: AnyObject, kind: string): Promise<string> {
+async function createOrPresent(client: KubeClient, object: AnyObject, kind: string): Promise<StepStatus> {
   try {
     await client.create(object);
-    return 'Created';
+    return StepStatuses.Created;
   } catch (error) {
-    if (isAlreadyExists(error)) return 'Present';
+    if (isAlreadyExists(error)) return StepStatuses.Present;
     throw stepError('create', kind, nameOf(object), error);
   }
 }
@@ -250,7 +251,7 @@ async function createOrPresent(client: KubeClient, object: AnyObject, kind: stri
 async function csvOwner(client: KubeClient, namespace: string, name: string, owners: Map<string, OwnerObject>): Promise<OwnerObject> {
   const known = owners.get(name);
   if (known) return known;
-  const csv = await client.find<AnyObject>({ ...Kinds.clusterServiceVersion, namespace, name });
+  const csv = await client.find<CsvObject>({ ...Kinds.clusterServiceVersion, namespace, name });
   if (!csv?.metadata?.uid) throw new Error(`clusterserviceversion ${namespace}/${name} not found: cannot own the objects it needs`);
   const owner: OwnerObject = { apiVersion: Kinds.clusterServiceVersion.apiVersion, kind: Kinds.clusterServiceVersion.kind, metadata: { name, namespace, uid: csv.metadata.uid } };
   owners.set(name, owner);

@@ -1,19 +1,24 @@
-import { installIdentity, type InstallIdentity, type OperatorGroup, type ServiceAccountReference, serviceAccountUsername } from '@olm/api';
-import type { ObjectReader } from '@olm/core';
+import {
+  InstallPlanConditionTypes,
+  InstallPlanReasons,
+  installIdentity,
+  sameConditionState,
+  serviceAccountUsername,
+  withCondition,
+  type InstallIdentity,
+  type InstallPlanCondition,
+  type InstallPlanStatus,
+} from '@olm/api';
+import type { CachedObject, ObjectReader } from '@olm/core';
 import { isSemanticallyEqual, type KubeClient } from '@olm/controller-runtime';
-import type { InstallPlanCondition } from './install-plan-rules.js';
-import { Kinds, type AnyObject } from './kinds.js';
+import { Kinds, typed, typedList } from './kinds.js';
 
 /** Whose rights the InstallPlans of `namespace` install with, from its cached OperatorGroups. */
 export function installPlanIdentity(cache: ObjectReader, namespace: string): InstallIdentity {
-  return installIdentity(cache.list(Kinds.operatorGroup, { namespace }) as readonly OperatorGroup[]);
+  return installIdentity(typedList('operatorGroup', cache.list(Kinds.operatorGroup, { namespace })));
 }
 
-interface IdentityStatus {
-  conditions?: InstallPlanCondition[];
-  attenuatedServiceAccountRef?: ServiceAccountReference;
-  [field: string]: unknown;
-}
+type IdentityStatus = Pick<InstallPlanStatus, 'conditions' | 'attenuatedServiceAccountRef'>;
 
 /**
  * Upstream `syncInstallPlans` before the phase transition: an account the group names but that is not
@@ -23,14 +28,22 @@ interface IdentityStatus {
  * continue with and whether the plan may go on.
  */
 export function withInstallIdentity<T extends IdentityStatus>(status: T, identity: InstallIdentity, time: string): { status: T; proceed: boolean } {
-  const installed = status.conditions?.find((condition) => condition.type === 'Installed');
+  const installed = status.conditions?.find((condition) => condition.type === InstallPlanConditionTypes.Installed);
   if (identity.kind === 'error') {
-    const failed: InstallPlanCondition = { type: 'Installed', status: 'False', reason: 'InstallCheckFailed', message: identity.message, lastUpdateTime: time, lastTransitionTime: time };
+    const failed: InstallPlanCondition = {
+      type: InstallPlanConditionTypes.Installed,
+      status: 'False',
+      reason: InstallPlanReasons.InstallCheckFailed,
+      message: identity.message,
+      lastUpdateTime: time,
+      lastTransitionTime: time,
+    };
     return { status: { ...status, conditions: replaceCondition(status.conditions, failed) }, proceed: false };
   }
   let next = status;
-  if (installed?.reason === 'InstallCheckFailed') {
-    next = { ...next, conditions: replaceCondition(next.conditions, { type: 'Installed', status: 'False', reason: 'Unknown', lastUpdateTime: time, lastTransitionTime: time }) };
+  if (installed?.reason === InstallPlanReasons.InstallCheckFailed) {
+    const reset: InstallPlanCondition = { type: InstallPlanConditionTypes.Installed, status: 'False', reason: 'Unknown', lastUpdateTime: time, lastTransitionTime: time };
+    next = { ...next, conditions: replaceCondition(next.conditions, reset) };
   }
   if (identity.kind === 'serviceAccount' && !isSemanticallyEqual(next.attenuatedServiceAccountRef, identity.reference)) {
     next = { ...next, attenuatedServiceAccountRef: identity.reference };
@@ -41,9 +54,7 @@ export function withInstallIdentity<T extends IdentityStatus>(status: T, identit
 /** Sets a condition; an unchanged one (status, reason, message) keeps its times, so a retry writes nothing. */
 function replaceCondition(conditions: readonly InstallPlanCondition[] | undefined, condition: InstallPlanCondition): InstallPlanCondition[] {
   const previous = conditions?.find((existing) => existing.type === condition.type);
-  const same = previous && previous.status === condition.status && (previous.reason ?? '') === (condition.reason ?? '') && (previous.message ?? '') === (condition.message ?? '');
-  const kept = same ? previous : previous?.status === condition.status ? { ...condition, lastTransitionTime: previous.lastTransitionTime } : condition;
-  return [...(conditions ?? []).filter((existing) => existing.type !== condition.type), kept];
+  return previous && sameConditionState(previous, condition) ? [...(conditions ?? [])] : withCondition(conditions, condition);
 }
 
 /**
@@ -52,8 +63,9 @@ function replaceCondition(conditions: readonly InstallPlanCondition[] | undefine
  * the API server authorizes every step as the account. As upstream's token lookup, a deleted account
  * fails the execution (`serviceaccounts "x" not found`).
  */
-export async function installerClient(client: KubeClient, plan: AnyObject): Promise<KubeClient> {
-  const reference = (plan.status as IdentityStatus | undefined)?.attenuatedServiceAccountRef;
+export async function installerClient(client: KubeClient, cached: CachedObject): Promise<KubeClient> {
+  const plan = typed('installPlan', cached);
+  const reference = plan.status?.attenuatedServiceAccountRef;
   if (!reference?.name) return client;
   const namespace = reference.namespace || (plan.metadata?.namespace ?? '');
   await client.get({ apiVersion: 'v1', kind: 'ServiceAccount', namespace, name: reference.name });

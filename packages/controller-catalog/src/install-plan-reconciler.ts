@@ -1,21 +1,13 @@
+import { InstallPlanPhases, type InstallPlanStatus } from '@olm/api';
 import type { CachedObject, ObjectReader, ReconcileRequest, Reconciler, ReconcilerWatch } from '@olm/core';
 import { isSemanticallyEqual, updateStatus } from '@olm/controller-runtime';
 import type { Step } from './bundle-steps.js';
 import type { CatalogControllerContext } from './controller-context.js';
 import { executePlan } from './install-plan-executor.js';
 import { installPlanIdentity, withInstallIdentity } from './install-plan-identity.js';
-import { nextInstallPlanState, type ExecutionOutcome, type InstallPlanCondition, type InstallPlanState } from './install-plan-rules.js';
+import { nextInstallPlanState, type ExecutionOutcome, type InstallPlanState } from './install-plan-rules.js';
 import { formatTime } from '@olm/go-format';
-import { Kinds, type AnyObject } from './kinds.js';
-
-interface InstallPlanStatusFields {
-  phase?: string;
-  message?: string;
-  startTime?: string;
-  conditions?: InstallPlanCondition[];
-  plan?: Step[];
-  [field: string]: unknown;
-}
+import { Kinds, typedList, type InstallPlanObject } from './kinds.js';
 
 /**
  * InstallPlan (upstream's `syncInstallPlans`): settle whose rights it installs with (an OperatorGroup's
@@ -39,13 +31,13 @@ export function createInstallPlanReconciler(context: CatalogControllerContext): 
       if (!cache.get(Kinds.installPlan, name, namespace)) return;
       const client = context.client();
       // Read live: the cache may not have our own last status write yet.
-      const plan = await client.find<AnyObject>({ ...Kinds.installPlan, namespace, name });
+      const plan = await client.find<InstallPlanObject>({ ...Kinds.installPlan, namespace, name });
       if (!plan) return;
-      const observed = (plan.status ?? {}) as InstallPlanStatusFields;
+      const observed = plan.status;
       // The resolution that created the plan writes its steps; until then there is nothing to do.
-      if (!observed.plan?.length) return;
-      if (observed.phase === 'Complete') return;
-      if (observed.phase === 'Failed' && !rbacRetries.take(namespace, name)) return;
+      if (!observed?.plan?.length) return;
+      if (observed.phase === InstallPlanPhases.Complete) return;
+      if (observed.phase === InstallPlanPhases.Failed && !rbacRetries.take(namespace, name)) return;
 
       const now = context.now();
       const identity = withInstallIdentity(observed, installPlanIdentity(cache, namespace), formatTime(now));
@@ -56,15 +48,15 @@ export function createInstallPlanReconciler(context: CatalogControllerContext): 
       const status = identity.status;
       let state: InstallPlanState = {
         // A failed plan RBAC gave another chance runs again (upstream sets it Installing and syncs it).
-        phase: status.phase === 'Failed' ? 'Installing' : (status.phase ?? ''),
-        approved: (plan.spec as { approved?: boolean } | undefined)?.approved === true,
+        phase: status.phase === InstallPlanPhases.Failed ? InstallPlanPhases.Installing : (status.phase ?? InstallPlanPhases.None),
+        approved: plan.spec?.approved === true,
         ...(status.startTime ? { startTime: status.startTime } : {}),
         ...(status.message ? { message: status.message } : {}),
         ...(status.conditions ? { conditions: status.conditions } : {}),
       };
-      let steps = observed.plan;
-      if (state.phase === 'RequiresApproval') state = nextInstallPlanState(state, undefined, now, context.installPlanRetryTimeoutMs);
-      if (state.phase === 'Installing') {
+      let steps: Step[] = observed.plan;
+      if (state.phase === InstallPlanPhases.RequiresApproval) state = nextInstallPlanState(state, undefined, now, context.installPlanRetryTimeoutMs);
+      if (state.phase === InstallPlanPhases.Installing) {
         state = nextInstallPlanState(state, undefined, now, context.installPlanRetryTimeoutMs); // sets startTime
         const result = await executePlan(context, { ...plan, status }, steps, signal, cache);
         steps = result.steps;
@@ -73,17 +65,17 @@ export function createInstallPlanReconciler(context: CatalogControllerContext): 
             ? { kind: 'error', message: result.error.message, forbidden: result.error.forbidden }
             : { kind: 'done', waitingForApi: result.waitingForApi };
           state = nextInstallPlanState(state, outcome, now, context.installPlanRetryTimeoutMs);
-          if (state.phase === 'Failed') void context.events().warning(plan, 'InstallPlanFailed', state.message ?? '');
+          if (state.phase === InstallPlanPhases.Failed) void context.events().warning(plan, 'InstallPlanFailed', state.message ?? '');
         }
       }
 
-      const next: InstallPlanStatusFields = { ...status, phase: state.phase, plan: steps };
+      const next: InstallPlanStatus = { ...status, phase: state.phase, plan: steps };
       if (state.startTime) next.startTime = state.startTime;
       if (state.conditions) next.conditions = [...state.conditions];
       if (state.message) next.message = state.message;
       else delete next.message;
       await writeStatus(context, namespace, name, observed, next);
-      if (state.phase === 'Installing') return { requeueAfter: context.installingRequeueMs };
+      if (state.phase === InstallPlanPhases.Installing) return { requeueAfter: context.installingRequeueMs };
       return undefined;
     },
   };
@@ -112,9 +104,9 @@ class RbacRetries {
     const namespace = object.metadata?.namespace;
     if (!namespace) return [];
     const requests: ReconcileRequest[] = [];
-    for (const plan of cache.list(Kinds.installPlan, { namespace })) {
-      const status = (plan as AnyObject).status as InstallPlanStatusFields | undefined;
-      if (status?.phase !== 'Failed' || !status['attenuatedServiceAccountRef']) continue;
+    for (const plan of typedList('installPlan', cache.list(Kinds.installPlan, { namespace }))) {
+      const status = plan.status;
+      if (status?.phase !== InstallPlanPhases.Failed || !status.attenuatedServiceAccountRef) continue;
       const name = plan.metadata?.name ?? '';
       this.pending.add(`${namespace}/${name}`);
       requests.push({ namespace, name });
@@ -124,9 +116,9 @@ class RbacRetries {
 }
 
 /** Writes `next` through the status subresource unless it means what `observed` does. */
-async function writeStatus(context: CatalogControllerContext, namespace: string, name: string, observed: InstallPlanStatusFields, next: InstallPlanStatusFields): Promise<void> {
+async function writeStatus(context: CatalogControllerContext, namespace: string, name: string, observed: InstallPlanStatus, next: InstallPlanStatus): Promise<void> {
   if (isSemanticallyEqual(next, observed)) return;
-  await updateStatus<AnyObject>(
+  await updateStatus<InstallPlanObject>(
     context.client(),
     { ...Kinds.installPlan, namespace, name },
     (latest) => {

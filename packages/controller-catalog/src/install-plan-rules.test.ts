@@ -6,6 +6,7 @@ import {
   nextInstallPlanGeneration,
   nextInstallPlanState,
   orderSteps,
+  type InstallPlanState,
 } from './install-plan-rules.js';
 
 const at = (seconds: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, seconds));
@@ -46,13 +47,13 @@ describe('InstallPlan rules', () => {
 
   describe('phase transitions', () => {
     it('waits in RequiresApproval until approved, then installs', () => {
-      const waiting = { phase: 'RequiresApproval', approved: false };
+      const waiting: InstallPlanState = { phase: 'RequiresApproval', approved: false };
       expect(nextInstallPlanState(waiting, undefined, at(0))).toBe(waiting);
       expect(nextInstallPlanState({ ...waiting, approved: true }, undefined, at(0)).phase).toBe('Installing');
     });
 
     it('retries an execution error within the timeout, then fails with the Installed condition', () => {
-      const installing = { phase: 'Installing', approved: true, startTime: '2026-01-01T00:00:00Z' };
+      const installing: InstallPlanState = { phase: 'Installing', approved: true, startTime: '2026-01-01T00:00:00Z' };
       const retrying = nextInstallPlanState(installing, { kind: 'error', message: 'etcd unavailable' }, at(30));
       expect(retrying.phase).toBe('Installing');
       expect(retrying.message).toBe('retrying execution due to error: etcd unavailable');
@@ -64,12 +65,12 @@ describe('InstallPlan rules', () => {
     });
 
     it('keeps retrying Forbidden errors past the timeout', () => {
-      const installing = { phase: 'Installing', approved: true, startTime: '2026-01-01T00:00:00Z' };
+      const installing: InstallPlanState = { phase: 'Installing', approved: true, startTime: '2026-01-01T00:00:00Z' };
       expect(nextInstallPlanState(installing, { kind: 'error', message: 'forbidden', forbidden: true }, at(300)).phase).toBe('Installing');
     });
 
     it('completes once no step waits for its API', () => {
-      const installing = { phase: 'Installing', approved: true };
+      const installing: InstallPlanState = { phase: 'Installing', approved: true };
       expect(nextInstallPlanState(installing, { kind: 'done', waitingForApi: true }, at(1)).phase).toBe('Installing');
       const complete = nextInstallPlanState(installing, { kind: 'done', waitingForApi: false }, at(2));
       expect(complete.phase).toBe('Complete');
@@ -77,7 +78,7 @@ describe('InstallPlan rules', () => {
     });
 
     it('never leaves Complete or Failed', () => {
-      for (const phase of ['Complete', 'Failed']) {
+      for (const phase of ['Complete', 'Failed'] as const) {
         const state = { phase, approved: true };
         expect(nextInstallPlanState(state, { kind: 'error', message: 'x' }, at(1))).toBe(state);
       }

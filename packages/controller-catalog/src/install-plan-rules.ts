@@ -1,5 +1,15 @@
 /** How many InstallPlans upstream keeps per namespace; older generations are garbage-collected. */
 export const maxInstallPlansPerNamespace = 5;
+import {
+  Approvals,
+  InstallPlanConditionTypes,
+  InstallPlanPhases,
+  InstallPlanReasons,
+  withCondition,
+  type Approval,
+  type InstallPlanCondition,
+  type InstallPlanPhase,
+} from '@olm/api';
 import { formatTime } from '@olm/go-format';
 
 /** Upstream's default `--install-plan-retry-timeout`. */
@@ -20,8 +30,8 @@ export function nextInstallPlanGeneration(
 }
 
 /** A plan needs approval when any Subscription in the namespace asks for Manual approval. */
-export function installPlanApproval(approvals: readonly (string | undefined)[]): 'Automatic' | 'Manual' {
-  return approvals.some((approval) => approval === 'Manual') ? 'Manual' : 'Automatic';
+export function installPlanApproval(approvals: readonly (string | undefined)[]): Approval {
+  return approvals.some((approval) => approval === Approvals.Manual) ? Approvals.Manual : Approvals.Automatic;
 }
 
 /** The InstallPlans to delete so that only the newest generations remain. */
@@ -55,17 +65,8 @@ export function orderSteps<T extends StepLike>(steps: readonly T[]): T[] {
     .map(({ step }) => step);
 }
 
-export interface InstallPlanCondition {
-  readonly type: string;
-  readonly status: 'True' | 'False' | 'Unknown';
-  readonly reason?: string;
-  readonly message?: string;
-  readonly lastUpdateTime?: string;
-  readonly lastTransitionTime?: string;
-}
-
 export interface InstallPlanState {
-  readonly phase: string;
+  readonly phase: InstallPlanPhase;
   readonly approved: boolean;
   readonly startTime?: string;
   readonly message?: string;
@@ -90,9 +91,9 @@ export function nextInstallPlanState(
 ): InstallPlanState {
   const time = formatTime(now);
   switch (state.phase) {
-    case 'RequiresApproval':
-      return state.approved ? { ...state, phase: 'Installing', message: '' } : state;
-    case 'Installing': {
+    case InstallPlanPhases.RequiresApproval:
+      return state.approved ? { ...state, phase: InstallPlanPhases.Installing, message: '' } : state;
+    case InstallPlanPhases.Installing: {
       const startTime = state.startTime ?? time;
       if (!outcome) return { ...state, startTime };
       if (outcome.kind === 'error') {
@@ -103,12 +104,12 @@ export function nextInstallPlanState(
         return {
           ...state,
           startTime,
-          phase: 'Failed',
+          phase: InstallPlanPhases.Failed,
           message: outcome.message,
-          conditions: withCondition(state.conditions, {
-            type: 'Installed',
+          conditions: withCondition<InstallPlanCondition>(state.conditions, {
+            type: InstallPlanConditionTypes.Installed,
             status: 'False',
-            reason: 'InstallComponentFailed',
+            reason: InstallPlanReasons.ComponentFailed,
             message: outcome.message,
             lastUpdateTime: time,
             lastTransitionTime: time,
@@ -119,10 +120,10 @@ export function nextInstallPlanState(
       return {
         ...state,
         startTime,
-        phase: 'Complete',
+        phase: InstallPlanPhases.Complete,
         message: '',
-        conditions: withCondition(state.conditions, {
-          type: 'Installed',
+        conditions: withCondition<InstallPlanCondition>(state.conditions, {
+          type: InstallPlanConditionTypes.Installed,
           status: 'True',
           lastUpdateTime: time,
           lastTransitionTime: time,
@@ -132,10 +133,4 @@ export function nextInstallPlanState(
     default:
       return state;
   }
-}
-
-function withCondition(conditions: readonly InstallPlanCondition[] | undefined, condition: InstallPlanCondition): InstallPlanCondition[] {
-  const previous = conditions?.find((existing) => existing.type === condition.type);
-  const kept = previous && previous.status === condition.status ? { ...condition, lastTransitionTime: previous.lastTransitionTime } : condition;
-  return [...(conditions ?? []).filter((existing) => existing.type !== condition.type), kept];
 }

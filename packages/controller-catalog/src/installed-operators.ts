@@ -1,36 +1,27 @@
-import { describeError, type InstalledOperator, type Property } from '@olm/core';
+import { CSVPhases, isCopied, type APIServiceDescription, type CRDDescription } from '@olm/api';
+import { describeError, type CachedObject, type InstalledOperator, type Property } from '@olm/core';
 import { propertiesAnnotation } from './bundle-steps.js';
-import { nameOf, type AnyObject } from './kinds.js';
-
-/** Installed, non-copied CSVs: the `@existing` catalog. */
-type OwnedOrRequired<T> = { owned?: T[]; required?: T[] };
-type CrdDescription = { name?: string; version?: string; kind?: string };
-type ApiServiceDescription = { group?: string; version?: string; kind?: string };
+import { nameOf, typedList, type CsvObject } from './kinds.js';
 
 /**
  * The namespace's non-copied CSVs as the resolver's `@existing` catalog: provided and required APIs from
  * owned/required CRDs and APIServices, properties from the `operatorframework.io/properties` annotation.
  * A CSV that cannot be read fails resolution of the namespace, as upstream.
  */
-export function installedOperators(namespace: string, csvs: readonly AnyObject[]): InstalledOperator[] {
-  return csvs
-    .filter((csv) => !csv.metadata?.labels?.['olm.copiedFrom'] && (csv.status as { reason?: string } | undefined)?.reason !== 'Copied')
+export function installedOperators(namespace: string, listed: readonly CachedObject[]): InstalledOperator[] {
+  return typedList('clusterServiceVersion', listed)
+    .filter((csv) => !isCopied(csv))
     .map((csv) => {
-      const spec = (csv.spec ?? {}) as {
-        version?: string;
-        replaces?: string;
-        customresourcedefinitions?: OwnedOrRequired<CrdDescription>;
-        apiservicedefinitions?: OwnedOrRequired<ApiServiceDescription>;
-      };
+      const spec: Partial<CsvObject['spec']> = csv.spec ?? {};
       const fail = (detail: string) => new Error(`error using catalogsource ${namespace}/@existing: ${detail}`);
-      const crdApis = (list: CrdDescription[] | undefined) =>
+      const crdApis = (list: readonly CRDDescription[] | undefined) =>
         (list ?? []).map((crd) => {
           const name = crd.name ?? '';
           const dot = name.indexOf('.');
           if (dot < 1) throw fail(`error parsing crd name: ${name}`);
           return { group: name.slice(dot + 1), version: crd.version ?? '', kind: crd.kind ?? '' };
         });
-      const apiServiceApis = (list: ApiServiceDescription[] | undefined) =>
+      const apiServiceApis = (list: readonly APIServiceDescription[] | undefined) =>
         (list ?? []).map((api) => ({ group: api.group ?? '', version: api.version ?? '', kind: api.kind ?? '' }));
       let properties: Property[] | undefined;
       try {
@@ -38,7 +29,7 @@ export function installedOperators(namespace: string, csvs: readonly AnyObject[]
       } catch (error) {
         throw fail(`failed to retrieve properties of csv ${JSON.stringify(nameOf(csv))}: ${describeError(error)}`);
       }
-      const phase = (csv.status as { phase?: string } | undefined)?.phase;
+      const phase = csv.status?.phase;
       return {
         name: nameOf(csv),
         ...(properties ? { properties } : {}),
@@ -52,7 +43,7 @@ export function installedOperators(namespace: string, csvs: readonly AnyObject[]
 }
 
 /** The `operatorframework.io/properties` annotation's list; absent when there is no annotation; throws when it is malformed. */
-function propertiesFromAnnotation(csv: AnyObject): Property[] | undefined {
+function propertiesFromAnnotation(csv: CsvObject): Property[] | undefined {
   const text = csv.metadata?.annotations?.[propertiesAnnotation];
   if (text === undefined) return undefined;
   const parsed = JSON.parse(text) as unknown;
@@ -70,13 +61,12 @@ function propertiesFromAnnotation(csv: AnyObject): Property[] | undefined {
  * more, so resolution sees a freestanding operator next to its own replacement and cannot be
  * satisfied; that passes on its own when the replaced CSV goes (whose deletion resolves again).
  */
-export function replacementInProgress(csvs: readonly AnyObject[]): string | undefined {
-  const phaseOf = (csv: AnyObject) => (csv.status as { phase?: string } | undefined)?.phase;
-  const own = csvs.filter((csv) => !csv.metadata?.labels?.['olm.copiedFrom']);
+export function replacementInProgress(listed: readonly CachedObject[]): string | undefined {
+  const own = typedList('clusterServiceVersion', listed).filter((csv) => !isCopied(csv));
   const names = new Set(own.map(nameOf));
   const replacing = own.find((csv) => {
-    const replaces = (csv.spec as { replaces?: string } | undefined)?.replaces;
-    return replaces !== undefined && names.has(replaces) && phaseOf(csv) !== 'Failed';
+    const replaces = csv.spec?.replaces;
+    return replaces !== undefined && names.has(replaces) && csv.status?.phase !== CSVPhases.Failed;
   });
-  return replacing && `${nameOf(replacing)} replaces ${(replacing.spec as { replaces: string }).replaces}`;
+  return replacing && `${nameOf(replacing)} replaces ${replacing.spec?.replaces}`;
 }

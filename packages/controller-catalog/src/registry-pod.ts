@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { ownerReferenceTo } from '@olm/api';
+import { ownerReferenceTo, SecurityContextConfigs, type CatalogSourceSpec, type ExtractContentConfig, type SecurityConfig } from '@olm/api';
 import { canonicalJson } from '@olm/controller-runtime';
 import { registryServiceName } from './catalog-source-spec.js';
-import { asString, Kinds, type AnyObject } from './kinds.js';
+import { asString, Kinds, type AnyObject, type CatalogSourceObject } from './kinds.js';
 
 /** The label that ties a registry Pod and Service to their CatalogSource (upstream's name). */
 export const catalogSourceLabel = 'olm.catalogSource';
@@ -26,17 +26,7 @@ export interface RegistryPodSettings {
   /** `runAsUser` of restricted Pods; 0 leaves it to the image. */
   readonly workloadUserId: number;
   /** `restricted` when the namespace enforces the restricted pod security level, else `legacy`. */
-  readonly defaultSecurityContextConfig: 'legacy' | 'restricted';
-}
-
-interface GrpcPodConfig {
-  nodeSelector?: Record<string, string>;
-  tolerations?: unknown[];
-  affinity?: Record<string, unknown>;
-  priorityClassName?: string;
-  securityContextConfig?: string;
-  memoryTarget?: string | number;
-  extractContent?: { cacheDir?: string; catalogDir?: string };
+  readonly defaultSecurityContextConfig: SecurityConfig;
 }
 
 type Container = Record<string, unknown> & { securityContext?: Record<string, unknown>; volumeMounts?: unknown[] };
@@ -45,7 +35,7 @@ export function hashOf(value: unknown): string {
   return createHash('sha256').update(canonicalJson(value)).digest('hex').slice(0, 16);
 }
 
-function ownerReference(source: AnyObject, blockOwnerDeletion: boolean) {
+function ownerReference(source: CatalogSourceObject, blockOwnerDeletion: boolean) {
   return ownerReferenceTo(Kinds.catalogSource, source, { controller: true, blockOwnerDeletion });
 }
 
@@ -53,11 +43,10 @@ function ownerReference(source: AnyObject, blockOwnerDeletion: boolean) {
 export const inferImagePullPolicy = (image: string) => (image.includes('@') ? 'IfNotPresent' : 'Always');
 
 /** The ServiceAccount of an image catalog's Pod (named like the catalog), carrying its `spec.secrets` as image pull secrets. */
-export function registryServiceAccount(source: AnyObject): AnyObject & { imagePullSecrets: Array<{ name: string }> } {
-  const secrets = ((source.spec as { secrets?: unknown } | undefined)?.secrets ?? []) as unknown[];
+export function registryServiceAccount(source: CatalogSourceObject): AnyObject & { imagePullSecrets: Array<{ name: string }> } {
+  const secrets: readonly unknown[] = source.spec?.secrets ?? [];
   return {
-    apiVersion: 'v1',
-    kind: 'ServiceAccount',
+    ...Kinds.serviceAccount,
     metadata: {
       name: source.metadata?.name ?? '',
       namespace: source.metadata?.namespace ?? '',
@@ -69,15 +58,14 @@ export function registryServiceAccount(source: AnyObject): AnyObject & { imagePu
 }
 
 /** The Service in front of an image catalog's registry Pod: `<name with . as ->:50051`. */
-export function registryService(source: AnyObject): AnyObject {
+export function registryService(source: CatalogSourceObject): AnyObject {
   const name = source.metadata?.name ?? '';
   const spec = {
     ports: [{ name: 'grpc', port: registryPort, targetPort: registryPort, protocol: 'TCP' }],
     selector: { [catalogSourceLabel]: name },
   };
   return {
-    apiVersion: 'v1',
-    kind: 'Service',
+    ...Kinds.service,
     metadata: {
       name: registryServiceName(name),
       namespace: source.metadata?.namespace ?? '',
@@ -97,9 +85,9 @@ export function registryService(source: AnyObject): AnyObject {
  * then the security context (`restricted`: RuntimeDefault seccomp, no privilege escalation, all
  * capabilities dropped, the workload user) and the `operatorframework.io/priorityclass` annotation.
  */
-export function registryPod(source: AnyObject, serviceAccount: { name: string; imagePullSecrets: unknown[] }, settings: RegistryPodSettings): AnyObject {
+export function registryPod(source: CatalogSourceObject, serviceAccount: { name: string; imagePullSecrets: unknown[] }, settings: RegistryPodSettings): AnyObject {
   const name = source.metadata?.name ?? '';
-  const spec = (source.spec ?? {}) as { image?: string; grpcPodConfig?: GrpcPodConfig };
+  const spec: Partial<CatalogSourceSpec> = source.spec ?? {};
   const image = asString(spec.image);
   const annotations = { ...(source.metadata?.annotations ?? {}) };
   const probe = { exec: { command: ['grpc_health_probe', `-addr=:${registryPort}`] } };
@@ -135,7 +123,7 @@ export function registryPod(source: AnyObject, serviceAccount: { name: string; i
     if (config.extractContent) extractContent(podSpec, container, config.extractContent, image, settings);
   }
   const securityContextConfig = config?.securityContextConfig || settings.defaultSecurityContextConfig;
-  if (securityContextConfig === 'restricted') {
+  if (securityContextConfig === SecurityContextConfigs.Restricted) {
     podSpec.securityContext = {
       seccompProfile: { type: 'RuntimeDefault' },
       ...(settings.workloadUserId > 0 ? { runAsUser: settings.workloadUserId, runAsNonRoot: true } : {}),
@@ -147,8 +135,7 @@ export function registryPod(source: AnyObject, serviceAccount: { name: string; i
   const priorityClass = annotations[catalogPriorityClassAnnotation];
   if (priorityClass) podSpec.priorityClassName = priorityClass;
   return {
-    apiVersion: 'v1',
-    kind: 'Pod',
+    ...Kinds.pod,
     metadata: {
       generateName: `${name}-`,
       namespace: source.metadata?.namespace ?? '',
@@ -166,7 +153,7 @@ export function registryPod(source: AnyObject, serviceAccount: { name: string; i
  * second runs it in the catalog image to copy the catalog (and its cache) to a shared volume, and
  * the server becomes `opm serve` of that copy, with a read-only root file system.
  */
-function extractContent(podSpec: { initContainers?: Container[]; volumes?: unknown[] }, container: Container, extract: { cacheDir?: string; catalogDir?: string }, image: string, settings: RegistryPodSettings) {
+function extractContent(podSpec: { initContainers?: Container[]; volumes?: unknown[] }, container: Container, extract: ExtractContentConfig, image: string, settings: RegistryPodSettings) {
   const utilities = { name: 'utilities', mountPath: '/utilities' };
   const content = { name: 'catalog-content', mountPath: '/extracted-catalog' };
   podSpec.volumes = [...(podSpec.volumes ?? []), { name: 'utilities', emptyDir: {} }, { name: 'catalog-content', emptyDir: {} }];

@@ -1,6 +1,8 @@
+import { SecurityContextConfigs } from '@olm/api';
+import type { CachedObject } from '@olm/core';
 import { isAlreadyExists, isNotFound, type KubeClient } from '@olm/controller-runtime';
 import { registryServiceName } from './catalog-source-spec.js';
-import type { AnyObject } from './kinds.js';
+import { Kinds, type AnyObject, type CatalogSourceObject } from './kinds.js';
 import {
   catalogSourceLabel,
   podSpecHashLabel,
@@ -21,7 +23,7 @@ const podSecurityEnforceLabel = 'pod-security.kubernetes.io/enforce';
  */
 export async function ensureRegistryServer(
   client: KubeClient,
-  source: AnyObject,
+  source: CatalogSourceObject,
   options: { replacePod: boolean; pod: Omit<RegistryPodSettings, 'defaultSecurityContextConfig'> },
 ): Promise<string[]> {
   const namespace = source.metadata?.namespace ?? '';
@@ -29,28 +31,29 @@ export async function ensureRegistryServer(
   const changes: string[] = [];
 
   const account = await ensureServiceAccount(client, source, changes);
-  const namespaceObject = await client.find<AnyObject>({ apiVersion: 'v1', kind: 'Namespace', name: namespace });
-  const defaultSecurityContextConfig = namespaceObject?.metadata?.labels?.[podSecurityEnforceLabel] === 'restricted' ? 'restricted' : 'legacy';
+  const namespaceObject = await client.find({ ...Kinds.namespace, name: namespace });
+  const defaultSecurityContextConfig =
+    namespaceObject?.metadata?.labels?.[podSecurityEnforceLabel] === 'restricted' ? SecurityContextConfigs.Restricted : SecurityContextConfigs.Legacy;
 
   const service = registryService(source);
-  const current = await client.find<AnyObject>({ apiVersion: 'v1', kind: 'Service', namespace, name: service.metadata!.name! });
+  const current = await client.find({ ...Kinds.service, namespace, name: service.metadata!.name! });
   if (!current) {
     await createIgnoringConflict(client, service);
     changes.push(`created Service ${namespace}/${service.metadata!.name}`);
   } else if (current.metadata?.labels?.[serviceSpecHashLabel] !== service.metadata!.labels![serviceSpecHashLabel]) {
     // Recreated rather than updated: a Service's clusterIP and other defaulted fields cannot be replaced blindly.
-    await deleteIgnoringMissing(client, { apiVersion: 'v1', kind: 'Service', namespace, name: service.metadata!.name! });
+    await deleteIgnoringMissing(client, { ...Kinds.service, namespace, name: service.metadata!.name! });
     await createIgnoringConflict(client, service);
     changes.push(`replaced Service ${namespace}/${service.metadata!.name}`);
   }
 
   const pod = registryPod(source, account, { ...options.pod, defaultSecurityContextConfig });
   const wanted = pod.metadata!.labels![podSpecHashLabel];
-  const pods = (await client.list<AnyObject>({ apiVersion: 'v1', kind: 'Pod' }, { namespace, labelSelector: `${catalogSourceLabel}=${name}` })).items;
+  const pods = (await client.list(Kinds.pod, { namespace, labelSelector: `${catalogSourceLabel}=${name}` })).items;
   const keep = options.replacePod ? undefined : pods.find((candidate) => candidate.metadata?.labels?.[podSpecHashLabel] === wanted && !candidate.metadata?.deletionTimestamp);
   for (const stale of pods) {
     if (stale === keep) continue;
-    await deleteIgnoringMissing(client, { apiVersion: 'v1', kind: 'Pod', namespace, name: stale.metadata?.name ?? '' });
+    await deleteIgnoringMissing(client, { ...Kinds.pod, namespace, name: stale.metadata?.name ?? '' });
     changes.push(`deleted Pod ${namespace}/${stale.metadata?.name}`);
   }
   if (!keep) {
@@ -64,17 +67,17 @@ export async function ensureRegistryServer(
  * The catalog's ServiceAccount, created when missing; its image pull secrets follow `spec.secrets` when
  * the CatalogSource owns it (one a user made is used as it is). Returns what the Pod runs with.
  */
-async function ensureServiceAccount(client: KubeClient, source: AnyObject, changes: string[]): Promise<{ name: string; imagePullSecrets: unknown[] }> {
+async function ensureServiceAccount(client: KubeClient, source: CatalogSourceObject, changes: string[]): Promise<{ name: string; imagePullSecrets: unknown[] }> {
   const wanted = registryServiceAccount(source);
-  const reference = { apiVersion: 'v1', kind: 'ServiceAccount', namespace: wanted.metadata!.namespace!, name: wanted.metadata!.name! };
-  const current = await client.find<AnyObject & { imagePullSecrets?: unknown[] }>(reference);
+  const reference = { ...Kinds.serviceAccount, namespace: wanted.metadata!.namespace!, name: wanted.metadata!.name! };
+  const current = await client.find<CachedObject & { imagePullSecrets?: Array<{ name?: string }> }>(reference);
   if (!current) {
     await createIgnoringConflict(client, wanted);
     changes.push(`created ServiceAccount ${reference.namespace}/${reference.name}`);
     return { name: reference.name, imagePullSecrets: wanted.imagePullSecrets };
   }
   const owned = current.metadata?.ownerReferences?.some((owner) => owner.uid === source.metadata?.uid);
-  const live = (current.imagePullSecrets ?? []).map((entry) => (entry as { name?: string }).name ?? '');
+  const live = (current.imagePullSecrets ?? []).map((entry) => entry.name ?? '');
   const sameSecrets = live.length === wanted.imagePullSecrets.length && wanted.imagePullSecrets.every((entry, index) => entry.name === live[index]);
   if (owned && !sameSecrets) {
     await client.patch(reference, { imagePullSecrets: wanted.imagePullSecrets });
@@ -86,11 +89,11 @@ async function ensureServiceAccount(client: KubeClient, source: AnyObject, chang
 
 /** Removes an image catalog's registry Pods and Service (when its spec stops naming an image). */
 export async function removeRegistryServer(client: KubeClient, source: { namespace: string; name: string }): Promise<void> {
-  const pods = (await client.list<AnyObject>({ apiVersion: 'v1', kind: 'Pod' }, { namespace: source.namespace, labelSelector: `${catalogSourceLabel}=${source.name}` })).items;
-  for (const pod of pods) await deleteIgnoringMissing(client, { apiVersion: 'v1', kind: 'Pod', namespace: source.namespace, name: pod.metadata?.name ?? '' });
-  const service = await client.find<AnyObject>({ apiVersion: 'v1', kind: 'Service', namespace: source.namespace, name: registryServiceName(source.name) });
+  const pods = (await client.list(Kinds.pod, { namespace: source.namespace, labelSelector: `${catalogSourceLabel}=${source.name}` })).items;
+  for (const pod of pods) await deleteIgnoringMissing(client, { ...Kinds.pod, namespace: source.namespace, name: pod.metadata?.name ?? '' });
+  const service = await client.find({ ...Kinds.service, namespace: source.namespace, name: registryServiceName(source.name) });
   if (service?.metadata?.labels?.[catalogSourceLabel] === source.name) {
-    await deleteIgnoringMissing(client, { apiVersion: 'v1', kind: 'Service', namespace: source.namespace, name: registryServiceName(source.name) });
+    await deleteIgnoringMissing(client, { ...Kinds.service, namespace: source.namespace, name: registryServiceName(source.name) });
   }
 }
 

@@ -1,5 +1,6 @@
+import type { CachedObject } from '@olm/core';
 import type { KubeClient } from '@olm/controller-runtime';
-import type { AnyObject } from './kinds.js';
+import { Kinds } from './kinds.js';
 
 /**
  * How the controller reaches an image catalog's registry Service: `dns`, its cluster DNS name
@@ -14,9 +15,14 @@ interface ServicePort {
   targetPort?: number | string;
 }
 
-interface PodView extends AnyObject {
+/** What is read of a Pod and a Service (@olm/api models OLM's kinds, not these). */
+interface PodView extends CachedObject {
   spec?: { containers?: Array<{ ports?: Array<{ name?: string; containerPort?: number }> }> };
   status?: { podIP?: string; conditions?: Array<{ type?: string; status?: string }> };
+}
+
+interface ServiceView extends CachedObject {
+  spec?: { selector?: Record<string, string>; ports?: ServicePort[] };
 }
 
 const isReady = (pod: PodView) => pod.status?.conditions?.some((condition) => condition.type === 'Ready' && condition.status === 'True') === true;
@@ -26,14 +32,14 @@ const isReady = (pod: PodView) => pod.status?.conditions?.some((condition) => co
  * a connection; undefined when the Service is missing or has no ready endpoint.
  */
 export async function podAddressOfService(client: KubeClient, namespace: string, serviceName: string, port: number): Promise<string | undefined> {
-  const service = await client.find<AnyObject & { spec?: { selector?: Record<string, string>; ports?: ServicePort[] } }>({ apiVersion: 'v1', kind: 'Service', namespace, name: serviceName });
+  const service = await client.find<ServiceView>({ ...Kinds.service, namespace, name: serviceName });
   const selector = service?.spec?.selector;
   const servicePort = service?.spec?.ports?.find((candidate) => candidate.port === port);
   if (!selector || Object.keys(selector).length === 0 || !servicePort) return undefined;
   const labelSelector = Object.entries(selector)
     .map(([key, value]) => `${key}=${value}`)
     .join(',');
-  const pods = (await client.list<PodView>({ apiVersion: 'v1', kind: 'Pod' }, { namespace, labelSelector })).items
+  const pods = (await client.list<PodView>(Kinds.pod, { namespace, labelSelector })).items
     .filter((pod) => !pod.metadata?.deletionTimestamp && pod.status?.podIP && isReady(pod))
     .sort((a, b) => String(b.metadata?.creationTimestamp ?? '').localeCompare(String(a.metadata?.creationTimestamp ?? '')));
   for (const pod of pods) {

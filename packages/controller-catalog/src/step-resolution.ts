@@ -1,15 +1,9 @@
-import { describeError, OlmError, type BundlePullResult, type NamespaceResolution as Resolution, type ResolverCatalog } from '@olm/core';
+import { describeError, OlmError, type BundlePullResult, type CachedObject, type NamespaceResolution as Resolution, type ResolverCatalog } from '@olm/core';
 import { propertiesAnnotationValue, stepsFromBundle, subscriptionStep, type Step } from './bundle-steps.js';
 import { bundleManifests, isImageOnly } from './bundle-manifests.js';
 import type { BundleUnpackSettings } from './bundle-unpack-settings.js';
 import type { CatalogControllerContext } from './controller-context.js';
-import { nameOf, type AnyObject } from './kinds.js';
-
-/** What the step resolver reads of a Subscription. */
-export interface ResolvingSubscription extends AnyObject {
-  spec?: { name?: string; channel?: string; source?: string; sourceNamespace?: string; [field: string]: unknown };
-  status?: { currentCSV?: string; [field: string]: unknown };
-}
+import { nameOf, typedList } from './kinds.js';
 
 /** A bundle whose image is being unpacked, or failed to be. */
 export type Unfinished = Exclude<BundlePullResult, { state: 'unpacked' }>;
@@ -28,10 +22,10 @@ export interface StepResolutionInput {
   readonly namespace: string;
   readonly resolution: Resolution;
   readonly catalogs: readonly ResolverCatalog[];
-  readonly subscriptions: readonly ResolvingSubscription[];
-  readonly csvs: readonly AnyObject[];
-  /** The CatalogSources resolution saw (their uid and pull secrets go with an unpack). */
-  readonly sources: readonly AnyObject[];
+  /** The namespace's Subscriptions, CSVs and the CatalogSources resolution saw (their uid and pull secrets go with an unpack). */
+  readonly subscriptions: readonly CachedObject[];
+  readonly csvs: readonly CachedObject[];
+  readonly sources: readonly CachedObject[];
   /** The OperatorGroup's unpack timeout and retry interval. */
   readonly unpack: BundleUnpackSettings;
 }
@@ -47,7 +41,9 @@ export interface StepResolution {
 
 /** Upstream's step resolver: steps for bundles whose Subscriptions do not have them yet, and the new currentCSVs. */
 export async function resolveSteps(context: CatalogControllerContext, input: StepResolutionInput): Promise<StepResolution> {
-  const { namespace, resolution, catalogs, subscriptions, csvs, sources } = input;
+  const { namespace, resolution, catalogs, csvs } = input;
+  const subscriptions = typedList('subscription', input.subscriptions);
+  const sources = typedList('catalogSource', input.sources);
   const steps: Step[] = [];
   const updated = new Map<string, string>();
   const unpacking: Unfinished[] = [];
@@ -72,7 +68,7 @@ export async function resolveSteps(context: CatalogControllerContext, input: Ste
       throw new Error(`error using catalogsource ${operator.catalog.namespace}/${operator.catalog.name}: ${describeError(error)}`);
     }
     const source = sources.find((candidate) => nameOf(candidate) === operator.catalog.name && candidate.metadata?.namespace === operator.catalog.namespace);
-    const pullSecrets = (source?.spec as { secrets?: unknown } | undefined)?.secrets;
+    const pullSecrets: unknown = source?.spec?.secrets;
     const contents: BundlePullResult = !isImageOnly(bundle)
       ? { state: 'unpacked', manifests: bundleManifests(bundle) }
       : await puller(context, bundle.name).pull({

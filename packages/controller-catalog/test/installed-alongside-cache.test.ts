@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ObjectReader } from '@olm/core';
 import type { KubeClient } from '@olm/controller-runtime';
+import type { Step } from '../src/bundle-steps.js';
 import type { CatalogControllerContext } from '../src/controller-context.js';
 import { executePlan } from '../src/install-plan-executor.js';
 import { installedAlongside, installedAlongsideKey } from '../src/installed-alongside.js';
@@ -13,7 +14,7 @@ const csv = (namespace: string, labels: Record<string, string> = {}): AnyObject 
   metadata: { name: 'widget.v1', namespace, labels },
   spec: { displayName: 'Widget', install: { strategy: 'deployment', spec: { deployments: [] } } },
 });
-const crdStep = (name: string) => {
+const crdStep = (name: string): Step => {
   const alongside = ['cached/widget.v1', 'live/widget.v1', 'gone/widget.v1'];
   const manifest = {
     apiVersion: 'apiextensions.k8s.io/v1',
