@@ -5,7 +5,7 @@ import { catalogSourceRevision } from './catalog-source-connections.js';
 import type { CatalogControllerContext } from './controller-context.js';
 import { installedOperators, replacementInProgress } from './installed-operators.js';
 import { asString, nameOf, type AnyObject } from './kinds.js';
-import type { NamespaceSnapshot, SubscriptionObject } from './namespace-snapshot.js';
+import type { NamespaceSnapshot, LiveSubscription } from './namespace-snapshot.js';
 import { failResolution } from './resolution-outcomes.js';
 import type { Working } from './subscription-writes.js';
 
@@ -74,7 +74,7 @@ export async function resolveNamespace(context: ResolveContext, snapshot: Namesp
 async function loadCatalogs(
   context: Pick<CatalogControllerContext, 'connections' | 'logger' | 'sourceTypes'>,
   sources: readonly AnyObject[],
-  subscriptions: readonly SubscriptionObject[],
+  subscriptions: readonly LiveSubscription[],
 ): Promise<ResolverCatalog[]> {
   const catalogs: ResolverCatalog[] = [];
   for (const source of sources) {
@@ -92,7 +92,7 @@ async function loadCatalogs(
   return catalogs;
 }
 
-function resolverSubscription(sub: SubscriptionObject): ResolverSubscription {
+function resolverSubscription(sub: LiveSubscription): ResolverSubscription {
   return {
     name: nameOf(sub),
     package: asString(sub.spec?.name),

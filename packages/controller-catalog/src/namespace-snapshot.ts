@@ -7,7 +7,11 @@ import type { SubscriptionStatus } from './subscription-status.js';
 
 const excludeGlobalAnnotation = 'olm.operatorframework.io/exclude-global-namespace-resolution';
 
-export interface SubscriptionObject extends AnyObject {
+/**
+ * A Subscription as the namespace pass and the subscription reconciler read and write it: its status in
+ * the shape `subscription-status` computes (readonly, every field optional), the rest as @olm/api has it.
+ */
+export interface LiveSubscription extends AnyObject {
   spec?: {
     name?: string;
     channel?: string;
@@ -25,7 +29,7 @@ export interface NamespaceSnapshot {
   readonly namespace: string;
   /** The InstallPlans left after collecting old ones. */
   readonly plans: readonly AnyObject[];
-  readonly subscriptions: readonly SubscriptionObject[];
+  readonly subscriptions: readonly LiveSubscription[];
   readonly csvs: readonly AnyObject[];
   readonly operatorGroups: readonly AnyObject[];
   /** The OperatorGroup (when exactly one) opts into fail-forward upgrades. */
@@ -63,7 +67,7 @@ export async function readNamespace(
   namespace: string,
   plans: readonly AnyObject[],
 ): Promise<NamespaceSnapshot | undefined> {
-  const subscriptions = (await client.list<SubscriptionObject>(Kinds.subscription, { namespace })).items;
+  const subscriptions = (await client.list<LiveSubscription>(Kinds.subscription, { namespace })).items;
   if (subscriptions.length === 0) return undefined;
   const csvs = (await client.list<AnyObject>(Kinds.clusterServiceVersion, { namespace })).items;
   const operatorGroups = (await client.list<AnyObject>(Kinds.operatorGroup, { namespace })).items;

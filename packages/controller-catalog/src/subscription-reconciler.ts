@@ -2,7 +2,7 @@ import type { CachedObject, ObjectReader, Reconciler } from '@olm/core';
 import { isNotFound, updateStatus, type KubeClient } from '@olm/controller-runtime';
 import type { CatalogControllerContext } from './controller-context.js';
 import { asString, Kinds, nameOf, namespaceOf, type AnyObject } from './kinds.js';
-import type { SubscriptionObject } from './namespace-snapshot.js';
+import type { LiveSubscription } from './namespace-snapshot.js';
 import { ownPartDiffers, withOwnPart } from './subscription-ownership.js';
 import { catalogHealthOf, updateCatalogHealth, updateInstallPlanConditions, type InstallPlanStatusView, type SubscriptionStatus } from './subscription-status.js';
 
@@ -29,11 +29,11 @@ export function createSubscriptionReconciler(context: CatalogControllerContext):
       {
         ...Kinds.installPlan,
         map: (plan, cache) =>
-          requestsOf(cache.list(Kinds.subscription, { namespace: namespaceOf(plan) }).filter((sub) => (sub as SubscriptionObject).status?.installPlanRef?.name === nameOf(plan))),
+          requestsOf(cache.list(Kinds.subscription, { namespace: namespaceOf(plan) }).filter((sub) => (sub as LiveSubscription).status?.installPlanRef?.name === nameOf(plan))),
       },
     ],
     async reconcile({ namespace = '', name }, { cache }) {
-      const cached = cache.get(Kinds.subscription, name, namespace) as SubscriptionObject | undefined;
+      const cached = cache.get(Kinds.subscription, name, namespace) as LiveSubscription | undefined;
       if (!cached) return;
       const client = context.client();
       const planName = cached.status?.installPlanRef?.name;
@@ -42,7 +42,7 @@ export function createSubscriptionReconciler(context: CatalogControllerContext):
       const now = context.now();
       if (!ownPartDiffers(cached.status, ownStatus(cached, sources, plan, now), 'subscription')) return;
       try {
-        await updateStatus<SubscriptionObject>(
+        await updateStatus<LiveSubscription>(
           client,
           { ...Kinds.subscription, namespace, name },
           (latest) => {
@@ -50,7 +50,7 @@ export function createSubscriptionReconciler(context: CatalogControllerContext):
             if (latest.status?.installPlanRef?.name !== planName) return false;
             const desired = ownStatus(latest, sources, plan, now);
             if (!ownPartDiffers(latest.status, desired, 'subscription')) return false;
-            latest.status = withOwnPart(latest.status, desired, 'subscription') as SubscriptionObject['status'];
+            latest.status = withOwnPart(latest.status, desired, 'subscription') as LiveSubscription['status'];
             return true;
           },
           { fieldManager: context.fieldManager },
@@ -63,7 +63,7 @@ export function createSubscriptionReconciler(context: CatalogControllerContext):
 }
 
 /** The status with this reconciler's part brought up to date (the rest as given). */
-function ownStatus(sub: SubscriptionObject, sources: readonly AnyObject[], plan: AnyObject | undefined, now: Date): SubscriptionStatus {
+function ownStatus(sub: LiveSubscription, sources: readonly AnyObject[], plan: AnyObject | undefined, now: Date): SubscriptionStatus {
   let status: SubscriptionStatus = sub.status ?? {};
   if (status.installPlanRef) status = updateInstallPlanConditions(status, plan?.status as InstallPlanStatusView | undefined, now).status;
   const view = { spec: { source: asString(sub.spec?.source), sourceNamespace: asString(sub.spec?.sourceNamespace) }, status };

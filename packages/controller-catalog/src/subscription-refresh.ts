@@ -5,7 +5,7 @@ import type { CatalogControllerContext } from './controller-context.js';
 import { deprecationConditions } from './deprecation-conditions.js';
 import { referenceOf } from './install-plan-creation.js';
 import { asString, nameOf, type AnyObject } from './kinds.js';
-import type { NamespaceSnapshot, SubscriptionObject } from './namespace-snapshot.js';
+import type { NamespaceSnapshot, LiveSubscription } from './namespace-snapshot.js';
 import {
   catalogHealthOf,
   updateCatalogHealth,
@@ -61,7 +61,7 @@ export async function refreshSubscriptions(context: RefreshContext, snapshot: Na
 function refreshedStatus(
   context: RefreshContext,
   { plans, csvs, failForward, healthSources }: NamespaceSnapshot,
-  object: SubscriptionObject,
+  object: LiveSubscription,
   current: SubscriptionStatus,
   health: readonly CatalogHealth[],
   now: Date,
@@ -87,7 +87,7 @@ function refreshedStatus(
  * the CatalogSource changed), so deprecation conditions read what resolution will. A catalog that
  * cannot be read now is left as it is: its health and resolution say so.
  */
-async function refreshTargetedContent(context: Pick<CatalogControllerContext, 'connections'>, sources: readonly AnyObject[], subscriptions: readonly SubscriptionObject[]): Promise<void> {
+async function refreshTargetedContent(context: Pick<CatalogControllerContext, 'connections'>, sources: readonly AnyObject[], subscriptions: readonly LiveSubscription[]): Promise<void> {
   for (const source of sources) {
     const key = { namespace: source.metadata?.namespace ?? '', name: nameOf(source) };
     if (!subscriptions.some((sub) => sub.spec?.source === key.name && sub.spec?.sourceNamespace === key.namespace)) continue;
@@ -97,7 +97,7 @@ async function refreshTargetedContent(context: Pick<CatalogControllerContext, 'c
 }
 
 /** A Subscription an InstallPlan created (annotation `olm.generated-by`) takes that plan as its own. */
-function adoptGeneratingInstallPlan(sub: SubscriptionObject, status: SubscriptionStatus, plans: readonly AnyObject[], now: Date): SubscriptionStatus {
+function adoptGeneratingInstallPlan(sub: LiveSubscription, status: SubscriptionStatus, plans: readonly AnyObject[], now: Date): SubscriptionStatus {
   if (status.installPlanRef || status.installplan) return status;
   const planName = sub.metadata?.annotations?.[generatedByAnnotation];
   const plan = planName ? plans.find((candidate) => nameOf(candidate) === planName) : undefined;

@@ -1,13 +1,13 @@
 import { updateStatus } from '@olm/controller-runtime';
 import type { CatalogControllerContext } from './controller-context.js';
 import { Kinds, nameOf } from './kinds.js';
-import type { SubscriptionObject } from './namespace-snapshot.js';
+import type { LiveSubscription } from './namespace-snapshot.js';
 import { ownPartDiffers, withOwnPart } from './subscription-ownership.js';
 import type { SubscriptionStatus } from './subscription-status.js';
 
 /** A Subscription being synced: the object as read and the status it should get. */
 export interface Working {
-  readonly object: SubscriptionObject;
+  readonly object: LiveSubscription;
   status: SubscriptionStatus;
 }
 
@@ -24,15 +24,15 @@ export async function writeSubscriptions(context: Pick<CatalogControllerContext,
       continue;
     }
     const desired = sub.status;
-    const stored = await updateStatus<SubscriptionObject>(
+    const stored = await updateStatus<LiveSubscription>(
       client,
       { ...Kinds.subscription, namespace: sub.object.metadata?.namespace ?? '', name: nameOf(sub.object) },
       (latest) => {
-        latest.status = withOwnPart(latest.status, desired, 'namespace') as SubscriptionObject['status'];
+        latest.status = withOwnPart(latest.status, desired, 'namespace') as LiveSubscription['status'];
       },
       { fieldManager: context.fieldManager },
     );
-    (sub as { object: SubscriptionObject }).object = stored;
+    (sub as { object: LiveSubscription }).object = stored;
     sub.status = stored.status ?? {};
   }
 }

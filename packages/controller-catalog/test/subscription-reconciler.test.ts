@@ -3,7 +3,7 @@ import type { KubeClient } from '@olm/controller-runtime';
 import * as testing from '@olm/testing';
 import { createCatalogController } from '../src/index.js';
 import { Kinds, type AnyObject } from '../src/kinds.js';
-import type { SubscriptionObject } from '../src/namespace-snapshot.js';
+import type { LiveSubscription } from '../src/namespace-snapshot.js';
 import { writeSubscriptions } from '../src/subscription-writes.js';
 import { condition, controllerOptions, createNamespace, eventually, get, startCluster, subscription } from './helpers.js';
 
@@ -57,10 +57,10 @@ async function setCatalogState(lastObservedState: string): Promise<void> {
   await client.replaceStatus({ ...source, status: { connectionState: { address: '127.0.0.1:1', lastObservedState, lastConnect: new Date().toISOString().replace(/\.\d+Z$/, 'Z') } } });
 }
 
-const readSubscription = async () => (await get(client, Kinds.subscription, namespace, 'sub')) as SubscriptionObject;
+const readSubscription = async () => (await get(client, Kinds.subscription, namespace, 'sub')) as LiveSubscription;
 
 /** What the namespace pass wrote, unchanged. */
-function expectResolutionFieldsKept(sub: SubscriptionObject, expected: { state: string; currentCSV: string }) {
+function expectResolutionFieldsKept(sub: LiveSubscription, expected: { state: string; currentCSV: string }) {
   expect(sub.status?.state).toBe(expected.state);
   expect(sub.status?.currentCSV).toBe(expected.currentCSV);
   expect(sub.status?.installedCSV).toBe('pkg.v1');
