@@ -11,16 +11,9 @@ import { createBundlePuller, type BundlePullerPluginOptions } from '../src/index
 
 export { condition, createNamespace, eventually, grpcCatalogSource, subscription, type TestObject } from '@olm/testing';
 
-/** The kinds these tests read. */
-export const Kinds = {
-  catalogSource: { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'CatalogSource' },
-  subscription: { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'Subscription' },
-  installPlan: { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'InstallPlan' },
-  clusterServiceVersion: { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'ClusterServiceVersion' },
-  customResourceDefinition: { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' },
-  configMap: { apiVersion: 'v1', kind: 'ConfigMap' },
-  serviceAccount: { apiVersion: 'v1', kind: 'ServiceAccount' },
-} as const;
+import { Kinds } from '@olm/api';
+
+export { Kinds };
 
 type Kind = { readonly apiVersion: string; readonly kind: string };
 

@@ -25,24 +25,9 @@ export async function startHarness(options: { refreshIntervalMs?: number } = {})
   };
 }
 
-export const Kinds = {
-  operator: { apiVersion: 'operators.coreos.com/v1', kind: 'Operator' },
-  subscription: { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'Subscription' },
-  installPlan: { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'InstallPlan' },
-  csv: { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'ClusterServiceVersion' },
-  operatorCondition: { apiVersion: 'operators.coreos.com/v2', kind: 'OperatorCondition' },
-  crd: { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' },
-  deployment: { apiVersion: 'apps/v1', kind: 'Deployment' },
-  serviceAccount: { apiVersion: 'v1', kind: 'ServiceAccount' },
-  secret: { apiVersion: 'v1', kind: 'Secret' },
-  configMap: { apiVersion: 'v1', kind: 'ConfigMap' },
-  service: { apiVersion: 'v1', kind: 'Service' },
-  role: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role' },
-  roleBinding: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding' },
-  clusterRole: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole' },
-  clusterRoleBinding: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding' },
-  validatingWebhook: { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration' },
-} as const;
+import { Kinds } from '@olm/api';
+
+export { Kinds };
 
 export function subscriptionManifest(namespace: string, name: string, packageName = name): CachedObject {
   return subscription(namespace, name, { name: packageName, source: 'catalog' });
@@ -54,7 +39,7 @@ export function installPlanManifest(namespace: string, name: string, csvNames: s
 
 export function csvManifest(namespace: string, name: string, ownedCrds: string[] = []): CachedObject {
   return {
-    ...Kinds.csv,
+    ...Kinds.clusterServiceVersion,
     metadata: { namespace, name },
     spec: {
       displayName: name,
@@ -69,7 +54,7 @@ export function csvManifest(namespace: string, name: string, ownedCrds: string[]
 export function crdManifest(group: string, kind: string): CachedObject {
   const plural = `${kind.toLowerCase()}s`;
   return {
-    ...Kinds.crd,
+    ...Kinds.customResourceDefinition,
     metadata: { name: `${plural}.${group}` },
     spec: {
       group,

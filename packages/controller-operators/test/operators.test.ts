@@ -26,7 +26,7 @@ async function installed(namespace: string, pkg: string) {
   const crd = await client.create(crdManifest(`${namespace}.example.com`, 'Widget'));
   const csv = await client.create(csvManifest(namespace, `${pkg}.v1`, [crd.metadata!.name!]));
   await client.replaceStatus({ ...csv, status: { phase: 'Succeeded', reason: 'InstallSucceeded', message: 'install strategy completed with no errors', lastUpdateTime: time, lastTransitionTime: time } });
-  const ownerReferences = [{ apiVersion: Kinds.csv.apiVersion, kind: Kinds.csv.kind, name: csv.metadata!.name!, uid: csv.metadata!.uid!, controller: false, blockOwnerDeletion: false }];
+  const ownerReferences = [{ apiVersion: Kinds.clusterServiceVersion.apiVersion, kind: Kinds.clusterServiceVersion.kind, name: csv.metadata!.name!, uid: csv.metadata!.uid!, controller: false, blockOwnerDeletion: false }];
   const ownerLabels = { 'olm.owner': `${pkg}.v1`, 'olm.owner.namespace': namespace, 'olm.owner.kind': 'ClusterServiceVersion' };
   const managed = { 'olm.managed': 'true' };
   const template = { metadata: { labels: { app: pkg } }, spec: { containers: [{ name: 'manager', image: 'example.com/manager:v1' }] } };
@@ -41,7 +41,7 @@ async function installed(namespace: string, pkg: string) {
   await client.create({ ...Kinds.secret, metadata: { namespace, name: `${pkg}-cert`, labels: managed, ownerReferences }, data: {} });
   await client.create({ ...Kinds.configMap, metadata: { namespace, name: `${pkg}-config`, labels: managed, ownerReferences }, data: { a: 'b' } });
   await client.create({ ...Kinds.service, metadata: { namespace, name: `${pkg}-service`, labels: managed, ownerReferences }, spec: { ports: [{ port: 443 }], selector: { app: pkg } } });
-  await client.create({ ...Kinds.validatingWebhook, metadata: { name: `${namespace}-${pkg}`, labels: ownerLabels }, webhooks: [] });
+  await client.create({ ...Kinds.validatingWebhookConfiguration, metadata: { name: `${namespace}-${pkg}`, labels: ownerLabels }, webhooks: [] });
   await client.create({ ...Kinds.operatorCondition, metadata: { namespace, name: `${pkg}.v1`, ownerReferences }, spec: { deployments: [`${pkg}-operator`], serviceAccounts: [pkg] } });
   await client.create(installPlanManifest(namespace, 'install-1', [`${pkg}.v1`]));
   const subscription = await client.create(subscriptionManifest(namespace, pkg));
@@ -110,7 +110,7 @@ describe('the Operator API', () => {
 
   it('follows its components: new conditions, a new InstallPlan instead of the old one, a component removed', async () => {
     const { client } = harness;
-    const csv = (await find(Kinds.csv, 'db.v1', 'op-basic'))!;
+    const csv = (await find(Kinds.clusterServiceVersion, 'db.v1', 'op-basic'))!;
     await client.replaceStatus({ ...csv, status: { ...csv.status, phase: 'Failed', reason: 'ComponentUnhealthy', message: 'installing: waiting for deployment db-operator to become ready' } });
     await eventually(async () => {
       const refs = ((await find(Kinds.operator, 'db.op-basic'))!.status.components.refs ?? []) as Json[];
