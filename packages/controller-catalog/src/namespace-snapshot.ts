@@ -2,27 +2,15 @@ import type { ObjectReader } from '@olm/core';
 import type { KubeClient } from '@olm/controller-runtime';
 import type { CatalogControllerContext } from './controller-context.js';
 import { installPlansToCollect } from './install-plan-rules.js';
+import type { Subscription } from '@olm/api';
+import type { CachedObject } from '@olm/core';
 import { asString, Kinds, nameOf, type AnyObject } from './kinds.js';
 import type { SubscriptionStatus } from './subscription-status.js';
 
 const excludeGlobalAnnotation = 'olm.operatorframework.io/exclude-global-namespace-resolution';
 
-/**
- * A Subscription as the namespace pass and the subscription reconciler read and write it: its status in
- * the shape `subscription-status` computes (readonly, every field optional), the rest as @olm/api has it.
- */
-export interface LiveSubscription extends AnyObject {
-  spec?: {
-    name?: string;
-    channel?: string;
-    source?: string;
-    sourceNamespace?: string;
-    startingCSV?: string;
-    installPlanApproval?: string;
-    [field: string]: unknown;
-  };
-  status?: SubscriptionStatus & Record<string, unknown>;
-}
+/** A Subscription as the namespace pass and the subscription reconciler read and write it (@olm/api's, its status as `subscription-status` computes it). */
+export type LiveSubscription = CachedObject & Omit<Subscription, 'status'> & { status?: SubscriptionStatus };
 
 /** What one namespace pass reads: live Subscriptions, CSVs, OperatorGroups and InstallPlans, cached CatalogSources. */
 export interface NamespaceSnapshot {

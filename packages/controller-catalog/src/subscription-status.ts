@@ -1,45 +1,12 @@
+import type { ObjectReference, SubscriptionCatalogHealth as CatalogHealth, SubscriptionCondition, SubscriptionStatus as ApiSubscriptionStatus } from '@olm/api';
 import { sameConditionState, withCondition as withListCondition } from '@olm/api';
 import { CatalogSourceReasons, GrpcConnectionStates, BundleLookupConditionTypes, InstallPlanConditionTypes, InstallPlanPhases, SubscriptionConditionTypes, SubscriptionReasons, SubscriptionStates } from '@olm/api';
 import { formatTime } from '@olm/go-format';
 import { Kinds, nameOf, type AnyObject } from './kinds.js';
 
-/** A Subscription condition (`status.conditions[]`). */
-export interface SubscriptionCondition {
-  readonly type: string;
-  readonly status: 'True' | 'False' | 'Unknown';
-  readonly reason?: string;
-  readonly message?: string;
-  readonly lastTransitionTime?: string;
-  readonly lastHeartbeatTime?: string;
-}
-
-export interface ObjectReference {
-  readonly apiVersion?: string;
-  readonly kind?: string;
-  readonly name: string;
-  readonly namespace: string;
-  readonly uid?: string;
-  readonly resourceVersion?: string;
-}
-
-export interface CatalogHealth {
-  readonly catalogSourceRef: ObjectReference;
-  readonly lastUpdated: string;
-  readonly healthy: boolean;
-}
-
-export interface SubscriptionStatus {
-  readonly state?: string;
-  readonly currentCSV?: string;
-  readonly installedCSV?: string;
-  readonly installPlanRef?: ObjectReference;
-  readonly installplan?: { readonly apiVersion: string; readonly kind: string; readonly name: string; readonly uuid: string };
-  readonly installPlanGeneration?: number;
-  readonly catalogHealth?: readonly CatalogHealth[];
-  readonly conditions?: readonly SubscriptionCondition[];
-  readonly lastUpdated?: string;
-  readonly [field: string]: unknown;
-}
+/** A Subscription's status as the controllers compute it: @olm/api's, `lastUpdated` set once something is written. */
+export type SubscriptionStatus = Omit<ApiSubscriptionStatus, 'lastUpdated'> & { lastUpdated?: string };
+export type { CatalogHealth, ObjectReference, SubscriptionCondition };
 
 export interface SubscriptionView {
   readonly spec: { readonly source: string; readonly sourceNamespace: string };
@@ -127,7 +94,7 @@ export function updateCatalogHealth(subscription: SubscriptionView, health: read
   const next = { type: SubscriptionConditionTypes.CatalogSourcesUnhealthy, ...condition };
   if (!listChanged && sameCondition(getCondition(status, SubscriptionConditionTypes.CatalogSourcesUnhealthy), next)) return { status, changed: false };
   return {
-    status: { ...withCondition(status, { ...next, lastTransitionTime: formatTime(now) }), catalogHealth: health, lastUpdated: formatTime(now) },
+    status: { ...withCondition(status, { ...next, lastTransitionTime: formatTime(now) }), catalogHealth: [...health], lastUpdated: formatTime(now) },
     changed: true,
   };
 }

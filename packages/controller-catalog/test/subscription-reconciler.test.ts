@@ -4,7 +4,7 @@ import * as testing from '@olm/testing';
 import { createCatalogController } from '../src/index.js';
 import { Kinds, type AnyObject } from '../src/kinds.js';
 import type { LiveSubscription } from '../src/namespace-snapshot.js';
-import { writeSubscriptions } from '../src/subscription-writes.js';
+import { writeSubscriptions, type Working } from '../src/subscription-writes.js';
 import { condition, controllerOptions, createNamespace, eventually, get, startCluster, subscription } from './helpers.js';
 
 // Only the `subscription` reconciler runs: no namespace pass, nothing resolves. Catalog health and the referenced
@@ -57,7 +57,7 @@ async function setCatalogState(lastObservedState: string): Promise<void> {
   await client.replaceStatus({ ...source, status: { connectionState: { address: '127.0.0.1:1', lastObservedState, lastConnect: new Date().toISOString().replace(/\.\d+Z$/, 'Z') } } });
 }
 
-const readSubscription = async () => (await get(client, Kinds.subscription, namespace, 'sub')) as LiveSubscription;
+const readSubscription = async () => (await client.get<LiveSubscription>({ ...Kinds.subscription, namespace, name: 'sub' }));
 
 /** What the namespace pass wrote, unchanged. */
 function expectResolutionFieldsKept(sub: LiveSubscription, expected: { state: string; currentCSV: string }) {
@@ -108,7 +108,7 @@ describe('the subscription reconciler', () => {
     await eventually(async () => condition(await readSubscription(), 'CatalogSourcesUnhealthy')?.status === 'False');
 
     // The namespace pass decided an upgrade from what it read before the catalog recovered.
-    const working = [{ object: stale, status: { ...stale.status, state: 'UpgradePending', currentCSV: 'pkg.v2', lastUpdated: '2026-02-02T00:00:00Z' } }];
+    const working: Working[] = [{ object: stale, status: { ...stale.status, state: 'UpgradePending' as const, currentCSV: 'pkg.v2', lastUpdated: '2026-02-02T00:00:00Z' } }];
     await writeSubscriptions({ client: () => client, fieldManager: 'test' }, working);
     const written = await readSubscription();
     expectResolutionFieldsKept(written, { state: 'UpgradePending', currentCSV: 'pkg.v2' });
