@@ -51,7 +51,7 @@ describe('isUnsafeFailForward', () => {
 
   it('is off without a strategy', () => {
     expect(isUnsafeFailForward(group(undefined))).toBe(false);
-    expect(isUnsafeFailForward({ apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: { name: 'og' } })).toBe(false);
+    expect(isUnsafeFailForward({})).toBe(false);
   });
 });
 

@@ -4,7 +4,7 @@ import { specInvalidReason } from './catalog-source-spec.js';
 import { catalogSourceRevision } from './catalog-source-connections.js';
 import type { CatalogControllerContext } from './controller-context.js';
 import { installedOperators, replacementInProgress } from './installed-operators.js';
-import { asString, nameOf, type AnyObject } from './kinds.js';
+import { asString, nameOf, type CatalogSourceObject } from './kinds.js';
 import type { NamespaceSnapshot, LiveSubscription } from './namespace-snapshot.js';
 import { failResolution } from './resolution-outcomes.js';
 import type { Working } from './subscription-writes.js';
@@ -34,7 +34,7 @@ export async function resolveNamespace(context: ResolveContext, snapshot: Namesp
   const unseen = sources.filter(
     (source) =>
       !context.reconciledCatalogSources.has(`${source.metadata?.namespace ?? ''}/${nameOf(source)}`) &&
-      !specInvalidReason((source.spec ?? {}) as Record<string, unknown>, context.sourceTypes().keys()),
+      !specInvalidReason(source.spec ?? {}, context.sourceTypes().keys()),
   );
   if (unseen.length > 0) {
     context.logger.debug('waiting for catalog sources to be reconciled before resolving', { namespace, catalogSources: unseen.map((source) => `${source.metadata?.namespace}/${nameOf(source)}`) });
@@ -73,13 +73,13 @@ export async function resolveNamespace(context: ResolveContext, snapshot: Namesp
  */
 async function loadCatalogs(
   context: Pick<CatalogControllerContext, 'connections' | 'logger' | 'sourceTypes'>,
-  sources: readonly AnyObject[],
+  sources: readonly CatalogSourceObject[],
   subscriptions: readonly LiveSubscription[],
 ): Promise<ResolverCatalog[]> {
   const catalogs: ResolverCatalog[] = [];
   for (const source of sources) {
     const key = { namespace: source.metadata?.namespace ?? '', name: nameOf(source) };
-    if (specInvalidReason((source.spec ?? {}) as Record<string, unknown>, context.sourceTypes().keys())) continue;
+    if (specInvalidReason(source.spec ?? {}, context.sourceTypes().keys())) continue;
     const targeted = subscriptions.some((sub) => sub.spec?.source === key.name && sub.spec?.sourceNamespace === key.namespace);
     try {
       const content = await context.connections.content(key, catalogSourceRevision(source));

@@ -4,7 +4,7 @@ import type { CatalogControllerContext } from './controller-context.js';
 import { installPlansToCollect } from './install-plan-rules.js';
 import type { Subscription } from '@olm/api';
 import type { CachedObject } from '@olm/core';
-import { asString, Kinds, nameOf, type AnyObject } from './kinds.js';
+import { Kinds, nameOf, type CatalogSourceObject, type CsvObject, type InstallPlanObject, type OperatorGroupObject } from './kinds.js';
 import type { SubscriptionStatus } from './subscription-status.js';
 
 const excludeGlobalAnnotation = 'olm.operatorframework.io/exclude-global-namespace-resolution';
@@ -16,28 +16,28 @@ export type LiveSubscription = CachedObject & Omit<Subscription, 'status'> & { s
 export interface NamespaceSnapshot {
   readonly namespace: string;
   /** The InstallPlans left after collecting old ones. */
-  readonly plans: readonly AnyObject[];
+  readonly plans: readonly InstallPlanObject[];
   readonly subscriptions: readonly LiveSubscription[];
-  readonly csvs: readonly AnyObject[];
-  readonly operatorGroups: readonly AnyObject[];
+  readonly csvs: readonly CsvObject[];
+  readonly operatorGroups: readonly OperatorGroupObject[];
   /** The OperatorGroup (when exactly one) opts into fail-forward upgrades. */
   readonly failForward: boolean;
   /** The CatalogSources resolution sees: the namespace's and, unless the OperatorGroup excludes them, the global ones. */
-  readonly sources: readonly AnyObject[];
+  readonly sources: readonly CatalogSourceObject[];
   /** The CatalogSources whose health the Subscriptions report: always the namespace's and the global ones (as upstream). */
-  readonly healthSources: readonly AnyObject[];
+  readonly healthSources: readonly CatalogSourceObject[];
 }
 
 type SnapshotContext = Pick<CatalogControllerContext, 'globalCatalogNamespace'>;
 
 /** Deletes the InstallPlans beyond the newest 5 (upstream's garbage collection) and returns the others. */
-export async function collectInstallPlans(client: KubeClient, namespace: string): Promise<AnyObject[]> {
-  const plans = (await client.list<AnyObject>(Kinds.installPlan, { namespace })).items;
+export async function collectInstallPlans(client: KubeClient, namespace: string): Promise<InstallPlanObject[]> {
+  const plans = (await client.list<InstallPlanObject>(Kinds.installPlan, { namespace })).items;
   const collect = installPlansToCollect(
     plans.map((plan) => ({
       name: nameOf(plan),
-      generation: Number((plan.spec as { generation?: number } | undefined)?.generation ?? 0),
-      creationTimestamp: asString(plan.metadata?.creationTimestamp),
+      generation: plan.spec?.generation ?? 0,
+      creationTimestamp: plan.metadata?.creationTimestamp ?? '',
     })),
   );
   for (const plan of collect) {
@@ -53,13 +53,13 @@ export async function readNamespace(
   client: KubeClient,
   cache: ObjectReader,
   namespace: string,
-  plans: readonly AnyObject[],
+  plans: readonly InstallPlanObject[],
 ): Promise<NamespaceSnapshot | undefined> {
   const subscriptions = (await client.list<LiveSubscription>(Kinds.subscription, { namespace })).items;
   if (subscriptions.length === 0) return undefined;
-  const csvs = (await client.list<AnyObject>(Kinds.clusterServiceVersion, { namespace })).items;
-  const operatorGroups = (await client.list<AnyObject>(Kinds.operatorGroup, { namespace })).items;
-  const catalogsIn = (namespaces: readonly string[]) => namespaces.flatMap((catalogNamespace) => cache.list(Kinds.catalogSource, { namespace: catalogNamespace }) as AnyObject[]);
+  const csvs = (await client.list<CsvObject>(Kinds.clusterServiceVersion, { namespace })).items;
+  const operatorGroups = (await client.list<OperatorGroupObject>(Kinds.operatorGroup, { namespace })).items;
+  const catalogsIn = (namespaces: readonly string[]) => namespaces.flatMap((catalogNamespace) => cache.list(Kinds.catalogSource, { namespace: catalogNamespace }) as CatalogSourceObject[]);
   const global = context.globalCatalogNamespace;
   return {
     namespace,
@@ -73,7 +73,7 @@ export async function readNamespace(
   };
 }
 
-function visibleCatalogNamespaces(context: SnapshotContext, namespace: string, operatorGroups: readonly AnyObject[]): string[] {
+function visibleCatalogNamespaces(context: SnapshotContext, namespace: string, operatorGroups: readonly OperatorGroupObject[]): string[] {
   const excluded = operatorGroups.length === 1 && operatorGroups[0]!.metadata?.annotations?.[excludeGlobalAnnotation] === 'true';
   return excluded || namespace === context.globalCatalogNamespace ? [namespace] : [namespace, context.globalCatalogNamespace];
 }
@@ -82,8 +82,8 @@ function visibleCatalogNamespaces(context: SnapshotContext, namespace: string, o
  * Whether an OperatorGroup opts into fail-forward upgrades. Current OLM writes `spec.upgradeStrategy` as a
  * string (`TechPreviewUnsafeFailForward`); older releases wrote `{ name: UnsafeFailForward }`. Both are honoured.
  */
-export function isUnsafeFailForward(group: AnyObject): boolean {
-  const strategy = (group.spec as { upgradeStrategy?: unknown } | undefined)?.upgradeStrategy;
+export function isUnsafeFailForward(group: { readonly spec?: { readonly upgradeStrategy?: unknown } }): boolean {
+  const strategy = group.spec?.upgradeStrategy;
   if (typeof strategy === 'string') return strategy === 'TechPreviewUnsafeFailForward';
   const name = (strategy as { name?: unknown } | undefined)?.name;
   return name === 'TechPreviewUnsafeFailForward' || name === 'UnsafeFailForward';

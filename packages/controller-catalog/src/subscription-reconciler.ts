@@ -1,10 +1,10 @@
 import type { CachedObject, ObjectReader, Reconciler } from '@olm/core';
 import { isNotFound, updateStatus, type KubeClient } from '@olm/controller-runtime';
 import type { CatalogControllerContext } from './controller-context.js';
-import { asString, Kinds, nameOf, namespaceOf, type AnyObject } from './kinds.js';
+import { asString, Kinds, nameOf, namespaceOf, typed, typedList, type CatalogSourceObject, type InstallPlanObject } from './kinds.js';
 import type { LiveSubscription } from './namespace-snapshot.js';
 import { ownPartDiffers, withOwnPart } from './subscription-ownership.js';
-import { catalogHealthOf, updateCatalogHealth, updateInstallPlanConditions, type InstallPlanStatusView, type SubscriptionStatus } from './subscription-status.js';
+import { catalogHealthOf, updateCatalogHealth, updateInstallPlanConditions, type SubscriptionStatus } from './subscription-status.js';
 
 /**
  * The Subscription's own status (upstream's Subscription syncer with its catalog-health and install-plan-state
@@ -63,25 +63,25 @@ export function createSubscriptionReconciler(context: CatalogControllerContext):
 }
 
 /** The status with this reconciler's part brought up to date (the rest as given). */
-function ownStatus(sub: LiveSubscription, sources: readonly AnyObject[], plan: AnyObject | undefined, now: Date): SubscriptionStatus {
+function ownStatus(sub: LiveSubscription, sources: readonly CatalogSourceObject[], plan: InstallPlanObject | undefined, now: Date): SubscriptionStatus {
   let status: SubscriptionStatus = sub.status ?? {};
-  if (status.installPlanRef) status = updateInstallPlanConditions(status, plan?.status as InstallPlanStatusView | undefined, now).status;
+  if (status.installPlanRef) status = updateInstallPlanConditions(status, plan?.status, now).status;
   const view = { spec: { source: asString(sub.spec?.source), sourceNamespace: asString(sub.spec?.sourceNamespace) }, status };
   return updateCatalogHealth(view, catalogHealthOf(sources, now), now).status;
 }
 
 /** The catalogs whose health a Subscription reports: its namespace's and the global ones (as upstream, whatever the OperatorGroup excludes). */
-function healthSources(cache: ObjectReader, namespace: string, global: string): AnyObject[] {
+function healthSources(cache: ObjectReader, namespace: string, global: string): CatalogSourceObject[] {
   const namespaces = namespace === global ? [namespace] : [namespace, global];
-  return namespaces.flatMap((catalogNamespace) => cache.list(Kinds.catalogSource, { namespace: catalogNamespace }) as AnyObject[]);
+  return namespaces.flatMap((catalogNamespace) => typedList('catalogSource', cache.list(Kinds.catalogSource, { namespace: catalogNamespace })));
 }
 
 /** The referenced InstallPlan from the cache, or live when the cache has not seen it yet (a plan just created is not missing). */
-async function referencedPlan(client: KubeClient, cache: ObjectReader, namespace: string, name: string): Promise<AnyObject | undefined> {
-  const cached = cache.get(Kinds.installPlan, name, namespace) as AnyObject | undefined;
+async function referencedPlan(client: KubeClient, cache: ObjectReader, namespace: string, name: string): Promise<InstallPlanObject | undefined> {
+  const cached = typed('installPlan', cache.get(Kinds.installPlan, name, namespace));
   if (cached) return cached;
   try {
-    return await client.get<AnyObject>({ ...Kinds.installPlan, namespace, name });
+    return await client.get<InstallPlanObject>({ ...Kinds.installPlan, namespace, name });
   } catch (error) {
     if (isNotFound(error)) return undefined;
     throw error;

@@ -4,7 +4,7 @@ import { catalogSourceRevision } from './catalog-source-connections.js';
 import type { CatalogControllerContext } from './controller-context.js';
 import { deprecationConditions } from './deprecation-conditions.js';
 import { referenceOf } from './install-plan-creation.js';
-import { asString, nameOf, type AnyObject } from './kinds.js';
+import { asString, nameOf, type CatalogSourceObject, type InstallPlanObject } from './kinds.js';
 import type { NamespaceSnapshot, LiveSubscription } from './namespace-snapshot.js';
 import {
   catalogHealthOf,
@@ -12,7 +12,6 @@ import {
   updateCsvState,
   updateInstallPlanConditions,
   type CatalogHealth,
-  type InstallPlanStatusView,
   type SubscriptionStatus,
 } from './subscription-status.js';
 import { writeSubscriptions, type Working } from './subscription-writes.js';
@@ -68,15 +67,15 @@ function refreshedStatus(
 ): SubscriptionStatus {
   let status = adoptGeneratingInstallPlan(object, current, plans, now);
   const ref = status.installPlanRef;
-  let plan: AnyObject | undefined;
+  let plan: InstallPlanObject | undefined;
   if (ref) {
     plan = plans.find((candidate) => nameOf(candidate) === ref.name);
-    status = updateInstallPlanConditions(status, plan?.status as InstallPlanStatusView | undefined, now).status;
+    status = updateInstallPlanConditions(status, plan?.status, now).status;
   }
   const currentCsvExists = csvs.some((csv) => nameOf(csv) === status.currentCSV);
   status = updateCsvState(status, currentCsvExists, now, {
     failForward,
-    installPlanFailed: (plan?.status as { phase?: string } | undefined)?.phase === InstallPlanPhases.Failed,
+    installPlanFailed: plan?.status?.phase === InstallPlanPhases.Failed,
   }).status;
   status = updateCatalogHealth({ spec: { source: asString(object.spec?.source), sourceNamespace: asString(object.spec?.sourceNamespace) }, status }, health, now).status;
   return deprecationConditions(object, status, healthSources, context, now);
@@ -87,7 +86,7 @@ function refreshedStatus(
  * the CatalogSource changed), so deprecation conditions read what resolution will. A catalog that
  * cannot be read now is left as it is: its health and resolution say so.
  */
-async function refreshTargetedContent(context: Pick<CatalogControllerContext, 'connections'>, sources: readonly AnyObject[], subscriptions: readonly LiveSubscription[]): Promise<void> {
+async function refreshTargetedContent(context: Pick<CatalogControllerContext, 'connections'>, sources: readonly CatalogSourceObject[], subscriptions: readonly LiveSubscription[]): Promise<void> {
   for (const source of sources) {
     const key = { namespace: source.metadata?.namespace ?? '', name: nameOf(source) };
     if (!subscriptions.some((sub) => sub.spec?.source === key.name && sub.spec?.sourceNamespace === key.namespace)) continue;
@@ -97,7 +96,7 @@ async function refreshTargetedContent(context: Pick<CatalogControllerContext, 'c
 }
 
 /** A Subscription an InstallPlan created (annotation `olm.generated-by`) takes that plan as its own. */
-function adoptGeneratingInstallPlan(sub: LiveSubscription, status: SubscriptionStatus, plans: readonly AnyObject[], now: Date): SubscriptionStatus {
+function adoptGeneratingInstallPlan(sub: LiveSubscription, status: SubscriptionStatus, plans: readonly InstallPlanObject[], now: Date): SubscriptionStatus {
   if (status.installPlanRef || status.installplan) return status;
   const planName = sub.metadata?.annotations?.[generatedByAnnotation];
   const plan = planName ? plans.find((candidate) => nameOf(candidate) === planName) : undefined;
@@ -107,7 +106,7 @@ function adoptGeneratingInstallPlan(sub: LiveSubscription, status: SubscriptionS
     ...status,
     installPlanRef: reference,
     installplan: { apiVersion: reference.apiVersion, kind: reference.kind, name: reference.name, uuid: reference.uid },
-    installPlanGeneration: Number((plan.spec as { generation?: number } | undefined)?.generation ?? 0),
+    installPlanGeneration: plan.spec?.generation ?? 0,
     state: SubscriptionStates.UpgradePending,
     currentCSV: asString(sub.spec?.startingCSV),
     lastUpdated: formatTime(now),

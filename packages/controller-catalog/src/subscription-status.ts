@@ -1,8 +1,8 @@
-import type { ObjectReference, SubscriptionCatalogHealth as CatalogHealth, SubscriptionCondition, SubscriptionStatus as ApiSubscriptionStatus } from '@olm/api';
+import type { InstallPlanStatus, ObjectReference, SubscriptionCatalogHealth as CatalogHealth, SubscriptionCondition, SubscriptionStatus as ApiSubscriptionStatus } from '@olm/api';
 import { sameConditionState, withCondition as withListCondition } from '@olm/api';
 import { CatalogSourceReasons, GrpcConnectionStates, BundleLookupConditionTypes, InstallPlanConditionTypes, InstallPlanPhases, SubscriptionConditionTypes, SubscriptionReasons, SubscriptionStates } from '@olm/api';
 import { formatTime } from '@olm/go-format';
-import { Kinds, nameOf, type AnyObject } from './kinds.js';
+import { Kinds, nameOf, type CatalogSourceObject } from './kinds.js';
 
 /** A Subscription's status as the controllers compute it: @olm/api's, `lastUpdated` set once something is written. */
 export type SubscriptionStatus = Omit<ApiSubscriptionStatus, 'lastUpdated'> & { lastUpdated?: string };
@@ -103,11 +103,7 @@ export function updateCatalogHealth(subscription: SubscriptionView, health: read
 const pendingPhases: ReadonlySet<string> = new Set([InstallPlanPhases.None, InstallPlanPhases.Planning, InstallPlanPhases.Installing, InstallPlanPhases.RequiresApproval]);
 
 /** The InstallPlan fields the Subscription projects into its conditions. */
-export interface InstallPlanStatusView {
-  readonly phase?: string;
-  readonly conditions?: ReadonlyArray<{ readonly type: string; readonly status: string; readonly reason?: string; readonly message?: string }>;
-  readonly bundleLookups?: ReadonlyArray<{ readonly conditions?: ReadonlyArray<{ readonly type: string; readonly status: string; readonly message?: string }> }>;
-}
+export type InstallPlanStatusView = Partial<Pick<InstallPlanStatus, 'phase' | 'conditions' | 'bundleLookups'>>;
 
 function installPlanMessage(plan: InstallPlanStatusView): string {
   const installed = plan.conditions?.find((condition) => condition.type === InstallPlanConditionTypes.Installed);
@@ -189,11 +185,11 @@ export function updateCsvState(
 }
 
 /** Health of every catalog a Subscription sees, sorted by namespace and name (as upstream lists them). */
-export function catalogHealthOf(sources: readonly AnyObject[], now: Date): CatalogHealth[] {
+export function catalogHealthOf(sources: readonly CatalogSourceObject[], now: Date): CatalogHealth[] {
   return [...sources]
     .sort((a, b) => `${a.metadata?.namespace}/${nameOf(a)}`.localeCompare(`${b.metadata?.namespace}/${nameOf(b)}`))
     .map((source) => {
-      const status = (source.status ?? {}) as { reason?: string; connectionState?: { lastObservedState?: string } };
+      const status = source.status;
       return {
         catalogSourceRef: {
           apiVersion: Kinds.catalogSource.apiVersion,
@@ -203,7 +199,7 @@ export function catalogHealthOf(sources: readonly AnyObject[], now: Date): Catal
           uid: source.metadata?.uid,
         },
         lastUpdated: formatTime(now),
-        healthy: status.reason !== CatalogSourceReasons.SpecInvalidError && status.connectionState?.lastObservedState === GrpcConnectionStates.Ready,
+        healthy: status?.reason !== CatalogSourceReasons.SpecInvalidError && status?.connectionState?.lastObservedState === GrpcConnectionStates.Ready,
       };
     });
 }
