@@ -28,16 +28,16 @@ export function createInstallPlanReconciler(context: CatalogControllerContext): 
     ],
     maxConcurrentReconciles: 2,
     async reconcile({ namespace = '', name }, { cache, signal }) {
-      if (!cache.get(Kinds.installPlan, name, namespace)) return;
+      if (!cache.get(Kinds.installPlan, name, namespace)) return rbacRetries.forget(namespace, name);
       const client = context.client();
       // Read live: the cache may not have our own last status write yet.
       const plan = await client.find<InstallPlanObject>({ ...Kinds.installPlan, namespace, name });
-      if (!plan) return;
+      if (!plan) return rbacRetries.forget(namespace, name);
       const observed = plan.status;
       // The resolution that created the plan writes its steps; until then there is nothing to do.
       if (!observed?.plan?.length) return;
       if (observed.phase === InstallPlanPhases.Complete) return;
-      if (observed.phase === InstallPlanPhases.Failed && !rbacRetries.take(namespace, name)) return;
+      if (observed.phase === InstallPlanPhases.Failed && !(observed.attenuatedServiceAccountRef && rbacRetries.shouldRetry(namespace, name))) return;
 
       const now = context.now();
       const identity = withInstallIdentity(observed, installPlanIdentity(cache, namespace), formatTime(now));
@@ -57,6 +57,7 @@ export function createInstallPlanReconciler(context: CatalogControllerContext): 
       let steps: Step[] = observed.plan;
       if (state.phase === InstallPlanPhases.RequiresApproval) state = nextInstallPlanState(state, undefined, now, context.installPlanRetryTimeoutMs);
       if (state.phase === InstallPlanPhases.Installing) {
+        rbacRetries.running(namespace, name);
         state = nextInstallPlanState(state, undefined, now, context.installPlanRetryTimeoutMs); // sets startTime
         const result = await executePlan(context, { ...plan, status }, steps, signal, cache);
         steps = result.steps;
@@ -84,34 +85,43 @@ export function createInstallPlanReconciler(context: CatalogControllerContext): 
 /**
  * Upstream's `triggerInstallPlanRetry`: a scoped plan (one with `status.attenuatedServiceAccountRef`)
  * that failed, perhaps for want of rights, is tried again when a Role, RoleBinding or ServiceAccount
- * of its namespace changes, since that may have granted them.
+ * of its namespace changes, since that may have granted them. Changes are counted per namespace and
+ * compared with the count when the plan last ran, so a change seen before the plan's own status reached
+ * the cache still counts.
  */
 class RbacRetries {
-  private readonly pending = new Set<string>();
+  /** RBAC changes seen per namespace. */
+  private readonly changes = new Map<string, number>();
+  /** Per plan (`namespace/name`): the namespace's change count when it last ran. */
+  private readonly lastRun = new Map<string, number>();
 
   readonly watches: readonly ReconcilerWatch[] = [
-    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', map: (object, cache) => this.failedScopedPlans(object, cache) },
-    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', map: (object, cache) => this.failedScopedPlans(object, cache) },
-    { apiVersion: 'v1', kind: 'ServiceAccount', map: (object, cache) => this.failedScopedPlans(object, cache) },
+    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', map: (object, cache) => this.changed(object, cache) },
+    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', map: (object, cache) => this.changed(object, cache) },
+    { apiVersion: 'v1', kind: 'ServiceAccount', map: (object, cache) => this.changed(object, cache) },
   ];
 
-  /** Whether the plan was given another chance since it failed; it is used up by asking. */
-  take(namespace: string, name: string): boolean {
-    return this.pending.delete(`${namespace}/${name}`);
+  /** Whether a failed plan gets another chance: its namespace's RBAC changed since it last ran. */
+  shouldRetry(namespace: string, name: string): boolean {
+    return (this.changes.get(namespace) ?? 0) > (this.lastRun.get(`${namespace}/${name}`) ?? 0);
   }
 
-  private failedScopedPlans(object: CachedObject, cache: ObjectReader): ReconcileRequest[] {
+  /** The plan runs now: only later RBAC changes give it another chance. */
+  running(namespace: string, name: string): void {
+    this.lastRun.set(`${namespace}/${name}`, this.changes.get(namespace) ?? 0);
+  }
+
+  forget(namespace: string, name: string): void {
+    this.lastRun.delete(`${namespace}/${name}`);
+  }
+
+  private changed(object: CachedObject, cache: ObjectReader): ReconcileRequest[] {
     const namespace = object.metadata?.namespace;
     if (!namespace) return [];
-    const requests: ReconcileRequest[] = [];
-    for (const plan of typedList('installPlan', cache.list(Kinds.installPlan, { namespace }))) {
-      const status = plan.status;
-      if (status?.phase !== InstallPlanPhases.Failed || !status.attenuatedServiceAccountRef) continue;
-      const name = plan.metadata?.name ?? '';
-      this.pending.add(`${namespace}/${name}`);
-      requests.push({ namespace, name });
-    }
-    return requests;
+    this.changes.set(namespace, (this.changes.get(namespace) ?? 0) + 1);
+    return typedList('installPlan', cache.list(Kinds.installPlan, { namespace }))
+      .filter((plan) => plan.status?.phase === InstallPlanPhases.Failed && plan.status.attenuatedServiceAccountRef)
+      .map((plan) => ({ namespace, name: plan.metadata?.name ?? '' }));
   }
 }
 
