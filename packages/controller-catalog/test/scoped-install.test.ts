@@ -234,5 +234,5 @@ describe('a failed scoped InstallPlan (upstream triggerInstallPlanRetry)', () =>
 
     // The same events reached the unscoped plan, which upstream never retries.
     expect(statusOf(await get(client, Kinds.installPlan, 'late-grant', 'unscoped-plan')).phase).toBe('Failed');
-  });
+  }, 60_000);
 });
