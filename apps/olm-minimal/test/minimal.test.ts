@@ -40,7 +40,7 @@ describe('olm-minimal: which plugins it boots', () => {
     expect(ids).toContain('plugin-sat-cdcl');
     expect(ids).not.toContain('plugin-cel');
     expect(ids).not.toContain('plugin-sat-logic-solver');
-    expect(ids).toEqual(expect.arrayContaining(['registry', 'resolver', 'plugin-rbac', 'controller-runtime', 'controller-csv', 'controller-catalog', 'bundle-puller']));
+    expect(ids).toEqual(expect.arrayContaining(['registry', 'resolver', 'plugin-rbac', 'controller-runtime', 'controller-csv', 'controller-operator-groups', 'controller-catalog', 'bundle-puller']));
     const text = await runCaptured(['version']);
     expect(text.stdout).toMatch(/^olm-minimal \d+\.\d+\.\d+ \(node /);
   });

@@ -68,6 +68,6 @@ export async function installerClient(client: KubeClient, cached: CachedObject):
   const reference = plan.status?.attenuatedServiceAccountRef;
   if (!reference?.name) return client;
   const namespace = reference.namespace || (plan.metadata?.namespace ?? '');
-  await client.get({ apiVersion: 'v1', kind: 'ServiceAccount', namespace, name: reference.name });
+  await client.get({ ...Kinds.serviceAccount, namespace, name: reference.name });
   return client.impersonate({ username: serviceAccountUsername(namespace, reference.name) });
 }

@@ -96,9 +96,9 @@ class RbacRetries {
   private readonly lastRun = new Map<string, number>();
 
   readonly watches: readonly ReconcilerWatch[] = [
-    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', map: (object, cache) => this.changed(object, cache) },
-    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', map: (object, cache) => this.changed(object, cache) },
-    { apiVersion: 'v1', kind: 'ServiceAccount', map: (object, cache) => this.changed(object, cache) },
+    { ...Kinds.role, map: (object, cache) => this.changed(object, cache) },
+    { ...Kinds.roleBinding, map: (object, cache) => this.changed(object, cache) },
+    { ...Kinds.serviceAccount, map: (object, cache) => this.changed(object, cache) },
   ];
 
   /** Whether a failed plan gets another chance: its namespace's RBAC changed since it last ran. */

@@ -3,7 +3,7 @@ import { isNotFound, isSemanticallyEqual } from '@olm/controller-runtime';
 import { type CachedObject, describeError, type ObjectReader, type ReconcileContext } from '@olm/core';
 import { allNamespacesCopyTargets, copiedCsvsEnabled } from './copied-csvs-config.js';
 import type { CsvMemory } from './csv-memory.js';
-import { Kinds } from './kinds.js';
+import { fieldManager, Kinds } from './kinds.js';
 import { clusterOlmConfig, type Csv, csvReference, namespaceViews, type Shared } from './shared.js';
 import { syncTargetRbac } from './target-rbac.js';
 
@@ -131,7 +131,7 @@ async function syncCopies(shared: CopyServices, csv: Csv, context: ReconcileCont
     let stored: Csv | undefined = live;
     if (!live) {
       try {
-        stored = await client.create(desired, { fieldManager: 'olm-operator' });
+        stored = await client.create(desired, { fieldManager });
       } catch (error) {
         if (context.signal.aborted) return copies;
         throw error;

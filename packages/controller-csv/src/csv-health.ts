@@ -1,6 +1,6 @@
 import { CSVMessages, CSVPhases, CSVReasons } from '@olm/api';
 import { describeError, type ReconcileContext, type ReconcileResult } from '@olm/core';
-import { upsertOwnedFields } from '@olm/controller-operator-groups';
+import { upsertOwnedFields } from '@olm/controller-runtime';
 import { apiServiceResourceProblem } from './api-services.js';
 import { certRenewalReason } from './cert-install.js';
 import { hasCertResources } from './cert-resources.js';
@@ -9,7 +9,7 @@ import { fail, invalidStrategy, setPhase, strategyFor } from './csv-phase.js';
 import { crdOwnerConflict, isFailForward, replacingCsv } from './csv-replacement.js';
 import { apiServiceOwnerConflict, requirementsOf } from './csv-requirements.js';
 import { installOutcome, isInstalled, ServingMessages } from './install-outcome.js';
-import { Kinds, kubeObjectOf } from './kinds.js';
+import { fieldManager, Kinds, kubeObjectOf } from './kinds.js';
 import { readServingSnapshot, type ServingSnapshot } from './serving-snapshot.js';
 import type { Csv, Shared } from './shared.js';
 import { webhookDescriptionProblem } from './webhook-descriptions.js';
@@ -95,7 +95,7 @@ async function ensureProvidedApiClusterRoles(shared: Shared, csv: Csv, context: 
     return;
   }
   for (const role of roles) {
-    await upsertOwnedFields(shared.client(), context.cache, role, ['metadata.labels', 'rules', 'aggregationRule']);
+    await upsertOwnedFields(shared.client(), context.cache, role, ['metadata.labels', 'rules', 'aggregationRule'], { fieldManager });
   }
 }
 

@@ -31,7 +31,7 @@ export function replacingCsv(csv: Csv, context: ReconcileContext): Csv | undefin
 }
 
 /** The end of the chain of CSVs replacing this one (cycle safe). */
-export function newestReplacer(csv: Csv, context: ReconcileContext): Csv | undefined {
+function newestReplacer(csv: Csv, context: ReconcileContext): Csv | undefined {
   const seen = new Set([csv.metadata.name]);
   let newest: Csv | undefined;
   for (let next = replacingCsv(csv, context); next && !seen.has(next.metadata.name); next = replacingCsv(next, context)) {

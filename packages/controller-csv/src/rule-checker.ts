@@ -1,3 +1,4 @@
+import { serviceAccountUsername } from '@olm/api';
 import { OlmError } from '@olm/core';
 
 /** An rbac.authorization.k8s.io/v1 PolicyRule as it appears in a CSV or a Role. */
@@ -109,7 +110,7 @@ function bindsServiceAccount(subject: RbacSubject, bindingNamespace: string, nam
     const subjectNamespace = subject.namespace || bindingNamespace;
     return subjectNamespace !== '' && subjectNamespace === namespace && subject.name === name;
   }
-  if (subject.kind === 'User') return subject.name === `system:serviceaccount:${namespace}:${name}`;
+  if (subject.kind === 'User') return subject.name === serviceAccountUsername(namespace, name);
   return false;
 }
 

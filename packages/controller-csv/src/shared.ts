@@ -42,9 +42,9 @@ export function namespaceViews(cache: ObjectReader): Array<{ name: string; termi
 }
 
 export function csvReference(csv: { metadata: { name: string; namespace: string } }) {
-  return { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'ClusterServiceVersion', name: csv.metadata.name, namespace: csv.metadata.namespace };
+  return { ...Kinds.clusterServiceVersion, name: csv.metadata.name, namespace: csv.metadata.namespace };
 }
 
 export function ogReference(og: { metadata: { name: string; namespace: string } }) {
-  return { apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', name: og.metadata.name, namespace: og.metadata.namespace };
+  return { ...Kinds.operatorGroup, name: og.metadata.name, namespace: og.metadata.namespace };
 }

@@ -1,4 +1,4 @@
-import { CSVPhases, CSVUncopiableReasons, Labels } from '@olm/api';
+import { CSVPhases, CSVUncopiableReasons } from '@olm/api';
 import type { CachedObject, KubeObject, Logger, ObjectKind, ObjectReader, RbacGenerator, RbacOwnership, ReconcileContext } from '@olm/core';
 import { describeError } from '@olm/core';
 import { isAlreadyExists, isNotFound, isSemanticallyEqual, type KubeClient } from '@olm/controller-runtime';

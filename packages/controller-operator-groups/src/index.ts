@@ -3,4 +3,3 @@ export * from './group-cluster-role-names.js';
 export { createOperatorGroupReconciler, type OperatorGroupServices } from './operator-group-reconciler.js';
 export * from './plugin.js';
 export * from './target-namespaces.js';
-export * from './upsert-owned-fields.js';

@@ -1,6 +1,6 @@
 import { FieldManagers, Kinds } from '@olm/api';
 import type { ClusterServiceVersion, OperatorGroup } from '@olm/api';
-import type { CachedObject, ObjectKind } from '@olm/core';
+import type { CachedObject } from '@olm/core';
 
 /** The field manager of everything the OLM operator writes. */
 export const fieldManager = FieldManagers.olmOperator;

@@ -18,12 +18,11 @@ import {
 } from '@olm/api';
 import type { CachedObject, ObjectReader, RbacGenerator, ReconcileContext, ReconcileRequest, Reconciler } from '@olm/core';
 import { describeError } from '@olm/core';
-import { isNotFound, isSemanticallyEqual, updateObject, updateStatus, type EventRecorder, type KubeClient } from '@olm/controller-runtime';
+import { isNotFound, isSemanticallyEqual, updateObject, updateStatus, upsertOwnedFields, type EventRecorder, type KubeClient } from '@olm/controller-runtime';
 import { formatTime } from '@olm/go-format';
 import { GroupClusterRoleNames, type GroupKey } from './group-cluster-role-names.js';
-import { csvReference, Kinds, ogReference, type Csv, type Og } from './kinds.js';
+import { csvReference, fieldManager, Kinds, ogReference, type Csv, type Og } from './kinds.js';
 import { formatTargetNamespaces, resolveTargetNamespaces, sameNamespaceSet } from './target-namespaces.js';
-import { upsertOwnedFields } from './upsert-owned-fields.js';
 
 /** What the OperatorGroup reconciler uses, bound lazily: the client it writes with, the RBAC generator, Events, the clock. */
 export interface OperatorGroupServices {
@@ -101,7 +100,7 @@ function groupsUsingServiceAccount(cache: ObjectReader, account: CachedObject): 
  * the ServiceAccount once it exists; while it does not, the condition `OperatorGroupServiceAccount` True /
  * `ServiceAccountNotFound` "ServiceAccount <name> not found" stands instead and the sync stops (false).
  * No name: neither. When the reference changes, the group's CSVs failed `InstallComponentFailedNoRetry` get
- * another chance (§1.4). Installs do not run as that ServiceAccount (see the README).
+ * another chance (§1.4). The catalog operator installs the group's InstallPlans as that account (scoped installs).
  */
 async function syncServiceAccount(shared: Shared, og: Og, context: ReconcileContext): Promise<boolean> {
   const name = og.spec?.serviceAccountName ?? '';
@@ -288,7 +287,7 @@ async function ensureClusterRoles(shared: Shared, og: Og, context: ReconcileCont
   const roles = shared.rbac().operatorGroupClusterRoles({ operatorGroup: og, providedApis: [...apis].sort() });
   shared.groupRoleNames.remember(og.metadata);
   // OLM's labels and aggregationRule; the rules are the aggregation controller's.
-  for (const role of roles) await upsertOwnedFields(shared.client(), context.cache, role, ['metadata.labels', 'aggregationRule']);
+  for (const role of roles) await upsertOwnedFields(shared.client(), context.cache, role, ['metadata.labels', 'aggregationRule'], { fieldManager });
 }
 
 /** Drops APIs from `olm.providedAPIs` that no member CSV provides (not for static groups, not while a provider is pending). */

@@ -35,6 +35,22 @@ describe('the group reconciler alone', () => {
     }, { message: 'selector followed' });
   });
 
+  it('refuses a target list naming "" with an InvalidTargetNamespaces Warning Event, leaving status.namespaces unset', async () => {
+    const { client } = harness.current;
+    await createNamespace(client, 'bad-targets');
+    await client.create(operatorGroup('bad-targets', 'og', { targetNamespaces: ['bad-targets', ''] }));
+    const event = await eventually(async () => {
+      const events = await client.list<CachedObject & { reason?: string; type?: string; message?: string; involvedObject?: { name?: string } }>(
+        { apiVersion: 'v1', kind: 'Event' },
+        { namespace: 'bad-targets' },
+      );
+      return events.items.find((item) => item.reason === 'InvalidTargetNamespaces' && item.involvedObject?.name === 'og');
+    }, { message: 'the InvalidTargetNamespaces event' });
+    expect(event.type).toBe('Warning');
+    expect(event.message).toContain('spec.targetNamespaces must not contain ""');
+    expect((await client.get<GroupObject>({ ...ogKind, namespace: 'bad-targets', name: 'og' })).status?.namespaces).toBeUndefined();
+  });
+
   it('makes the three group ClusterRoles aggregating a static group\'s APIs, and removes them and its labels with the group', async () => {
     const { client } = harness.current;
     await createNamespace(client, 'static');

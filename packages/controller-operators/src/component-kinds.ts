@@ -1,3 +1,4 @@
+import { FieldManagers } from '@olm/api';
 import type { ObjectKind } from '@olm/core';
 
 /** A kind of object that can be a component of an Operator. */
@@ -44,4 +45,4 @@ export const Kinds = {
 } as const;
 
 /** The field manager of everything these controllers write. */
-export const fieldManager = 'olm-operator';
+export const fieldManager = FieldManagers.olmOperator;

@@ -20,6 +20,7 @@ export * from './plugin.js';
 export * from './rate-limiter.js';
 export * from './semantic-equality.js';
 export * from './status-update.js';
+export * from './upsert-owned-fields.js';
 export * from './work-queue.js';
 // The reconciler contract lives in @olm/core; re-exported so library users need one import.
 export type {

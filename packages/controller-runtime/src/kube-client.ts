@@ -92,11 +92,10 @@ export class KubeClient {
   }
 
   private view(onWarning: WarningHandler | undefined, impersonation: ImpersonatedUser | undefined): KubeClient {
-    const view = new KubeClient({ kubeconfig: this.kubeConfig, requestTimeoutMs: this.requestTimeoutMs, ...(onWarning ? { onWarning } : {}) });
-    view.connection = this.connection;
-    view.isView = true;
-    view.impersonation = impersonation;
-    return view;
+    // Made per task (each install impersonates): share the parent's configuration, watcher and connections
+    // rather than build client-node's objects again.
+    const fields = { kubeConfig: this.kubeConfig, requestTimeoutMs: this.requestTimeoutMs, onWarning, connection: this.connection, isView: true, impersonation };
+    return Object.assign(Object.create(KubeClient.prototype) as KubeClient, fields);
   }
 
   /** The namespace of the kubeconfig's current context, or `default`. */

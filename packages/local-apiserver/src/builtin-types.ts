@@ -1,8 +1,8 @@
 import type { KubeObject } from './kube-object.js';
-import { labelSelectorText } from '@olm/go-format';
+import { labelSelectorText, timestampAge } from '@olm/go-format';
 import { allVerbs, type PrinterColumn, type ResourceType } from './resource-type.js';
 import type { ScaleSubresource } from './scale-subresource.js';
-import { age, ageColumn, createdAtColumn, nameColumn } from './table.js';
+import { ageColumn, createdAtColumn, nameColumn } from './table.js';
 
 /** The built-in kinds the server serves, with their printer columns and field selectors. */
 export const seededNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
@@ -199,7 +199,7 @@ export function builtinResourceTypes(): ResourceType[] {
       namespaced: true,
       shortNames: ['ev'],
       columns: [
-        column('Last Seen', (o) => age(o['lastTimestamp'] ?? o['eventTime'] ?? o.metadata.creationTimestamp)),
+        column('Last Seen', (o) => timestampAge(o['lastTimestamp'] ?? o['eventTime'] ?? o.metadata.creationTimestamp)),
         column('Type', (o) => text(o, 'type')),
         column('Reason', (o) => text(o, 'reason')),
         column('Object', (o) => `${text(o, 'involvedObject', 'kind').toLowerCase()}/${text(o, 'involvedObject', 'name')}`),

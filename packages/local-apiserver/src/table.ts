@@ -10,8 +10,6 @@ export function wantsTable(accept: string | undefined): boolean {
   return (accept ?? '').split(',').some((part) => /(^|;)\s*as=Table/.test(part) && /g=meta\.k8s\.io/.test(part));
 }
 
-export const age = (timestamp: unknown): string => timestampAge(timestamp);
-
 export const nameColumn: PrinterColumn = {
   name: 'Name',
   type: 'string',
@@ -26,7 +24,7 @@ export const ageColumn: PrinterColumn = {
   type: 'string',
   description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
   priority: 0,
-  cell: (object) => age(object.metadata.creationTimestamp),
+  cell: (object) => timestampAge(object.metadata.creationTimestamp),
 };
 
 export const createdAtColumn: PrinterColumn = {
@@ -53,7 +51,7 @@ export function jsonPathColumn(definition: { name: string; type: string; format?
         return null;
       }
       if (values.length === 0) return null;
-      if (definition.type === 'date') return age(values[0]);
+      if (definition.type === 'date') return timestampAge(values[0]);
       if (values.length === 1) {
         const [value] = values;
         return typeof value === 'object' && value !== null ? JSON.stringify(value) : value;

@@ -38,7 +38,11 @@ const stillGonePolls = 4;
 
 /** The components the Operator's status lists that still exist with its label. */
 async function labelledComponents(client: KubeClient, operator: Json, label: string): Promise<ObjectRef[]> {
-  const refs = (operator.status?.components?.refs as ObjectRef[] | undefined) ?? [];
+  // The status is the controller's, but anyone may edit it: skip entries that name no object.
+  const listed: unknown = operator.status?.components?.refs;
+  const refs = (Array.isArray(listed) ? listed : []).filter(
+    (ref): ref is ObjectRef => typeof ref?.apiVersion === 'string' && typeof ref?.kind === 'string' && typeof ref?.name === 'string' && ref.name !== '',
+  );
   const present = await Promise.all(
     refs.map(async (ref) => {
       const object = await client.find<Json>({ apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name, ...(ref.namespace ? { namespace: ref.namespace } : {}) });

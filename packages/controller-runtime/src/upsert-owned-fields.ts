@@ -1,16 +1,24 @@
 import type { CachedObject, ObjectReader } from '@olm/core';
-import { isAlreadyExists, isNotFound, isSemanticallyEqual, referenceOf, updateObject, type KubeClient } from '@olm/controller-runtime';
-import { fieldManager } from './kinds.js';
+import { isAlreadyExists, isNotFound } from './errors.js';
+import { referenceOf, type KubeClient } from './kube-client.js';
+import { isSemanticallyEqual } from './semantic-equality.js';
+import { updateObject } from './status-update.js';
 
 /**
- * Creates the object, or writes the fields OLM owns of it (`owned`) when the live ones differ, judged
+ * Creates the object, or writes the fields the caller owns of it (`owned`) when the live ones differ, judged
  * semantically against the informer cache: an object already as wanted costs no request. `metadata.labels`
- * stands for OLM's label keys (labels others add stay); any other entry is a top-level field OLM owns
- * whole (removed when the desired object lacks it). What OLM does not own is kept as it is live, such as
+ * stands for the caller's label keys (labels others add stay); any other entry is a top-level field OLM owns
+ * whole (removed when the desired object lacks it). What the caller does not own is kept as it is live, such as
  * the `rules` kube's aggregation controller writes into an aggregated ClusterRole: a write never empties
  * them. The cache may be behind: a create that meets an existing object updates the live one instead.
  */
-export async function upsertOwnedFields(client: KubeClient, cache: ObjectReader, object: CachedObject, owned: readonly string[]): Promise<void> {
+export async function upsertOwnedFields(
+  client: KubeClient,
+  cache: ObjectReader,
+  object: CachedObject,
+  owned: readonly string[],
+  { fieldManager }: { readonly fieldManager: string },
+): Promise<void> {
   const kind = { apiVersion: object.apiVersion!, kind: object.kind! };
   const cached = cache.get(kind, object.metadata!.name!, object.metadata?.namespace || undefined);
   if (cached && hasOwnedFields(cached, object, owned)) return;
