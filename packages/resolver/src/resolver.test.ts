@@ -170,3 +170,34 @@ describe('createResolver', () => {
     expect(kept.operators.map((operator) => [operator.name, operator.existing])).toEqual([['db.v1', true]]);
   });
 });
+
+describe('a bundle at the head of several channels', () => {
+  // As stackable's operators: the default channel `stable` sorts after a version channel.
+  const multiChannel = catalog(
+    pkg('secrets', 'stable', { '26.7': [{ name: 'secrets.v26.7.0' }], stable: [{ name: 'secrets.v26.7.0' }] }, [
+      bundle('secrets.v26.7.0', 'secrets', '26.7.0', { provides: [gvk('SecretClass')] }),
+    ]),
+    pkg('listener', 'stable', { '26.7': [{ name: 'listener.v26.7.0' }], stable: [{ name: 'listener.v26.7.0' }] }, [
+      bundle('listener.v26.7.0', 'listener', '26.7.0', { requires: [gvk('SecretClass')] }),
+    ]),
+  );
+  const resolve = (subscription: { name: string; package: string }) =>
+    createResolver({ satBackend, constraintEvaluators: builtInConstraintEvaluators }).resolve({
+      namespace: 'operators',
+      catalogs: [{ name: 'stackable', namespace: 'olm', content: multiChannel }],
+      subscriptions: [{ ...subscription, source: 'stackable', sourceNamespace: 'olm' }],
+    });
+
+  it('is reported in the default channel when the subscription names none, not the alphabetically first', () => {
+    const resolution = resolve({ name: 'secrets', package: 'secrets' });
+    expect(resolution.operators.map((operator) => [operator.name, operator.channel])).toEqual([['secrets.v26.7.0', 'stable']]);
+  });
+
+  it('brings a dependency along in its default channel, and the generated subscription says so', () => {
+    const resolution = resolve({ name: 'listener', package: 'listener' });
+    const dependency = resolution.operators.find((operator) => operator.package === 'secrets')!;
+    expect(dependency.channel).toBe('stable');
+    expect(dependency.subscription).toEqual({ name: 'secrets-stable-stackable-olm', isNew: true });
+    expect(resolution.operators.find((operator) => operator.package === 'listener')!.channel).toBe('stable');
+  });
+});

@@ -357,7 +357,10 @@ class NamespaceResolution {
 
     const candidates: BundleVariable[] = [];
     for (const record of acceptable) {
-      const stack = matching.filter((each) => each.name === record.name).map((each) => this.entryOf(catalog, each));
+      // The bundle in each of its channels, in channel preference (the default channel first): the
+      // first is the one the solver prefers, so it is the channel reported (upstream seeds: "the
+      // default channel is always preferred").
+      const stack = sorted.filter((each) => each.name === record.name).map((each) => this.entryOf(catalog, each));
       const { initial } = yield* this.bundleVariables(stack);
       for (const candidate of initial) if (!candidates.includes(candidate)) candidates.push(candidate);
     }
