@@ -27,7 +27,16 @@ export interface Features {
   disableCopiedCSVs?: boolean;
   /** A duration in hours, minutes and seconds only (`60m`, `1h30m`); the CRD rejects `ms`, `us` and `ns`. */
   packageServerSyncInterval?: string;
+  /**
+   * This project's own feature, not upstream's. What an unsatisfiable resolution fails: `Subscription`
+   * (the default) sets `ResolutionFailed` only on the Subscriptions in the conflict, each with its own
+   * explanation, and installs the others; `Namespace` fails every Subscription of the namespace, as
+   * upstream OLM does.
+   */
+  resolutionFailureScope?: ResolutionFailureScope;
 }
+
+export type ResolutionFailureScope = 'Subscription' | 'Namespace';
 
 export interface OLMConfigSpec {
   features?: Features;

@@ -4,7 +4,7 @@ import { writeInstallPlan } from './install-plan-write.js';
 import { Kinds, nameOf } from './kinds.js';
 import { resolveNamespace } from './namespace-resolve.js';
 import { collectInstallPlans, readNamespace } from './namespace-snapshot.js';
-import { failResolution, reportUnpacking } from './resolution-outcomes.js';
+import { failResolution, failSubscriptions, reportUnpacking } from './resolution-outcomes.js';
 import { resolveSteps, type StepResolution } from './step-resolution.js';
 import { refreshSubscriptions } from './subscription-refresh.js';
 
@@ -36,6 +36,8 @@ export function createNamespaceResolutionReconciler(context: CatalogControllerCo
       { ...Kinds.operatorGroup, map: toNamespace },
       { ...Kinds.clusterServiceVersion, map: toNamespace },
       { ...Kinds.installPlan, map: toNamespace },
+      // resolutionFailureScope: every namespace resolves again under the new scope.
+      { ...Kinds.olmConfig, map: () => [...context.subscriptionNamespaces].map((name) => ({ name })) },
     ],
     // A catalog whose registry may serve other content now (restarted, republished): resolve again, as upstream
     // requeues the namespaces subscribed to a catalog whose connection becomes READY.
@@ -67,11 +69,15 @@ async function syncNamespace(context: CatalogControllerContext, cache: ObjectRea
   const plans = await collectInstallPlans(client, namespace);
   const snapshot = await readNamespace(context, client, cache, namespace, plans);
   if (!snapshot) return;
-  const { working, waiting } = await refreshSubscriptions(context, snapshot, now);
-  if (waiting) return;
+  const refreshed = await refreshSubscriptions(context, snapshot, now);
+  if (refreshed.waiting) return;
+  let working = refreshed.working;
   const outcome = await resolveNamespace(context, snapshot, working, signal, now);
   if ('done' in outcome) return outcome.done;
   const { resolution, catalogs, unpack } = outcome.resolved;
+  // failureScope 'subscription': the Subscriptions left out get ResolutionFailed; the others go on.
+  const failed = await failSubscriptions(context, working, resolution.failedSubscriptions ?? [], now);
+  working = working.filter((sub) => !failed.has(sub));
   let planned: StepResolution;
   try {
     planned = await resolveSteps(context, { namespace, resolution, catalogs, subscriptions: snapshot.subscriptions, csvs: snapshot.csvs, sources: snapshot.sources, unpack });

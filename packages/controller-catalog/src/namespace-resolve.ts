@@ -30,7 +30,7 @@ type ResolveContext = Pick<
  * namespace back. On failure the Subscriptions get `ResolutionFailed`.
  */
 export async function resolveNamespace(context: ResolveContext, snapshot: NamespaceSnapshot, working: Working[], signal: AbortSignal, now: Date): Promise<ResolveOutcome> {
-  const { namespace, sources, operatorGroups, subscriptions, csvs, failForward } = snapshot;
+  const { namespace, sources, operatorGroups, subscriptions, csvs, failForward, failureScope } = snapshot;
   const unseen = sources.filter(
     (source) =>
       !context.reconciledCatalogSources.has(`${source.metadata?.namespace ?? ''}/${nameOf(source)}`) &&
@@ -47,7 +47,7 @@ export async function resolveNamespace(context: ResolveContext, snapshot: Namesp
     const catalogs = await loadCatalogs(context, sources, subscriptions);
     // In slices: a costly resolution gives the event loop (other namespaces, an in-process API server) a turn every few ms.
     const resolution = await context.resolver().resolveInSlices(
-      { namespace, failForward, catalogs, installed: installedOperators(namespace, csvs), subscriptions: subscriptions.map(resolverSubscription) },
+      { namespace, failForward, failureScope, catalogs, installed: installedOperators(namespace, csvs), subscriptions: subscriptions.map(resolverSubscription) },
       { signal },
     );
     context.metrics?.resolutionDuration.observe({ outcome: 'succeeded' }, (performance.now() - started) / 1000);

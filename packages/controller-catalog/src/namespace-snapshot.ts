@@ -2,7 +2,7 @@ import type { ObjectReader } from '@olm/core';
 import type { KubeClient } from '@olm/controller-runtime';
 import type { CatalogControllerContext } from './controller-context.js';
 import { installPlansToCollect } from './install-plan-rules.js';
-import type { Subscription } from '@olm/api';
+import { OLMConfigName, type OLMConfig, type Subscription } from '@olm/api';
 import type { CachedObject } from '@olm/core';
 import { Kinds, nameOf, type CatalogSourceObject, type CsvObject, type InstallPlanObject, type OperatorGroupObject } from './kinds.js';
 import type { SubscriptionStatus } from './subscription-status.js';
@@ -22,6 +22,8 @@ export interface NamespaceSnapshot {
   readonly operatorGroups: readonly OperatorGroupObject[];
   /** The OperatorGroup (when exactly one) opts into fail-forward upgrades. */
   readonly failForward: boolean;
+  /** OLMConfig `spec.features.resolutionFailureScope`: `Subscription` unless it says `Namespace` (upstream's). */
+  readonly failureScope: 'subscription' | 'namespace';
   /** The CatalogSources resolution sees: the namespace's and, unless the OperatorGroup excludes them, the global ones. */
   readonly sources: readonly CatalogSourceObject[];
   /** The CatalogSources whose health the Subscriptions report: always the namespace's and the global ones (as upstream). */
@@ -68,9 +70,15 @@ export async function readNamespace(
     csvs,
     operatorGroups,
     failForward: operatorGroups.length === 1 && isUnsafeFailForward(operatorGroups[0]!),
+    failureScope: resolutionFailureScope(cache),
     sources: catalogsIn(visibleCatalogNamespaces(context, namespace, operatorGroups)),
     healthSources: catalogsIn(namespace === global ? [namespace] : [namespace, global]),
   };
+}
+
+function resolutionFailureScope(cache: ObjectReader): 'subscription' | 'namespace' {
+  const config = cache.get(Kinds.olmConfig, OLMConfigName) as OLMConfig | undefined;
+  return config?.spec?.features?.resolutionFailureScope === 'Namespace' ? 'namespace' : 'subscription';
 }
 
 function visibleCatalogNamespaces(context: SnapshotContext, namespace: string, operatorGroups: readonly OperatorGroupObject[]): string[] {

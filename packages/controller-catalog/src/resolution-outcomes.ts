@@ -1,7 +1,8 @@
 import { SubscriptionConditionTypes, SubscriptionReasons } from '@olm/api';
-import { describeError, hasErrorCode } from '@olm/core';
+import { describeError, hasErrorCode, type FailedSubscription } from '@olm/core';
 import { isSemanticallyEqual } from '@olm/controller-runtime';
 import type { CatalogControllerContext } from './controller-context.js';
+import { nameOf } from './kinds.js';
 import type { Unfinished } from './step-resolution.js';
 import { removeConditions, setCondition } from './subscription-status.js';
 import { writeSubscriptions, type Working } from './subscription-writes.js';
@@ -67,4 +68,28 @@ export async function failResolution(context: OutcomeContext, working: Working[]
   }
   // Unsatisfiable constraints change only when the inputs do (and then a watch event brings us back).
   if (!unsatisfiable && !overBudget) throw error;
+}
+
+/**
+ * `ResolutionFailed` (`ConstraintsNotSatisfiable`) on the Subscriptions a `failureScope: 'subscription'`
+ * resolution left out, each with its own explanation; a Warning event when that explanation is new (the
+ * namespace is resolved again on every change in it, and the failure would otherwise be repeated).
+ * Returns the failed ones, which the rest of the pass leaves alone.
+ */
+export async function failSubscriptions(context: OutcomeContext, working: Working[], failures: readonly FailedSubscription[], now: Date): Promise<Set<Working>> {
+  const failed = new Set<Working>();
+  if (failures.length === 0) return failed;
+  const messages = new Map(failures.map((failure) => [failure.name, failure.message]));
+  const changed: Working[] = [];
+  for (const sub of working) {
+    const message = messages.get(nameOf(sub.object));
+    if (message === undefined) continue;
+    failed.add(sub);
+    const before = sub.status.conditions;
+    sub.status = setCondition(sub.status, { type: SubscriptionConditionTypes.ResolutionFailed, status: 'True', reason: SubscriptionReasons.ConstraintsNotSatisfiable, message }, now).status;
+    if (!isSemanticallyEqual(before, sub.status.conditions)) changed.push(sub);
+  }
+  await writeSubscriptions(context, [...failed]);
+  for (const sub of changed) void context.events().warning(sub.object, SubscriptionConditionTypes.ResolutionFailed, messages.get(nameOf(sub.object))!);
+  return failed;
 }

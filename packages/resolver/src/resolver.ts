@@ -22,6 +22,7 @@ import { parseRange, parseVersion, parseVersionTolerant, type Version } from '@o
 import { channelKey, indexCatalog, type CatalogEntryRecord, type CatalogIndex } from './catalog-index.js';
 import { builtInConstraintEvaluators, ConstraintTooDeepError, DependencyCompiler, type DependencyPredicate } from './dependency-predicates.js';
 import { aggregateMessage, invalidInput } from './errors.js';
+import { resolveWithFailureScope, subscriptionVariableId } from './failure-scope.js';
 import { gvkKey, packageProperties, providedGvks, type IndexedPredicate } from './predicates.js';
 import { EvaluationMeter, resolveResolutionLimits, type ResolutionLimits } from './resolution-budget.js';
 import { emptyStats, solveInSteps, type ChoiceReason, type SolveStats, type SolverConstraint, type SolverVariable } from './solver.js';
@@ -88,8 +89,11 @@ export function createResolver(options: ResolverOptions): Resolver {
   const evaluators = evaluatorMap(options.constraintEvaluators);
   const compiler = new DependencyCompiler(evaluators);
   const limits = resolveResolutionLimits(options.limits);
-  const resolution = (input: ResolveInput, pacer: Pacer) =>
-    new NamespaceResolution(input, options.satBackend, compiler, limits, pacer, options.systemConstraints).run();
+  const resolution = (input: ResolveInput, pacer: Pacer) => {
+    // One budget for every run of a resolution (failureScope 'subscription' may run several).
+    const meter = new EvaluationMeter(limits.evaluationUnits);
+    return resolveWithFailureScope(input, (each) => new NamespaceResolution(each, options.satBackend, compiler, limits, pacer, meter, options.systemConstraints).run());
+  };
   return {
     resolve: (input) => runToEnd(resolution(input, straightThrough)),
     async resolveInSlices(input, sliceOptions = {}) {
@@ -149,7 +153,6 @@ class NamespaceResolution {
   private readonly candidateCache = new Map<DependencyPredicate, Map<CatalogInfo, Entry[]>>();
   private readonly errors: string[] = [];
   private readonly stats: ResolutionStats = { ...emptyStats(), bundleVariables: 0, evaluationUnits: 0, buildMs: 0, solveMs: 0 };
-  private readonly meter: EvaluationMeter;
 
   constructor(
     private readonly input: ResolveInput,
@@ -157,9 +160,9 @@ class NamespaceResolution {
     private readonly compiler: DependencyCompiler,
     private readonly limits: ResolutionLimits,
     private readonly pacer: Pacer,
+    private readonly meter: EvaluationMeter,
     private readonly systemConstraints?: ResolverOptions['systemConstraints'],
   ) {
-    this.meter = new EvaluationMeter(limits.evaluationUnits);
     this.catalogs = input.catalogs.map((catalog) => ({
       ref: { name: catalog.name, namespace: catalog.namespace },
       key: `${catalog.name}/${catalog.namespace}`,
@@ -332,7 +335,7 @@ class NamespaceResolution {
       return [
         {
           kind: 'generic',
-          id: `subscription:${subscription.name}`,
+          id: subscriptionVariableId(subscription.name),
           subscription,
           constraints: [
             { kind: 'mandatory', message: `subscription ${subscription.name} exists` },
@@ -379,7 +382,7 @@ class NamespaceResolution {
         : `at least one of ${dependencyIds.slice(0, -1).join(', ')} or ${dependencyIds[dependencyIds.length - 1]!}`;
     variables.push({
       kind: 'generic',
-      id: `subscription:${subscription.name}`,
+      id: subscriptionVariableId(subscription.name),
       subscription,
       constraints: [
         { kind: 'mandatory', message: `subscription ${subscription.name} exists` },

@@ -8,6 +8,12 @@ export function olmConfigsCrd(): CustomResourceDefinition {
       disableCopiedCSVs: boolean({ description: 'Stop copying CSVs of AllNamespaces operators into every namespace.' }),
       // Only hours, minutes and seconds, as upstream's pattern allows (a Go duration such as `1h30m`).
       packageServerSyncInterval: string({ pattern: '^([0-9]+(\\.[0-9]+)?(s|m|h))+$' }),
+      // This project's own feature (upstream has no such field): see Features.resolutionFailureScope.
+      resolutionFailureScope: string({
+        description:
+          'What an unsatisfiable resolution fails: Subscription (the default) marks only the Subscriptions in the conflict ResolutionFailed and installs the rest; Namespace fails every Subscription of the namespace, as upstream OLM does.',
+        enum: ['Subscription', 'Namespace'],
+      }),
     }),
   });
   return {

@@ -43,6 +43,13 @@ export interface ResolveInput {
    * whose replacement chain ends in a `Failed` CSV are left out, so the failed one can be updated.
    */
   readonly failForward?: boolean;
+  /**
+   * What an unsatisfiable resolution fails. `namespace` (upstream's, the default): every Subscription.
+   * `subscription`: only the Subscriptions in the conflict, each in `failedSubscriptions` with its own
+   * explanation; the rest are resolved without them, so one broken Subscription does not block the
+   * namespace.
+   */
+  readonly failureScope?: 'namespace' | 'subscription';
   readonly catalogs: readonly ResolverCatalog[];
   readonly installed?: readonly InstalledOperator[];
   readonly subscriptions?: readonly ResolverSubscription[];
@@ -65,10 +72,21 @@ export interface ResolvedOperator {
   readonly reason: string;
 }
 
+/** A Subscription left out of a `failureScope: 'subscription'` resolution, and why. */
+export interface FailedSubscription {
+  readonly name: string;
+  /** The error code, as a whole-namespace failure would have thrown it (`OLM_RESOLVER_UNSATISFIABLE`). */
+  readonly code: string;
+  /** The explanation: the conflict this Subscription is part of. */
+  readonly message: string;
+}
+
 /** A namespace's resolution; `stats` are the resolver's own (for benches and logs, never for decisions). */
 export interface NamespaceResolution<Stats = unknown> {
   readonly status: 'Resolved';
   readonly operators: readonly ResolvedOperator[];
+  /** With `failureScope: 'subscription'`: the Subscriptions that could not be resolved (none otherwise). */
+  readonly failedSubscriptions?: readonly FailedSubscription[];
   readonly stats: Stats;
 }
 
