@@ -22,6 +22,18 @@ export const Annotations = {
   suggestedNamespace: 'operatorframework.io/suggested-namespace',
 } as const;
 
+/**
+ * This project's own annotations (upstream OLM has none of these), under its prefix `olm-ts.io/`, so
+ * that they can never clash with upstream's.
+ */
+export const ProjectAnnotations = {
+  /**
+   * On Subscriptions: a version or a blang range (`1.1.x`, `>=1.1.0 <1.3.0`). OLM installs and upgrades
+   * only to versions inside it; the `VersionPinned` condition says when a newer version waits.
+   */
+  versionPin: 'olm-ts.io/version-pin',
+} as const;
+
 /** Label keys OLM reads or writes, verbatim from upstream. */
 export const Labels = {
   /** `"true"` on everything OLM creates. */

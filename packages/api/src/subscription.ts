@@ -36,6 +36,8 @@ export const SubscriptionConditionTypes = {
   PackageDeprecated: 'PackageDeprecated',
   ChannelDeprecated: 'ChannelDeprecated',
   BundleDeprecated: 'BundleDeprecated',
+  /** This project's own: a newer version waits outside the `olm-ts.io/version-pin` annotation's range. */
+  VersionPinned: 'VersionPinned',
 } as const;
 export type SubscriptionConditionType = (typeof SubscriptionConditionTypes)[keyof typeof SubscriptionConditionTypes];
 
@@ -59,6 +61,8 @@ export const SubscriptionReasons = {
   ErrorPreventedUnpacking: 'ErrorPreventedUnpacking',
   EnsureInstallPlanFailed: 'EnsureInstallPlanFailed',
   Deprecated: 'Deprecated',
+  /** This project's own (`VersionPinned`): a newer version is outside the Subscription's version pin. */
+  NewerVersionOutsidePin: 'NewerVersionOutsidePin',
 } as const;
 export type SubscriptionReason = (typeof SubscriptionReasons)[keyof typeof SubscriptionReasons];
 

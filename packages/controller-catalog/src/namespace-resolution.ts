@@ -4,7 +4,7 @@ import { writeInstallPlan } from './install-plan-write.js';
 import { Kinds, nameOf } from './kinds.js';
 import { resolveNamespace } from './namespace-resolve.js';
 import { collectInstallPlans, readNamespace } from './namespace-snapshot.js';
-import { failResolution, failSubscriptions, reportUnpacking } from './resolution-outcomes.js';
+import { failResolution, failSubscriptions, reportUnpacking, reportVersionPins } from './resolution-outcomes.js';
 import { resolveSteps, type StepResolution } from './step-resolution.js';
 import { refreshSubscriptions } from './subscription-refresh.js';
 
@@ -78,6 +78,7 @@ async function syncNamespace(context: CatalogControllerContext, cache: ObjectRea
   // failureScope 'subscription': the Subscriptions left out get ResolutionFailed; the others go on.
   const failed = await failSubscriptions(context, working, resolution.failedSubscriptions ?? [], now);
   working = working.filter((sub) => !failed.has(sub));
+  reportVersionPins(working, resolution.withheldUpdates ?? [], now);
   let planned: StepResolution;
   try {
     planned = await resolveSteps(context, { namespace, resolution, catalogs, subscriptions: snapshot.subscriptions, csvs: snapshot.csvs, sources: snapshot.sources, unpack });

@@ -1,3 +1,4 @@
+import { ProjectAnnotations } from '@olm/api';
 import { describeError, hasErrorCode, type NamespaceResolution, type ReconcileResult, type ResolverCatalog, type ResolverSubscription } from '@olm/core';
 import { bundleUnpackSettings, type BundleUnpackSettings } from './bundle-unpack-settings.js';
 import { specInvalidReason } from './catalog-source-spec.js';
@@ -93,6 +94,7 @@ async function loadCatalogs(
 }
 
 function resolverSubscription(sub: LiveSubscription): ResolverSubscription {
+  const pin = sub.metadata?.annotations?.[ProjectAnnotations.versionPin]?.trim() || undefined;
   return {
     name: nameOf(sub),
     package: asString(sub.spec?.name),
@@ -101,5 +103,6 @@ function resolverSubscription(sub: LiveSubscription): ResolverSubscription {
     sourceNamespace: asString(sub.spec?.sourceNamespace),
     ...(sub.spec?.startingCSV ? { startingCSV: sub.spec.startingCSV } : {}),
     ...(sub.status?.installedCSV ? { installedCSV: sub.status.installedCSV } : {}),
+    ...(pin !== undefined ? { versionRange: pin } : {}),
   };
 }

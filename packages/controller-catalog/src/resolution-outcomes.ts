@@ -1,5 +1,5 @@
-import { SubscriptionConditionTypes, SubscriptionReasons } from '@olm/api';
-import { describeError, hasErrorCode, type FailedSubscription } from '@olm/core';
+import { ProjectAnnotations, SubscriptionConditionTypes, SubscriptionReasons } from '@olm/api';
+import { describeError, hasErrorCode, type FailedSubscription, type WithheldUpdate } from '@olm/core';
 import { isSemanticallyEqual } from '@olm/controller-runtime';
 import type { CatalogControllerContext } from './controller-context.js';
 import { nameOf } from './kinds.js';
@@ -92,4 +92,23 @@ export async function failSubscriptions(context: OutcomeContext, working: Workin
   await writeSubscriptions(context, [...failed]);
   for (const sub of changed) void context.events().warning(sub.object, SubscriptionConditionTypes.ResolutionFailed, messages.get(nameOf(sub.object))!);
   return failed;
+}
+
+/**
+ * `VersionPinned` on each Subscription whose `olm-ts.io/version-pin` keeps a newer version out (what it is,
+ * and how to let it in); gone when nothing waits. Written with the rest of the pass's status.
+ */
+export function reportVersionPins(working: Working[], withheld: readonly WithheldUpdate[], now: Date): void {
+  const byName = new Map(withheld.map((update) => [update.subscription, update]));
+  for (const sub of working) {
+    const update = byName.get(nameOf(sub.object));
+    if (!update) {
+      sub.status = removeConditions(sub.status, [SubscriptionConditionTypes.VersionPinned], now).status;
+      continue;
+    }
+    const message =
+      `${update.bundle.name} (version ${update.bundle.version}) is available but outside the version pin ${JSON.stringify(update.versionRange)} ` +
+      `(annotation ${ProjectAnnotations.versionPin}); widen or remove the annotation to upgrade`;
+    sub.status = setCondition(sub.status, { type: SubscriptionConditionTypes.VersionPinned, status: 'True', reason: SubscriptionReasons.NewerVersionOutsidePin, message }, now).status;
+  }
 }

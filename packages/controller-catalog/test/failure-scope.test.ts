@@ -36,7 +36,7 @@ describe('resolution failures scoped to the Subscription', () => {
     await client.create(subscription('healthy-beside-broken', 'acme-database'));
     const database = await eventually(async () => {
       const sub = await get(client, Kinds.subscription, 'healthy-beside-broken', 'acme-database');
-      return (sub?.status as { installedCSV?: string } | undefined)?.installedCSV && sub;
+      return (sub?.status as { installedCSV?: string } | undefined)?.installedCSV ? sub : false;
     });
     expect(failed(database)).toBeUndefined();
     const broken = await eventually(async () => {

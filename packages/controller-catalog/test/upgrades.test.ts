@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { KubeClient } from '@olm/controller-runtime';
 import { Kinds, type AnyObject } from '../src/kinds.js';
 import { writeCatalog, type BundleSpec, type EntrySpec, type PackageSpec } from './fbc-catalog.js';
@@ -296,5 +296,41 @@ describe('deprecations from the catalog', () => {
       return !condition(found, 'Deprecated') && found;
     }, { timeoutMs: 20_000 });
     for (const type of ['PackageDeprecated', 'ChannelDeprecated', 'BundleDeprecated']) expect(condition(cleared, type)).toBeUndefined();
+  });
+});
+
+describe('a version pin (the olm-ts.io/version-pin annotation)', () => {
+  it('upgrades only inside the range, holds across a catalog update, says why in VersionPinned, and moves on when the pin goes', async () => {
+    const namespace = 'version-pin';
+    const base = [{ name: 'pinned.v1.0.0' }, { name: 'pinned.v1.1.0', replaces: 'pinned.v1.0.0' }, { name: 'pinned.v1.2.0', replaces: 'pinned.v1.1.0' }];
+    await namespaceWithCatalog(namespace, [operatorPackage('pinned', 'stable', base)]);
+    const pinned = subscription(namespace, 'pinned', { source: 'local', sourceNamespace: namespace, startingCSV: 'pinned.v1.0.0' });
+    pinned.metadata = { ...pinned.metadata, annotations: { 'olm-ts.io/version-pin': '>=1.0.0 <1.2.0' } };
+    // No CSV controller here: replaced CSVs are deleted as it would.
+    const stop = collectReplacedCsvs(client, namespace);
+    onTestFinished(stop);
+    await client.create(pinned);
+    await installedCsv(namespace, 'pinned', 'pinned.v1.1.0');
+    const held = await eventually(async () => {
+      const found = await get(client, Kinds.subscription, namespace, 'pinned');
+      return condition(found, 'VersionPinned') && found;
+    });
+    expect(condition(held, 'VersionPinned')).toMatchObject({
+      status: 'True',
+      reason: 'NewerVersionOutsidePin',
+      message: 'pinned.v1.2.0 (version 1.2.0) is available but outside the version pin ">=1.0.0 <1.2.0" (annotation olm-ts.io/version-pin); widen or remove the annotation to upgrade',
+    });
+
+    // A catalog update brings 1.3.0, which skips everything before it: still held, and the condition names it.
+    await republish(namespace, [operatorPackage('pinned', 'stable', [...base, { name: 'pinned.v1.3.0', replaces: 'pinned.v1.2.0', skipRange: '<1.3.0' }])], '2');
+    await eventually(async () => condition(await get(client, Kinds.subscription, namespace, 'pinned'), 'VersionPinned')?.message?.startsWith('pinned.v1.3.0'), { message: 'VersionPinned names 1.3.0' });
+    await sleep(500);
+    expect(((await get(client, Kinds.subscription, namespace, 'pinned'))?.status as { installedCSV?: string }).installedCSV).toBe('pinned.v1.1.0');
+    expect((await list(client, Kinds.installPlan, namespace)).flatMap(csvNamesOf).sort()).toEqual(['pinned.v1.0.0', 'pinned.v1.1.0']);
+
+    // The pin removed (as GitOps would, by editing the annotation): the upgrade proceeds and the condition goes.
+    await client.patch({ ...Kinds.subscription, namespace, name: 'pinned' }, { metadata: { annotations: { 'olm-ts.io/version-pin': null } } });
+    const moved = await installedCsv(namespace, 'pinned', 'pinned.v1.3.0');
+    expect(condition(moved, 'VersionPinned')).toBeUndefined();
   });
 });

@@ -17,8 +17,9 @@ import {
   type ResolverSubscription,
   type SatBackend,
   type SliceOptions,
+  type WithheldUpdate,
 } from '@olm/core';
-import { parseRange, parseVersion, parseVersionTolerant, type Version } from '@olm/semver-range';
+import { parseRange, type Version } from '@olm/semver-range';
 import { channelKey, indexCatalog, type CatalogEntryRecord, type CatalogIndex } from './catalog-index.js';
 import { builtInConstraintEvaluators, ConstraintTooDeepError, DependencyCompiler, type DependencyPredicate } from './dependency-predicates.js';
 import { aggregateMessage, invalidInput } from './errors.js';
@@ -27,6 +28,7 @@ import { gvkKey, packageProperties, providedGvks, type IndexedPredicate } from '
 import { EvaluationMeter, resolveResolutionLimits, type ResolutionLimits } from './resolution-budget.js';
 import { emptyStats, solveInSteps, type ChoiceReason, type SolveStats, type SolverConstraint, type SolverVariable } from './solver.js';
 import { sortChannel } from './sort-channel.js';
+import { tolerantVersion, withinVersionPin } from './version-pin.js';
 import { Pacer, runInSlices, runToEnd, straightThrough, type Steps } from './work-slices.js';
 
 // The input and output types are core's `namespaceResolver` contract, which this resolver implements.
@@ -152,6 +154,7 @@ class NamespaceResolution {
   private readonly matchCache = new Map<DependencyPredicate, Entry[]>();
   private readonly candidateCache = new Map<DependencyPredicate, Map<CatalogInfo, Entry[]>>();
   private readonly errors: string[] = [];
+  private readonly withheld = new Map<string, WithheldUpdate>();
   private readonly stats: ResolutionStats = { ...emptyStats(), bundleVariables: 0, evaluationUnits: 0, buildMs: 0, solveMs: 0 };
 
   constructor(
@@ -199,7 +202,8 @@ class NamespaceResolution {
     this.stats.buildMs = round(built - started);
     try {
       const { chosen, reasons } = yield* solveInSteps(ordered, this.backend, this.stats, { maxSolverCalls: this.limits.solverCalls, maxConflictsPerCall: this.limits.solverConflicts }, this.pacer);
-      return { status: 'Resolved', operators: this.describeResult(chosen, reasons), stats: this.stats };
+      const withheldUpdates = [...this.withheld.values()];
+      return { status: 'Resolved', operators: this.describeResult(chosen, reasons), ...(withheldUpdates.length > 0 ? { withheldUpdates } : {}), stats: this.stats };
     } finally {
       this.stats.solveMs = round(performance.now() - built);
     }
@@ -356,7 +360,13 @@ class NamespaceResolution {
       sorted.push(...sortChannel(matching.filter((record) => record.channel === name), name, subscription.package));
     }
     const currentVersion = current ? tolerantVersion(current.version) : undefined;
-    const acceptable = current ? sorted.filter((record) => this.canReplace(record, current, currentVersion)) : sorted;
+    const updates = current ? sorted.filter((record) => this.canReplace(record, current, currentVersion)) : sorted;
+    const pinned = withinVersionPin(subscription, updates);
+    if ('withheld' in pinned && pinned.withheld) this.withheld.set(subscription.name, pinned.withheld);
+    if ('invalid' in pinned) {
+      return [{ kind: 'generic', id: subscriptionVariableId(subscription.name), subscription, constraints: [{ kind: 'mandatory', message: `subscription ${subscription.name} exists` }, { kind: 'prohibited', message: pinned.invalid }] }];
+    }
+    const acceptable = pinned.allowed;
 
     const candidates: BundleVariable[] = [];
     for (const record of acceptable) {
@@ -767,15 +777,3 @@ function round(value: number): number {
   return Math.round(value * 100) / 100;
 }
 
-function tolerantVersion(text: string): Version | undefined {
-  if (!text) return undefined;
-  try {
-    return parseVersion(text);
-  } catch {
-    try {
-      return parseVersionTolerant(text);
-    } catch {
-      return undefined;
-    }
-  }
-}

@@ -34,6 +34,11 @@ export interface ResolverSubscription {
   readonly startingCSV?: string;
   /** `status.installedCSV`: the operator this subscription installed. */
   readonly installedCSV?: string;
+  /**
+   * A version pin (a blang range such as `>=1.1.0 <1.3.0`, or one version): bundles outside it are never
+   * chosen for this Subscription; the newest one it keeps out is reported in `withheldUpdates`.
+   */
+  readonly versionRange?: string;
 }
 
 export interface ResolveInput {
@@ -81,12 +86,22 @@ export interface FailedSubscription {
   readonly message: string;
 }
 
+/** A newer bundle a Subscription's `versionRange` keeps out. */
+export interface WithheldUpdate {
+  readonly subscription: string;
+  readonly versionRange: string;
+  /** The newest bundle (name, version) that would have been a candidate without the pin. */
+  readonly bundle: { readonly name: string; readonly version: string };
+}
+
 /** A namespace's resolution; `stats` are the resolver's own (for benches and logs, never for decisions). */
 export interface NamespaceResolution<Stats = unknown> {
   readonly status: 'Resolved';
   readonly operators: readonly ResolvedOperator[];
   /** With `failureScope: 'subscription'`: the Subscriptions that could not be resolved (none otherwise). */
   readonly failedSubscriptions?: readonly FailedSubscription[];
+  /** Subscriptions whose `versionRange` keeps a newer candidate out (none when no pin holds one back). */
+  readonly withheldUpdates?: readonly WithheldUpdate[];
   readonly stats: Stats;
 }
 
