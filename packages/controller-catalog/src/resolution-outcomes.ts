@@ -51,6 +51,9 @@ export async function failResolution(context: OutcomeContext, working: Working[]
   // A resolution over its budget costs as much again on the same input: like unsatisfiable constraints,
   // it is tried again when the inputs change, not on a backoff (upstream has no budget).
   const overBudget = hasErrorCode(error, 'OLM_RESOLVER_BUDGET_EXHAUSTED');
+  // The resolver may word the failure for each Subscription (what it asked for, the catalogs searched, a fix).
+  const perSubscription = (hasErrorCode(error) ? (error.details['subscriptionMessages'] as Record<string, string> | undefined) : undefined) ?? {};
+  const messageFor = (sub: Working) => perSubscription[nameOf(sub.object)] ?? describeError(error);
   for (const sub of working) {
     sub.status = setCondition(
       sub.status,
@@ -58,13 +61,13 @@ export async function failResolution(context: OutcomeContext, working: Working[]
         type: SubscriptionConditionTypes.ResolutionFailed,
         status: 'True',
         reason: unsatisfiable ? SubscriptionReasons.ConstraintsNotSatisfiable : SubscriptionReasons.ErrorPreventedResolution,
-        message: describeError(error) },
+        message: messageFor(sub) },
       now,
     ).status;
   }
   await writeSubscriptions(context, working);
   for (const sub of working) {
-    void context.events().warning(sub.object, SubscriptionConditionTypes.ResolutionFailed, describeError(error));
+    void context.events().warning(sub.object, SubscriptionConditionTypes.ResolutionFailed, messageFor(sub));
   }
   // Unsatisfiable constraints change only when the inputs do (and then a watch event brings us back).
   if (!unsatisfiable && !overBudget) throw error;

@@ -44,7 +44,10 @@ describe('resolution failures scoped to the Subscription', () => {
       return failed(sub)?.status === 'True' && sub;
     });
     expect(failed(broken)).toMatchObject({ reason: 'ConstraintsNotSatisfiable', message: expect.stringContaining('no operators found in package does-not-exist') });
-    expect(failed(broken)!.message).not.toContain('acme-database');
+    // Its own message: what it asked for, where OLM looked, and what to do (not the healthy one's business).
+    expect(failed(broken)!.message).not.toContain('subscription acme-database');
+    expect(failed(broken)!.message).toContain('Subscription broken asks for package does-not-exist in channel stable from catalog olm/acme-examples');
+    expect(failed(broken)!.message).toContain('Fix: correct spec.name (catalog olm/acme-examples offers acme-backup, acme-database, acme-monitoring)');
     const plans = await list(client, Kinds.installPlan, 'healthy-beside-broken');
     expect(plans.flatMap((plan) => (plan.spec as { clusterServiceVersionNames: string[] }).clusterServiceVersionNames)).toEqual(['acme-database.v1.2.0']);
   });

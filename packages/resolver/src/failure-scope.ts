@@ -1,5 +1,6 @@
-import { hasErrorCode, type FailedSubscription, type NamespaceResolution, type ResolveInput, type ResolverSubscription } from '@olm/core';
+import { hasErrorCode, OlmError, type FailedSubscription, type NamespaceResolution, type ResolveInput, type ResolverSubscription } from '@olm/core';
 import { ResolverErrorCodes } from './errors.js';
+import { readableFailure } from './failure-explanation.js';
 import type { Steps } from './work-slices.js';
 
 /** The variable id the resolver gives a Subscription (`subscription:<name>`). */
@@ -13,7 +14,13 @@ export const subscriptionVariableId = (name: string): string => `subscription:${
  * A conflict among installed operators alone (no Subscription in it) still fails the namespace.
  */
 export function* resolveWithFailureScope<Stats>(input: ResolveInput, runOnce: (input: ResolveInput) => Steps<NamespaceResolution<Stats>>): Steps<NamespaceResolution<Stats>> {
-  if (input.failureScope !== 'subscription') return yield* runOnce(input);
+  if (input.failureScope !== 'subscription') {
+    try {
+      return yield* runOnce(input);
+    } catch (error) {
+      throw withSubscriptionMessages(error, input);
+    }
+  }
   const failed: FailedSubscription[] = [];
   let subscriptions: readonly ResolverSubscription[] = input.subscriptions ?? [];
   for (;;) {
@@ -23,8 +30,8 @@ export function* resolveWithFailureScope<Stats>(input: ResolveInput, runOnce: (i
     } catch (error) {
       const guilty = subscriptionsInConflict(error, subscriptions);
       if (guilty.length === 0) throw error;
-      const message = (error as Error).message;
-      for (const subscription of guilty) failed.push({ name: subscription.name, code: ResolverErrorCodes.unsatisfiable, message });
+      const explanation = (error as Error).message;
+      for (const subscription of guilty) failed.push({ name: subscription.name, code: ResolverErrorCodes.unsatisfiable, message: readableFailure(input, subscription, explanation) });
       subscriptions = subscriptions.filter((subscription) => !guilty.includes(subscription));
     }
   }
@@ -34,4 +41,24 @@ function subscriptionsInConflict(error: unknown, subscriptions: readonly Resolve
   if (!hasErrorCode(error, ResolverErrorCodes.unsatisfiable)) return [];
   const core = ((error as { details?: { constraints?: readonly { variable: string }[] } }).details?.constraints ?? []).map((constraint) => constraint.variable);
   return subscriptions.filter((subscription) => core.includes(subscriptionVariableId(subscription.name)));
+}
+
+/**
+ * Upstream's all-or-nothing failure, with `details.subscriptionMessages`: for each Subscription the message
+ * its ResolutionFailed condition should carry (what it asked for, the catalogs searched, a fix; those outside
+ * the conflict are told they wait for it).
+ */
+function withSubscriptionMessages(error: unknown, input: ResolveInput): unknown {
+  if (!hasErrorCode(error, ResolverErrorCodes.unsatisfiable)) return error;
+  const subscriptions = input.subscriptions ?? [];
+  const guilty = new Set(subscriptionsInConflict(error, subscriptions));
+  const subscriptionMessages = Object.fromEntries(
+    subscriptions.map((subscription) => [
+      subscription.name,
+      guilty.has(subscription)
+        ? readableFailure(input, subscription, error.message)
+        : `${error.message.replace(/\.$/, '')}. Subscription ${subscription.name} is not part of this conflict; it waits because the namespace is resolved as a whole (failure scope Namespace)`,
+    ]),
+  );
+  return new OlmError(error.code, error.message, { details: { ...error.details, subscriptionMessages }, cause: error });
 }

@@ -1,8 +1,7 @@
 import type { CachedObject } from '@olm/core';
 import type { KubeClient } from '@olm/controller-runtime';
-import { OlmError } from '@olm/core';
+import { didYouMean, OlmError } from '@olm/core';
 import { usageError } from '../cli-errors.js';
-import { didYouMean } from '../close-matches.js';
 
 export type Json = CachedObject & Record<string, any>;
 

@@ -1,8 +1,7 @@
 import type { KubeClient } from '@olm/controller-runtime';
-import { describeError, hasErrorCode, type CachedObject } from '@olm/core';
+import { describeError, didYouMean, hasErrorCode, type CachedObject } from '@olm/core';
 import type { PackageManifest } from '@olm/packageserver';
 import { usageError } from '../cli-errors.js';
-import { didYouMean } from '../close-matches.js';
 
 const packageManifestKind = { apiVersion: 'packages.operators.coreos.com/v1', kind: 'PackageManifest' } as const;
 /** What is read of a PackageManifest here. */

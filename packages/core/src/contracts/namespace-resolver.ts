@@ -115,7 +115,8 @@ export interface SliceOptions {
 /**
  * Resolves the operators of one namespace from its catalogs, installed operators and Subscriptions.
  * Failures are `OlmError`s with stable codes the controllers act on: `OLM_RESOLVER_UNSATISFIABLE`
- * (the explanation is the message), `OLM_RESOLVER_INVALID_INPUT`, `OLM_RESOLVER_BUDGET_EXHAUSTED`.
+ * (the explanation is the message; `details.subscriptionMessages` may hold, per Subscription name, the
+ * message its condition should carry), `OLM_RESOLVER_INVALID_INPUT`, `OLM_RESOLVER_BUDGET_EXHAUSTED`.
  */
 export interface NamespaceResolver {
   /** Resolves a namespace at once (a CLI, a test). */
