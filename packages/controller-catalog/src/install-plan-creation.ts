@@ -1,10 +1,10 @@
-import { Approvals, InstallPlanPhases, ownerReferenceTo } from '@olm/api';
+import { Approvals, InstallPlanPhases, ownerReferenceTo, type Approval } from '@olm/api';
 import { isSemanticallyEqual, updateStatus } from '@olm/controller-runtime';
 import type { CachedObject } from '@olm/core';
 import type { Step } from './bundle-steps.js';
 import type { BundleLookup } from './step-resolution.js';
 import type { CatalogControllerContext } from './controller-context.js';
-import { installPlanApproval, nextInstallPlanGeneration } from './install-plan-rules.js';
+import { nextInstallPlanGeneration } from './install-plan-rules.js';
 import { Kinds, nameOf, typedList, type InstallPlanObject } from './kinds.js';
 
 /** An ObjectReference to an InstallPlan, as Subscriptions record it. */
@@ -31,13 +31,13 @@ export async function ensureInstallPlan(
   listedSubscriptions: readonly CachedObject[],
   listedPlans: readonly CachedObject[],
   steps: readonly Step[],
+  approval: Approval,
   bundleLookups: readonly BundleLookup[] = [],
 ) {
   const client = context.client();
   const subscriptions = typedList('subscription', listedSubscriptions);
   const plans = typedList('installPlan', listedPlans);
   const csvNames = steps.filter((step) => step.resource.kind === 'ClusterServiceVersion').map((step) => step.resource.name);
-  const approval = installPlanApproval(subscriptions.map((sub) => sub.spec?.installPlanApproval));
   const subscriptionGenerations = subscriptions.map((sub) => sub.status?.installPlanGeneration);
   const planGeneration = (plan: InstallPlanObject) => Number(plan.spec?.generation ?? 0);
   const reusableGeneration = nextInstallPlanGeneration(subscriptionGenerations, []);

@@ -20,7 +20,7 @@ export async function writeInstallPlan(context: CatalogControllerContext, snapsh
   if (updated.size > 0 && steps.length > 0) {
     let created: Awaited<ReturnType<typeof ensureInstallPlan>>;
     try {
-      created = await ensureInstallPlan(context, snapshot.namespace, snapshot.subscriptions, snapshot.plans, orderSteps(steps), bundleLookups);
+      created = await ensureInstallPlan(context, snapshot.namespace, snapshot.subscriptions, snapshot.plans, orderSteps(steps), planned.approval, bundleLookups);
     } catch (error) {
       // upstream reports this under BundleUnpackFailed, with its own reason, and retries
       const message = `error ensuring InstallPlan: ${describeError(error)}`;

@@ -81,7 +81,7 @@ async function syncNamespace(context: CatalogControllerContext, cache: ObjectRea
   reportVersionPins(working, resolution.withheldUpdates ?? [], now);
   let planned: StepResolution;
   try {
-    planned = await resolveSteps(context, { namespace, resolution, catalogs, subscriptions: snapshot.subscriptions, csvs: snapshot.csvs, sources: snapshot.sources, unpack });
+    planned = await resolveSteps(context, { namespace, resolution, catalogs, subscriptions: snapshot.subscriptions, csvs: snapshot.csvs, sources: snapshot.sources, plans: snapshot.plans, unpack });
   } catch (error) {
     return failResolution(context, working, error, now);
   }

@@ -1,9 +1,11 @@
+import { InstallPlanPhases, type Approval } from '@olm/api';
 import { describeError, OlmError, type BundlePullResult, type CachedObject, type NamespaceResolution as Resolution, type ResolverCatalog } from '@olm/core';
 import { propertiesAnnotationValue, stepsFromBundle, subscriptionStep, type Step } from './bundle-steps.js';
 import { bundleManifests, isImageOnly } from './bundle-manifests.js';
 import type { BundleUnpackSettings } from './bundle-unpack-settings.js';
 import type { CatalogControllerContext } from './controller-context.js';
-import { nameOf, typedList } from './kinds.js';
+import { installPlanApproval } from './install-plan-rules.js';
+import { nameOf, typedList, type InstallPlanObject, type SubscriptionObject } from './kinds.js';
 
 /** A bundle whose image is being unpacked, or failed to be. */
 export type Unfinished = Exclude<BundlePullResult, { state: 'unpacked' }>;
@@ -26,6 +28,8 @@ export interface StepResolutionInput {
   readonly subscriptions: readonly CachedObject[];
   readonly csvs: readonly CachedObject[];
   readonly sources: readonly CachedObject[];
+  /** The namespace's InstallPlans: a bundle already in an unfinished plan a Subscription references is not planned again. */
+  readonly plans: readonly CachedObject[];
   /** The OperatorGroup's unpack timeout and retry interval. */
   readonly unpack: BundleUnpackSettings;
 }
@@ -37,6 +41,12 @@ export interface StepResolution {
   /** Image-only bundles not unpacked yet (pending or failed). */
   readonly unpacking: Unfinished[];
   readonly bundleLookups: BundleLookup[];
+  /**
+   * `Manual` when a Subscription whose bundle is in these steps asks for it, else `Automatic`: a plan that holds
+   * no Manual Subscription's bundle does not wait for approval (upstream makes every plan of a namespace Manual
+   * as soon as one Subscription in it is).
+   */
+  readonly approval: Approval;
 }
 
 /** Upstream's step resolver: steps for bundles whose Subscriptions do not have them yet, and the new currentCSVs. */
@@ -48,8 +58,12 @@ export async function resolveSteps(context: CatalogControllerContext, input: Ste
   const updated = new Map<string, string>();
   const unpacking: Unfinished[] = [];
   const bundleLookups: BundleLookup[] = [];
+  const approvals: (string | undefined)[] = [];
+  const planned = bundlesInReferencedPlans(typedList('installPlan', input.plans), subscriptions);
   for (const operator of resolution.operators) {
     if (operator.existing) continue;
+    // Waiting for approval (or being installed) in a plan of its own: not pulled into this one.
+    if (planned.has(operator.name)) continue;
     const matching = subscriptions.filter(
       (sub) =>
         sub.spec?.name === operator.package &&
@@ -106,8 +120,18 @@ export async function resolveSteps(context: CatalogControllerContext, input: Ste
       steps.push(subscriptionStep(namespace, { package: operator.package, channel: operator.channel, catalog: operator.catalog, startingCSV: operator.name }));
     }
     for (const sub of matching) if (sub.status?.currentCSV !== operator.name) updated.set(nameOf(sub), operator.name);
+    approvals.push(...matching.map((sub) => sub.spec?.installPlanApproval));
   }
-  return { steps, updated, unpacking, bundleLookups };
+  return { steps, updated, unpacking, bundleLookups, approval: installPlanApproval(approvals) };
+}
+
+/** The CSVs of the unfinished InstallPlans (approval pending, installing) that some Subscription references. */
+function bundlesInReferencedPlans(plans: readonly InstallPlanObject[], subscriptions: readonly SubscriptionObject[]): Set<string> {
+  const referenced = new Set(subscriptions.map((sub) => sub.status?.installPlanRef?.name).filter(Boolean));
+  const unfinished = plans.filter(
+    (plan) => referenced.has(nameOf(plan)) && (plan.status?.phase === InstallPlanPhases.RequiresApproval || plan.status?.phase === InstallPlanPhases.Installing),
+  );
+  return new Set(unfinished.flatMap((plan) => plan.spec?.clusterServiceVersionNames ?? []));
 }
 
 /** The booted bundle puller; without one an image-only bundle cannot be installed, and resolution fails saying so. */
