@@ -33,3 +33,4 @@ export type {
   ReconcileRequest,
   ReconcileResult,
 } from '@olm/core';
+export { metadataOnlyObject } from './metadata-only.js';
