@@ -34,3 +34,4 @@ export type {
   ReconcileResult,
 } from '@olm/core';
 export { metadataOnlyObject } from './metadata-only.js';
+export { isNamespaceTerminating, isNamespaceTerminatingError, isTerminatingNamespace, namespaceTerminatingCause } from './namespace-termination.js';
