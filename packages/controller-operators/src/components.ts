@@ -15,15 +15,17 @@ export function listComponents(cache: ObjectReader, operatorName: string): Compo
 }
 
 /**
- * Whether one of the components the cache holds still exists, asked of the API server: right
- * after an uninstall the cache may still hold components that are gone, and an Operator created
- * from them would come back with nothing in it. One GET per component until one is found (the
- * Subscription first), and only while the Operator is missing.
+ * Whether one of the components the cache holds still exists with the Operator's label, asked of
+ * the API server: right after an uninstall the cache may still hold components that are gone or
+ * unlabelled, and an Operator created from them would come back with nothing in it. One GET per
+ * component until one is found (the Subscription first), and only while the Operator is missing.
  */
-export async function hasLiveComponent(client: KubeClient, components: readonly Component[]): Promise<boolean> {
+export async function hasLiveComponent(client: KubeClient, operatorName: string, components: readonly Component[]): Promise<boolean> {
+  const key = componentLabelKey(operatorName);
   for (const { kind, object } of components) {
     try {
-      if (await client.find(referenceOf(kind, object))) return true;
+      const live = await client.find(referenceOf(kind, object));
+      if (live?.metadata?.labels?.[key] !== undefined) return true;
     } catch (error) {
       // A kind OLM may not read there cannot show that a component lives.
       if (apiStatusCode(error) !== 403) throw error;

@@ -34,7 +34,7 @@ export function createOperatorReconciler(shared: Shared): Reconciler {
       const desired = operatorComponents(name, components);
       let operator = cache.get(Kinds.operator, name) as OperatorObject | undefined;
       if (!operator) {
-        if (components.length === 0 || invalidOperatorName(name) || !(await hasLiveComponent(client, components))) return;
+        if (components.length === 0 || invalidOperatorName(name) || !(await hasLiveComponent(client, name, components))) return;
         try {
           operator = await client.create<OperatorObject>({ ...Kinds.operator, metadata: { name } }, { fieldManager });
         } catch (error) {
