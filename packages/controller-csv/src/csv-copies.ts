@@ -1,5 +1,5 @@
 import { Annotations, CSVMessages, CSVPhases, CSVReasons, CSVUncopiableReasons, Labels, OLMConfigConditionTypes, OLMConfigMessages, isCopied } from '@olm/api';
-import { isNotFound, isSemanticallyEqual } from '@olm/controller-runtime';
+import { isNamespaceTerminating, isNotFound, isSemanticallyEqual } from '@olm/controller-runtime';
 import { type CachedObject, describeError, type ObjectReader, type ReconcileContext } from '@olm/core';
 import { allNamespacesCopyTargets, copiedCsvsEnabled } from './copied-csvs-config.js';
 import type { CsvMemory } from './csv-memory.js';
@@ -99,9 +99,13 @@ async function syncCopyingDisabledEvent(shared: CopyServices, memory: Pick<CsvMe
 async function syncCopies(shared: CopyServices, csv: Csv, context: ReconcileContext): Promise<Csv[]> {
   const client = shared.client();
   const targets = new Set(copyTargets(shared, csv, context));
+  // Namespaces being deleted refuse new copies, and their namespace controller removes the old ones;
+  // a target namespace that does not exist (yet) gets its copy when it appears.
+  const terminating = (namespace: string) => isNamespaceTerminating(context.cache, namespace);
+  const missing = (namespace: string) => context.cache.get(Kinds.namespace, namespace) === undefined;
   const existing = copiesOf(context.cache, csv);
   for (const copy of existing) {
-    if (!targets.has(copy.metadata.namespace)) {
+    if (!targets.has(copy.metadata.namespace) && !terminating(copy.metadata.namespace)) {
       await client.delete(csvReference(copy)).catch((error: unknown) => {
         if (!isNotFound(error)) throw error;
       });
@@ -120,6 +124,7 @@ async function syncCopies(shared: CopyServices, csv: Csv, context: ReconcileCont
   const status = { ...(csv.status ?? {}), reason: CSVReasons.Copied, message: CSVMessages.copied(csv.metadata.namespace) };
   delete (status as { requirementStatus?: unknown }).requirementStatus;
   for (const namespace of targets) {
+    if (terminating(namespace) || missing(namespace)) continue;
     const live = context.cache.get(Kinds.clusterServiceVersion, csv.metadata.name, namespace) as Csv | undefined;
     if (live && !isCopied(live)) continue; // a real CSV of that name lives there
     const desired = {

@@ -1,5 +1,5 @@
 import { CSVMessages, CSVPhases, CSVReasons, isCopied } from '@olm/api';
-import { isNotFound } from '@olm/controller-runtime';
+import { isNamespaceTerminating, isNotFound } from '@olm/controller-runtime';
 import { describeError, type ReconcileContext, type Reconciler, type ReconcileRequest, type ReconcileResult } from '@olm/core';
 import { reconcileCopy, syncCopiesAndRbac } from './csv-copies.js';
 import { deleteDroppedWebhookConfigurations, ensureFinalizer, finalize, forgetGoneCsv } from './csv-finalizer.js';
@@ -39,8 +39,11 @@ async function reconcileCsv(shared: Shared, memory: CsvMemory, request: Reconcil
   const cached = context.cache.get(Kinds.clusterServiceVersion, request.name, namespace) as Csv | undefined;
   shared.metrics()?.setCount(context.cache.list(Kinds.clusterServiceVersion).filter((csv) => !isCopied(csv)).length);
   if (!cached) return forgetGoneCsv(shared, memory, namespace, request.name, context);
+  if (cached.metadata.deletionTimestamp && !isCopied(cached)) return finalize(shared, memory, cached, context);
+  // A namespace being deleted refuses new content: nothing is installed or copied there, and the namespace
+  // controller removes what is in it (a deleted CSV's finalizer still runs, above).
+  if (isNamespaceTerminating(context.cache, namespace)) return;
   if (isCopied(cached)) return reconcileCopy(shared, cached, context);
-  if (cached.metadata.deletionTimestamp) return finalize(shared, memory, cached, context);
   observeMetrics(shared, cached);
   const csv = await ensureFinalizer(shared, cached);
   await deleteDroppedWebhookConfigurations(shared, memory, csv).catch((error: unknown) => {

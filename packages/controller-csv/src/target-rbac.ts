@@ -1,7 +1,7 @@
 import { CSVPhases, CSVUncopiableReasons } from '@olm/api';
 import type { CachedObject, KubeObject, Logger, ObjectKind, ObjectReader, RbacGenerator, RbacOwnership, ReconcileContext } from '@olm/core';
 import { describeError } from '@olm/core';
-import { isAlreadyExists, isNotFound, isSemanticallyEqual, type KubeClient } from '@olm/controller-runtime';
+import { isAlreadyExists, isNotFound, isSemanticallyEqual, isTerminatingNamespace, type KubeClient } from '@olm/controller-runtime';
 import { fieldManager } from './deployment-install.js';
 import { Kinds } from './kinds.js';
 import type { Csv, Og, Shared } from './shared.js';
@@ -85,8 +85,8 @@ function hasSource(object: KubeObject, csv: Csv, cache: ObjectReader, ownership:
 }
 
 function isLiveNamespace(name: string, cache: ObjectReader): boolean {
-  const namespace = cache.get(Kinds.namespace, name) as (CachedObject & { status?: { phase?: string } }) | undefined;
-  return namespace !== undefined && !namespace.metadata?.deletionTimestamp && namespace.status?.phase !== 'Terminating';
+  const namespace = cache.get(Kinds.namespace, name);
+  return namespace !== undefined && !isTerminatingNamespace(namespace);
 }
 
 /**
@@ -149,7 +149,10 @@ export function planTargetRbac(input: TargetRbacInput): TargetRbacPlan {
         })
       : [];
   const wantedKeys = new Set(wanted.map(keyOf));
-  const remove = managedTargetRbac(csv, cache, input.liftedNames, ownership).filter((object) => !wantedKeys.has(keyOf(object)));
+  // What lives in a namespace being deleted goes with it: no requests into it.
+  const remove = managedTargetRbac(csv, cache, input.liftedNames, ownership).filter(
+    (object) => !wantedKeys.has(keyOf(object)) && !isTerminatingNamespace(object.metadata?.namespace ? cache.get(Kinds.namespace, object.metadata.namespace) : undefined),
+  );
   return { apply: wanted, remove };
 }
 

@@ -1,5 +1,5 @@
 import type { Reconciler } from '@olm/core';
-import { isAlreadyExists, updateObject } from '@olm/controller-runtime';
+import { isAlreadyExists, isNamespaceTerminating, updateObject } from '@olm/controller-runtime';
 import {
   desiredOperatorCondition,
   isCopiedCsv,
@@ -22,9 +22,11 @@ export function createOperatorConditionGeneratorReconciler(shared: Shared): Reco
     for: Kinds.clusterServiceVersion,
     // A changed or deleted OperatorCondition reconciles its CSV, which puts it back.
     owns: [Kinds.operatorCondition],
+    // Cached only to know which namespaces are being deleted: nothing is created in those.
+    watches: [{ ...Kinds.namespace, map: () => [] }],
     async reconcile({ namespace, name }, { cache }) {
       const csv = cache.get(Kinds.clusterServiceVersion, name, namespace) as CsvForOperatorCondition | undefined;
-      if (!csv || isCopiedCsv(csv) || csv.metadata?.deletionTimestamp || !csv.metadata?.uid) return;
+      if (!csv || isCopiedCsv(csv) || csv.metadata?.deletionTimestamp || !csv.metadata?.uid || isNamespaceTerminating(cache, namespace)) return;
       const desired = desiredOperatorCondition(csv);
       const cached = cache.get(Kinds.operatorCondition, name, namespace) as OperatorConditionObject | undefined;
       if (!cached) {

@@ -1,6 +1,6 @@
 import type { Condition } from '@olm/api';
 import type { CachedObject, ObjectReader, Reconciler } from '@olm/core';
-import { isAlreadyExists, isNotFound, updateStatus, type KubeClient } from '@olm/controller-runtime';
+import { isAlreadyExists, isNamespaceTerminating, isNotFound, updateStatus, type KubeClient } from '@olm/controller-runtime';
 import { mirroredStatusConditions } from './condition-status-sync.js';
 import { fieldManager, Kinds } from './kinds.js';
 import {
@@ -38,9 +38,11 @@ export function createOperatorConditionReconciler(shared: Shared): Reconciler {
     for: Kinds.operatorCondition,
     // An edited or deleted Role or RoleBinding reconciles its OperatorCondition, which repairs it.
     owns: [Kinds.role, Kinds.roleBinding],
+    // Cached only to know which namespaces are being deleted: no RBAC is created in those.
+    watches: [{ ...Kinds.namespace, map: () => [] }],
     async reconcile({ namespace, name }, { cache, logger }) {
       const condition = cache.get(Kinds.operatorCondition, name, namespace) as OperatorConditionObject | undefined;
-      if (!condition || condition.metadata.deletionTimestamp) return;
+      if (!condition || condition.metadata.deletionTimestamp || isNamespaceTerminating(cache, namespace)) return;
       const invalid = invalidServiceAccounts(condition as OperatorConditionForRbac);
       if (invalid.length > 0) {
         logger.warn('OperatorCondition names service accounts that cannot exist; they are not bound', {

@@ -18,7 +18,7 @@ import {
 } from '@olm/api';
 import type { CachedObject, ObjectReader, RbacGenerator, ReconcileContext, ReconcileRequest, Reconciler } from '@olm/core';
 import { describeError } from '@olm/core';
-import { isNotFound, isSemanticallyEqual, updateObject, updateStatus, upsertOwnedFields, type EventRecorder, type KubeClient } from '@olm/controller-runtime';
+import { isNamespaceTerminating, isNotFound, isSemanticallyEqual, isTerminatingNamespace, updateObject, updateStatus, upsertOwnedFields, type EventRecorder, type KubeClient } from '@olm/controller-runtime';
 import { formatTime } from '@olm/go-format';
 import { GroupClusterRoleNames, type GroupKey } from './group-cluster-role-names.js';
 import { csvReference, fieldManager, Kinds, ogReference, type Csv, type Og } from './kinds.js';
@@ -214,7 +214,7 @@ async function syncStatusNamespaces(shared: Shared, og: Og, context: ReconcileCo
     }));
     targets = resolveTargetNamespaces(og.spec ?? {}, namespaces);
   } catch (error) {
-    void shared.recorder().warning(og, 'InvalidTargetNamespaces', describeError(error));
+    if (!isNamespaceTerminating(context.cache, og.metadata.namespace)) void shared.recorder().warning(og, 'InvalidTargetNamespaces', describeError(error));
     return undefined;
   }
   if (og.status?.namespaces && sameNamespaceSet(og.status.namespaces, targets)) return targets;
@@ -234,6 +234,8 @@ async function syncNamespaceLabels(shared: Shared, og: Og, targets: readonly str
   const wanted = new Set(all ? [] : targets);
   const liveUids = new Set(context.cache.list(Kinds.operatorGroup).map((group) => group.metadata?.uid));
   for (const namespace of context.cache.list(Kinds.namespace)) {
+    // A namespace being deleted is left alone: a label write there makes the namespace controller's update conflict and retry.
+    if (isTerminatingNamespace(namespace)) continue;
     const name = namespace.metadata?.name ?? '';
     const labels = namespace.metadata?.labels ?? {};
     const stale = Object.keys(labels).filter(
@@ -243,6 +245,7 @@ async function syncNamespaceLabels(shared: Shared, og: Og, targets: readonly str
     if (stale.length === 0 && !missing) continue;
     try {
       await updateObject(shared.client(), { ...Kinds.namespace, name }, (live) => {
+        if (isTerminatingNamespace(live)) return false;
         const next = { ...(live.metadata?.labels ?? {}) };
         for (const label of stale) delete next[label];
         if (wanted.has(name)) next[key] = '';
@@ -332,12 +335,14 @@ async function cleanUpDeletedGroup(shared: Shared, request: ReconcileRequest, co
   }
   const liveUids = new Set(context.cache.list(Kinds.operatorGroup).map((group) => group.metadata?.uid));
   for (const namespace of context.cache.list(Kinds.namespace)) {
+    if (isTerminatingNamespace(namespace)) continue;
     const labels = namespace.metadata?.labels ?? {};
     const stale = Object.keys(labels).filter(
       (label) => label.startsWith(Labels.operatorGroupUidPrefix) && !liveUids.has(label.slice(Labels.operatorGroupUidPrefix.length)),
     );
     if (stale.length === 0) continue;
     await updateObject(client, { ...Kinds.namespace, name: namespace.metadata?.name ?? '' }, (live) => {
+      if (isTerminatingNamespace(live)) return false;
       const next = { ...(live.metadata?.labels ?? {}) };
       for (const label of stale) delete next[label];
       live.metadata = { ...live.metadata, labels: next };

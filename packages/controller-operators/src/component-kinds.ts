@@ -4,36 +4,37 @@ import type { ObjectKind } from '@olm/core';
 /** A kind of object that can be a component of an Operator. */
 export interface ComponentKind extends ObjectKind {
   readonly namespaced: boolean;
-  /**
-   * Whether it is read from the shared informer cache (and watched). Secrets, ConfigMaps, Services and
-   * webhook configurations are not: caching every one in the cluster would cost far more memory than the
-   * few an operator owns, so they are listed from the API server, filtered by label there.
-   */
-  readonly cached: boolean;
 }
 
-const kind = (apiVersion: string, name: string, namespaced: boolean, cached: boolean): ComponentKind => ({ apiVersion, kind: name, namespaced, cached });
+const kind = (apiVersion: string, name: string, namespaced: boolean): ComponentKind => ({ apiVersion, kind: name, namespaced });
+
+/**
+ * Secrets, ConfigMaps, Services and webhook configurations are watched as metadata only: the cache
+ * then holds names, labels and owners of every one in the cluster (what finding components needs),
+ * never their content, which costs far more memory than the few an operator owns.
+ */
+const metadataOnly = (apiVersion: string, name: string, namespaced: boolean): ComponentKind => ({ ...kind(apiVersion, name, namespaced), metadataOnly: true });
 
 /** Every kind an Operator's components are looked for in, in the order `status.components.refs` lists them. */
 export const componentKinds: readonly ComponentKind[] = [
-  kind('operators.coreos.com/v1alpha1', 'Subscription', true, true),
-  kind('operators.coreos.com/v1alpha1', 'InstallPlan', true, true),
-  kind('operators.coreos.com/v1alpha1', 'ClusterServiceVersion', true, true),
-  kind('operators.coreos.com/v2', 'OperatorCondition', true, true),
-  kind('apiextensions.k8s.io/v1', 'CustomResourceDefinition', false, true),
-  kind('apiregistration.k8s.io/v1', 'APIService', false, true),
-  kind('v1', 'Namespace', false, true),
-  kind('apps/v1', 'Deployment', true, true),
-  kind('v1', 'ServiceAccount', true, true),
-  kind('rbac.authorization.k8s.io/v1', 'Role', true, true),
-  kind('rbac.authorization.k8s.io/v1', 'RoleBinding', true, true),
-  kind('rbac.authorization.k8s.io/v1', 'ClusterRole', false, true),
-  kind('rbac.authorization.k8s.io/v1', 'ClusterRoleBinding', false, true),
-  kind('v1', 'Service', true, false),
-  kind('v1', 'ConfigMap', true, false),
-  kind('v1', 'Secret', true, false),
-  kind('admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration', false, false),
-  kind('admissionregistration.k8s.io/v1', 'MutatingWebhookConfiguration', false, false),
+  kind('operators.coreos.com/v1alpha1', 'Subscription', true),
+  kind('operators.coreos.com/v1alpha1', 'InstallPlan', true),
+  kind('operators.coreos.com/v1alpha1', 'ClusterServiceVersion', true),
+  kind('operators.coreos.com/v2', 'OperatorCondition', true),
+  kind('apiextensions.k8s.io/v1', 'CustomResourceDefinition', false),
+  kind('apiregistration.k8s.io/v1', 'APIService', false),
+  kind('v1', 'Namespace', false),
+  kind('apps/v1', 'Deployment', true),
+  kind('v1', 'ServiceAccount', true),
+  kind('rbac.authorization.k8s.io/v1', 'Role', true),
+  kind('rbac.authorization.k8s.io/v1', 'RoleBinding', true),
+  kind('rbac.authorization.k8s.io/v1', 'ClusterRole', false),
+  kind('rbac.authorization.k8s.io/v1', 'ClusterRoleBinding', false),
+  metadataOnly('v1', 'Service', true),
+  metadataOnly('v1', 'ConfigMap', true),
+  metadataOnly('v1', 'Secret', true),
+  metadataOnly('admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration', false),
+  metadataOnly('admissionregistration.k8s.io/v1', 'MutatingWebhookConfiguration', false),
 ];
 
 export const Kinds = {

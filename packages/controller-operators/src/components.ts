@@ -1,6 +1,5 @@
 import type { CachedObject, ObjectReader } from '@olm/core';
-import { hasErrorCode } from '@olm/core';
-import { apiStatusCode, isNotFound, RuntimeErrorCodes, type KubeClient } from '@olm/controller-runtime';
+import { apiStatusCode, isNotFound, type KubeClient } from '@olm/controller-runtime';
 import { componentKinds, fieldManager, type ComponentKind } from './component-kinds.js';
 import { componentLabelKey } from './component-labels.js';
 
@@ -9,51 +8,28 @@ export interface Component {
   readonly object: CachedObject;
 }
 
-/**
- * Objects of a kind matching a label selector: from the cache for cached kinds, else from the API
- * server (filtered there). A kind the server does not serve, or OLM may not list there (an OLM limited
- * to some namespaces by its RBAC), has none.
- */
-export async function listOfKind(
-  client: KubeClient,
-  cache: ObjectReader,
-  kind: ComponentKind,
-  options: { readonly labelSelector: string; readonly namespace?: string },
-): Promise<readonly CachedObject[]> {
-  const scope = kind.namespaced && options.namespace ? { namespace: options.namespace } : {};
-  if (kind.cached) return cache.list(kind, { ...scope, labelSelector: options.labelSelector });
-  return listFromServer(client, kind, { ...scope, labelSelector: options.labelSelector });
-}
-
-/** A kind the server does not serve, or this controller may not list, has no components. */
-async function listFromServer(client: KubeClient, kind: ComponentKind, options: { readonly labelSelector: string; readonly namespace?: string; readonly limit?: number }): Promise<readonly CachedObject[]> {
-  try {
-    return (await client.list(kind, options)).items;
-  } catch (error) {
-    if (hasErrorCode(error, RuntimeErrorCodes.unknownKind) || isNotFound(error) || apiStatusCode(error) === 403) return [];
-    throw error;
-  }
-}
-
-/** Every object labelled as a component of the Operator, of every component kind. */
-export async function listComponents(client: KubeClient, cache: ObjectReader, operatorName: string): Promise<Component[]> {
+/** Every object labelled as a component of the Operator, of every component kind, from the cache. */
+export function listComponents(cache: ObjectReader, operatorName: string): Component[] {
   const labelSelector = componentLabelKey(operatorName);
-  const components: Component[] = [];
-  for (const kind of componentKinds) {
-    for (const object of await listOfKind(client, cache, kind, { labelSelector })) components.push({ kind, object });
-  }
-  return components;
+  return componentKinds.flatMap((kind) => cache.list(kind, { labelSelector }).map((object) => ({ kind, object })));
 }
 
 /**
- * Whether any object carries the Operator's component label now, asked of the API server rather
- * than the cache: right after an uninstall the cache may still hold components that are gone, and
- * an Operator created from them would come back with nothing in it.
+ * Whether one of the components the cache holds still exists with the Operator's label, asked of
+ * the API server: right after an uninstall the cache may still hold components that are gone or
+ * unlabelled, and an Operator created from them would come back with nothing in it. One GET per
+ * component until one is found (the Subscription first), and only while the Operator is missing.
  */
-export async function hasLiveComponent(client: KubeClient, operatorName: string): Promise<boolean> {
-  const labelSelector = componentLabelKey(operatorName);
-  for (const kind of componentKinds) {
-    if ((await listFromServer(client, kind, { labelSelector, limit: 1 })).length > 0) return true;
+export async function hasLiveComponent(client: KubeClient, operatorName: string, components: readonly Component[]): Promise<boolean> {
+  const key = componentLabelKey(operatorName);
+  for (const { kind, object } of components) {
+    try {
+      const live = await client.find(referenceOf(kind, object));
+      if (live?.metadata?.labels?.[key] !== undefined) return true;
+    } catch (error) {
+      // A kind OLM may not read there cannot show that a component lives.
+      if (apiStatusCode(error) !== 403) throw error;
+    }
   }
   return false;
 }

@@ -11,12 +11,6 @@ export interface OperatorsControllerOptions {
   readonly client?: KubeClient;
   /** Used to build a client when `client` is not given. */
   readonly kubeconfig?: string;
-  /**
-   * How often each Operator's components are listed again although no watched object changed, for the
-   * kinds read from the API server rather than watched (Secrets, ConfigMaps, Services, webhook
-   * configurations). Default 60 s; 0 turns it off.
-   */
-  readonly refreshIntervalMs?: number;
 }
 
 export interface OperatorsController {
@@ -35,7 +29,6 @@ export function createOperatorsController(options: OperatorsControllerOptions): 
       if (options.kubeconfig === undefined) throw new OlmError('OLM_OPERATORS_NO_CLIENT', 'createOperatorsController needs a client or a kubeconfig');
       return (ownClient ??= new KubeClient({ kubeconfig: options.kubeconfig }));
     },
-    refreshIntervalMs: options.refreshIntervalMs ?? 60_000,
   };
   return {
     reconcilers: [createSubscriptionAdoptionReconciler(shared), createCsvAdoptionReconciler(shared), createOperatorReconciler(shared)],

@@ -1,9 +1,9 @@
 import { Labels } from '@olm/api';
 import type { CachedObject, ObjectReader, ReconcileRequest, Reconciler } from '@olm/core';
-import { mapToOwner, type KubeClient } from '@olm/controller-runtime';
+import { mapToOwner } from '@olm/controller-runtime';
 import { componentKinds, Kinds, type ComponentKind } from './component-kinds.js';
 import { invalidOperatorName, operatorNamesIn } from './component-labels.js';
-import { adopt, listOfKind, type Component } from './components.js';
+import { adopt, type Component } from './components.js';
 import type { Shared } from './shared.js';
 
 interface CsvObject extends CachedObject {
@@ -34,9 +34,7 @@ export function createCsvAdoptionReconciler(shared: Shared): Reconciler {
   return {
     name: 'adoption-csv',
     for: Kinds.csv,
-    watches: ownableKinds
-      .filter((kind) => kind.cached)
-      .map((kind) => ({ apiVersion: kind.apiVersion, kind: kind.kind, map: kind === Kinds.crd ? csvsOwningCrd : toOwner })),
+    watches: ownableKinds.map((kind) => ({ ...kind, map: kind === Kinds.crd ? csvsOwningCrd : toOwner })),
     async reconcile({ namespace = '', name }, { cache, logger }) {
       const csv = cache.get(Kinds.csv, name, namespace) as CsvObject | undefined;
       if (!csv || isCopiedCsv(csv)) return;
@@ -47,15 +45,15 @@ export function createCsvAdoptionReconciler(shared: Shared): Reconciler {
       });
       if (operators.length === 0) return;
       const client = shared.client();
-      for (const { kind, object } of await ownedComponents(client, cache, csv)) {
+      for (const { kind, object } of ownedComponents(cache, csv)) {
         for (const operator of operators) await adopt(client, kind, object, operator);
       }
     },
   };
 }
 
-/** What a CSV owns, of every component kind, each once. */
-export async function ownedComponents(client: KubeClient, cache: ObjectReader, csv: CsvObject): Promise<Component[]> {
+/** What a CSV owns, of every component kind, each once, from the cache. */
+export function ownedComponents(cache: ObjectReader, csv: CsvObject): Component[] {
   const name = csv.metadata?.name ?? '';
   const namespace = csv.metadata?.namespace ?? '';
   const uid = csv.metadata?.uid;
@@ -64,11 +62,9 @@ export async function ownedComponents(client: KubeClient, cache: ObjectReader, c
   const add = (kind: ComponentKind, object: CachedObject) =>
     found.set(`${kind.kind}/${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}`, { kind, object });
   for (const kind of ownableKinds) {
-    for (const object of await listOfKind(client, cache, kind, { labelSelector: ownerLabels })) add(kind, object);
+    for (const object of cache.list(kind, { labelSelector: ownerLabels })) add(kind, object);
     if (!kind.namespaced || !uid) continue;
-    // Uncached kinds are listed from the server: only what OLM made (`olm.managed`), not every Secret of the namespace.
-    const candidates = await listOfKind(client, cache, kind, { namespace, labelSelector: kind.cached ? '' : `${Labels.managed}=true` });
-    for (const object of candidates) {
+    for (const object of cache.list(kind, { namespace })) {
       if ((object.metadata?.ownerReferences ?? []).some((reference) => reference.uid === uid && reference.kind === Kinds.csv.kind)) add(kind, object);
     }
   }

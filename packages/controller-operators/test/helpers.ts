@@ -1,23 +1,32 @@
 import type { CachedObject } from '@olm/core';
-import { recordingLogger, startReconcilers, startTestCluster, subscription } from '@olm/testing';
+import { kubeconfigFor, recordingLogger, startReconcilers, startTestCluster, subscription, type ServedRequest } from '@olm/testing';
 import { createOperatorsController } from '../src/controller.js';
 
 export { eventually, sleep, type LoggedWarning as Warning } from '@olm/testing';
 
-/** A local API server with OLM's CRDs, and the Operator API's reconcilers running on a manager against it. */
-export async function startHarness(options: { refreshIntervalMs?: number } = {}) {
-  const cluster = await startTestCluster({ deploymentRolloutDelayMs: 20 });
+/** The user OLM's reconcilers act as here, so that their requests can be told from the test's own. */
+export const olmUser = 'olm-operator';
+
+/**
+ * A local API server with OLM's CRDs, and the Operator API's reconcilers running on a manager against
+ * it as `olmUser`; `served` holds every request the server answered.
+ */
+export async function startHarness(options: { resyncPeriodMs?: number } = {}) {
+  const served: ServedRequest[] = [];
+  const token = 'olm-operator-token';
+  const cluster = await startTestCluster({ deploymentRolloutDelayMs: 20, users: [{ token, name: olmUser, groups: ['system:masters'] }], onRequest: (request) => served.push(request) });
   const { logger, warnings } = recordingLogger();
   const running = await startReconcilers({
-    kubeconfig: cluster.server.kubeconfig,
-    controller: (client) => createOperatorsController({ client, refreshIntervalMs: options.refreshIntervalMs ?? 200 }),
-    manager: { resyncPeriodMs: 0, logger },
+    kubeconfig: kubeconfigFor(cluster.server, token),
+    controller: (client) => createOperatorsController({ client }),
+    manager: { resyncPeriodMs: options.resyncPeriodMs ?? 0, logger },
   });
   return {
     server: cluster.server,
     client: cluster.client,
     manager: running.manager,
     warnings,
+    served,
     async stop() {
       await running.stop();
       await cluster.stop();

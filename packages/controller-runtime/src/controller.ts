@@ -1,6 +1,7 @@
 import type { CachedObject, Logger, ObjectKind, ReconcileRequest, Reconciler } from '@olm/core';
 import { describeError, OlmError } from '@olm/core';
 import { isTerminalError, RuntimeErrorCodes } from './errors.js';
+import { isNamespaceTerminatingError } from './namespace-termination.js';
 import type { InformerCache } from './informer-cache.js';
 import type { KubeClient } from './kube-client.js';
 import { silentLogger } from './logger.js';
@@ -203,7 +204,11 @@ export class Controller {
     } catch (error) {
       series.error.inc();
       series.errors.inc();
-      if (isTerminalError(error)) {
+      if (isNamespaceTerminatingError(error)) {
+        // kube refuses new content in a namespace being deleted: retrying cannot help, the namespace is going.
+        queue.forget(key);
+        logger.info('not retried: the namespace is being deleted', { error: describeError(error) });
+      } else if (isTerminalError(error)) {
         series.terminalErrors.inc();
         queue.forget(key);
         logger.error('reconcile failed with a terminal error; not retrying', { error: describeError(error) });

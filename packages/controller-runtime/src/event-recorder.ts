@@ -2,6 +2,7 @@ import type { CachedObject, Logger } from '@olm/core';
 import { formatTime } from '@olm/go-format';
 import { describeError } from '@olm/core';
 import { isNotFound } from './errors.js';
+import { isNamespaceTerminatingError } from './namespace-termination.js';
 import type { KubeClient } from './kube-client.js';
 import { silentLogger } from './logger.js';
 
@@ -17,6 +18,8 @@ export interface EventRecorderOptions {
   /** How many distinct events to remember for aggregation. Default 4096. */
   readonly maxRemembered?: number;
   readonly now?: () => number;
+  /** Whether a namespace is being deleted: no event is recorded there (kube would refuse it). */
+  readonly isNamespaceTerminating?: (namespace: string) => boolean;
 }
 
 export interface EventOptions {
@@ -66,6 +69,7 @@ export class EventRecorder {
     const previous = this.pending.get(identity) ?? Promise.resolve();
     const next = previous.then(() =>
       this.record(identity, object, type, reason, message, options.fieldPath).catch((error: unknown) => {
+        if (isNamespaceTerminatingError(error)) return;
         this.logger.warn('could not record event', { reason, error: describeError(error) });
       }),
     );
@@ -77,6 +81,7 @@ export class EventRecorder {
   private async record(identity: string, object: CachedObject, type: EventType, reason: string, message: string, fieldPath: string | undefined): Promise<void> {
     const metadata = object.metadata ?? {};
     const namespace = metadata.namespace || 'default';
+    if (this.options.isNamespaceTerminating?.(namespace)) return;
     const involvedObject = {
       apiVersion: object.apiVersion,
       kind: object.kind,

@@ -33,3 +33,5 @@ export type {
   ReconcileRequest,
   ReconcileResult,
 } from '@olm/core';
+export { metadataOnlyObject } from './metadata-only.js';
+export { isNamespaceTerminating, isNamespaceTerminatingError, isTerminatingNamespace, namespaceTerminatingCause } from './namespace-termination.js';

@@ -52,8 +52,9 @@ export class InformerCache implements ObjectReader {
   /** The namespaces a kind is cached in (empty: all): the cache's own plus any additional ones for the kind. */
   namespacesFor(kind: ObjectKind): readonly string[] {
     if (this.namespaces.length === 0) return [];
-    const id = kindId(kind);
-    const additional = (this.options.additionalNamespaces ?? []).filter((entry) => kindId(entry) === id).flatMap((entry) => entry.namespaces);
+    // Whether full or metadata-only, a kind is cached in the same namespaces.
+    const id = kindId({ apiVersion: kind.apiVersion, kind: kind.kind });
+    const additional = (this.options.additionalNamespaces ?? []).filter((entry) => kindId({ apiVersion: entry.apiVersion, kind: entry.kind }) === id).flatMap((entry) => entry.namespaces);
     return [...new Set([...this.namespaces, ...additional])];
   }
 
@@ -64,7 +65,7 @@ export class InformerCache implements ObjectReader {
     if (!informer) {
       informer = new Informer({
         client: this.options.client,
-        kind: { apiVersion: kind.apiVersion, kind: kind.kind },
+        kind: { apiVersion: kind.apiVersion, kind: kind.kind, ...(kind.metadataOnly ? { metadataOnly: true } : {}) },
         namespaces: this.namespacesFor(kind),
         resyncPeriodMs: this.options.resyncPeriodMs ?? 600_000,
         backoff: this.options.backoff,

@@ -5,6 +5,7 @@ import { isGone, RuntimeErrorCodes } from './errors.js';
 import { BuiltInIndexes, Indexer, type IndexFunction } from './indexer.js';
 import type { KubeClient, WatchEvent } from './kube-client.js';
 import { silentLogger } from './logger.js';
+import { metadataOnlyObject } from './metadata-only.js';
 import { objectKey } from './object-key.js';
 import { namespacesToWatch } from './namespaces-to-watch.js';
 
@@ -19,6 +20,7 @@ export interface InformerEventHandler {
 
 export interface InformerOptions {
   readonly client: KubeClient;
+  /** With `metadataOnly`, a metadata-only informer: it lists and watches PartialObjectMetadata and keeps `metadataOnlyObject`s. */
   readonly kind: ObjectKind;
   /** Watch one namespace only; default all. Shorthand for `namespaces: [namespace]`. */
   readonly namespace?: string;
@@ -259,6 +261,7 @@ export class Informer {
           limit: pageSize,
           continue: continueToken,
           signal: this.stopController.signal,
+          ...(this.kind.metadataOnly ? { metadataOnly: true } : {}),
         });
       } catch (error) {
         if (continueToken && isGone(error)) {
@@ -323,7 +326,7 @@ export class Informer {
             break;
           case 'DELETED': {
             const removed = this.indexer.delete(objectKey(event.object));
-            this.emit('onDelete', removed ?? event.object);
+            this.emit('onDelete', removed ?? this.kept(event.object));
             break;
           }
           case 'BOOKMARK':
@@ -361,6 +364,7 @@ export class Informer {
           },
           onEvent,
           onDone,
+          { metadataOnly: this.kind.metadataOnly === true },
         )
         .then((close) => {
           if (this.isStopped) close();
@@ -369,7 +373,13 @@ export class Informer {
     });
   }
 
-  private upsert(object: CachedObject): void {
+  /** What the cache keeps of an object the server sent. */
+  private kept(object: CachedObject): CachedObject {
+    return this.kind.metadataOnly ? metadataOnlyObject(this.kind, object) : object;
+  }
+
+  private upsert(received: CachedObject): void {
+    const object = this.kept(received);
     const key = objectKey(object);
     const previous = this.indexer.get(key);
     const version = object.metadata?.resourceVersion;

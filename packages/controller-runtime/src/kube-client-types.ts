@@ -27,6 +27,8 @@ export interface ListOptions {
   readonly continue?: string;
   /** Abandons the request when aborted. */
   readonly signal?: AbortSignal;
+  /** Only each object's metadata (PartialObjectMetadata on the wire; see `metadataOnlyObject`). */
+  readonly metadataOnly?: boolean;
 }
 
 /** A list page: items (with `apiVersion`/`kind` filled in) and where to resume. */

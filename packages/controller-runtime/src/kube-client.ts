@@ -13,6 +13,7 @@ import { isNotFound, RuntimeErrorCodes } from './errors.js';
 import { isStaleConnection, parseJson, reuseConnections, send, type ConnectionPool } from './http-transport.js';
 import type { ImpersonatedUser, KubeClientOptions, ListOptions, ObjectList, ObjectReference, PatchType, ResourceInfo, WatchEvent } from './kube-client-types.js';
 import { loadKubeConfig } from './kubeconfig.js';
+import { metadataListAccept, metadataOnlyObject, metadataWatchAccept } from './metadata-only.js';
 
 export type { ImpersonatedUser, KubeClientOptions, ListOptions, ObjectList, ObjectReference, PatchType, ResourceInfo, WatchEvent } from './kube-client-types.js';
 export { loadKubeConfig } from './kubeconfig.js';
@@ -28,6 +29,8 @@ const PATCH_CONTENT_TYPES: Record<PatchType, string> = {
 interface Connection extends ConnectionPool {
   readonly configuration: Configuration;
   readonly watcher: Watch;
+  /** Watches asking for PartialObjectMetadata (client-node's Watch sends no Accept of its own). */
+  readonly metadataWatcher: Watch;
   readonly discovery: Map<string, Promise<ResourceInfo[]>>;
 }
 
@@ -59,6 +62,7 @@ export class KubeClient {
         authMethods: { default: this.kubeConfig },
       }),
       watcher: new Watch(this.kubeConfig),
+      metadataWatcher: new Watch(withAcceptHeader(this.kubeConfig, metadataWatchAccept)),
       discovery: new Map(),
     };
     this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
@@ -172,10 +176,11 @@ export class KubeClient {
         continue: options.continue,
       },
       signal: options.signal,
+      ...(options.metadataOnly ? { accept: metadataListAccept } : {}),
     })) as { items?: T[] | null; metadata?: { resourceVersion?: string; continue?: string } };
     // List items carry no apiVersion/kind on a real API server; fill them so objects look alike everywhere.
     const items = (body.items ?? []).map((item) =>
-      item.apiVersion && item.kind ? item : ({ ...item, apiVersion: kind.apiVersion, kind: kind.kind } as T),
+      options.metadataOnly ? (metadataOnlyObject(kind, item) as T) : item.apiVersion && item.kind ? item : ({ ...item, apiVersion: kind.apiVersion, kind: kind.kind } as T),
     );
     const next = body.metadata?.continue;
     return { items, resourceVersion: body.metadata?.resourceVersion ?? '', ...(next ? { continue: next } : {}) };
@@ -239,13 +244,15 @@ export class KubeClient {
 
   /**
    * Opens a watch through client-node's `Watch`. `onDone` is called once when the stream ends: with
-   * null on a clean close, or the error. Returns a function that closes the stream.
+   * null on a clean close, or the error. Returns a function that closes the stream. With
+   * `metadataOnly` the server sends PartialObjectMetadata (reduce each object with `metadataOnlyObject`).
    */
   async watch(
     path: string,
     query: Readonly<Record<string, string | undefined>>,
     onEvent: (event: WatchEvent) => void,
     onDone: (error: unknown) => void,
+    options: { readonly metadataOnly?: boolean } = {},
   ): Promise<() => void> {
     if (this.impersonation) {
       // client-node's Watch sends only the kubeconfig's credentials: it would watch as the parent.
@@ -253,7 +260,8 @@ export class KubeClient {
     }
     const params: Record<string, string> = {};
     for (const [key, value] of Object.entries(query)) if (value !== undefined) params[key] = value;
-    const controller = await this.connection.watcher.watch(
+    const watcher = options.metadataOnly ? this.connection.metadataWatcher : this.connection.watcher;
+    const controller = await watcher.watch(
       path,
       params,
       (type: string, object: WatchEvent['object']) => onEvent({ type, object }),
@@ -273,6 +281,8 @@ export class KubeClient {
     readonly query?: Readonly<Record<string, string | undefined>>;
     readonly body?: unknown;
     readonly contentType?: string;
+    /** Default `application/json`. */
+    readonly accept?: string;
     readonly signal?: AbortSignal;
   }): Promise<unknown> {
     const configuration = this.connection.configuration;
@@ -280,7 +290,7 @@ export class KubeClient {
     for (const [key, value] of Object.entries(options.query ?? {})) {
       if (value !== undefined) context.setQueryParam(key, value);
     }
-    context.setHeaderParam('Accept', 'application/json');
+    context.setHeaderParam('Accept', options.accept ?? 'application/json');
     if (options.body !== undefined) {
       context.setHeaderParam('Content-Type', options.contentType ?? 'application/json');
       context.setBody(JSON.stringify(options.body));
@@ -385,4 +395,11 @@ function kindAndPlace(object: CachedObject): ObjectKind & { namespace?: string }
   }
   const namespace = object.metadata?.namespace;
   return namespace ? { apiVersion: object.apiVersion, kind: object.kind, namespace } : { apiVersion: object.apiVersion, kind: object.kind };
+}
+
+/** The kubeconfig's credentials and cluster, with an Accept header on every request made through it. */
+function withAcceptHeader(kubeConfig: KubeConfig, accept: string): KubeConfig {
+  const view = Object.create(kubeConfig) as KubeConfig;
+  view.applyToFetchOptions = (options) => kubeConfig.applyToFetchOptions({ ...options, headers: { ...options.headers, Accept: accept } });
+  return view;
 }

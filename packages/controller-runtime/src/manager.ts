@@ -11,6 +11,7 @@ import { EventRecorder } from './event-recorder.js';
 import { InformerCache, type KindNamespaces } from './informer-cache.js';
 import { KubeClient } from './kube-client.js';
 import { LeaderElector } from './leader-election.js';
+import { isNamespaceTerminating } from './namespace-termination.js';
 import { KubeLeaseStore } from './lease-store.js';
 import { silentLogger } from './logger.js';
 import { createRuntimeMetrics, type RuntimeMetrics } from './metrics.js';
@@ -151,7 +152,13 @@ export class Manager {
 
   /** A recorder of core/v1 Events for a component name (`source.component`). */
   eventRecorder(component: string): EventRecorder {
-    return new EventRecorder({ client: this.client, component, instance: this.identity, logger: this.logger });
+    return new EventRecorder({
+      client: this.client,
+      component,
+      instance: this.identity,
+      logger: this.logger,
+      isNamespaceTerminating: (namespace) => isNamespaceTerminating(this.cache, namespace),
+    });
   }
 
   get identity(): string {

@@ -28,6 +28,7 @@ export function groupKind(kind: ObjectKind): string {
   return `${group}/${kind.kind}`;
 }
 
+/** The cache key of a kind: a metadata-only cache of a kind is another cache than the full one. */
 export function kindId(kind: ObjectKind): string {
-  return `${kind.apiVersion}/${kind.kind}`;
+  return `${kind.metadataOnly ? 'metadata:' : ''}${kind.apiVersion}/${kind.kind}`;
 }

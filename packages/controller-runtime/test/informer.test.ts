@@ -187,6 +187,39 @@ describe('Informer against the local API server', () => {
     await cache.stop();
   });
 
+  it('caches only metadata for a metadata-only kind, in a cache of its own, following label changes and deletes', async () => {
+    await createNamespace(client, 'metadata-only');
+    const secretKind = { apiVersion: 'v1', kind: 'Secret' };
+    const lastApplied = { 'kubectl.kubernetes.io/last-applied-configuration': '{"data":{"password":"aHVudGVyMg=="}}', keep: 'me' };
+    await client.create({ ...secretKind, metadata: { namespace: 'metadata-only', name: 'db', labels: { app: 'db' }, annotations: lastApplied }, stringData: { password: 'hunter2' } });
+    const cache = new InformerCache({ client, backoff: fastBackoff, resyncPeriodMs: 0, namespace: 'metadata-only' });
+    const metadataKind = { ...secretKind, metadataOnly: true };
+    const informer = cache.informerFor(metadataKind);
+    const full = cache.informerFor(secretKind);
+    expect(full).not.toBe(informer);
+    const log = recordEvents(informer);
+    cache.start();
+    await cache.waitForSync();
+
+    const cached = cache.get(metadataKind, 'db', 'metadata-only')!;
+    expect(Object.keys(cached)).toEqual(['apiVersion', 'kind', 'metadata']);
+    expect(cached).toMatchObject({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db', labels: { app: 'db' }, annotations: { keep: 'me' } } });
+    expect(cached.metadata).not.toHaveProperty('managedFields');
+    expect(JSON.stringify(cached)).not.toContain('aHVudGVy');
+    expect((cache.get(secretKind, 'db', 'metadata-only') as CachedObject & { data: Record<string, string> }).data.password).toBe('aHVudGVyMg==');
+    // The list asked the server for metadata only.
+    const listed = await client.list(secretKind, { namespace: 'metadata-only', metadataOnly: true });
+    expect(listed.items.map((item) => Object.keys(item))).toEqual([['apiVersion', 'kind', 'metadata']]);
+
+    await client.patch({ ...secretKind, namespace: 'metadata-only', name: 'db' }, { metadata: { labels: { app: 'database' } } });
+    await eventually(() => cache.list(metadataKind, { labelSelector: 'app=database' }).length === 1, { message: 'label change seen' });
+    expect(cache.get(metadataKind, 'db', 'metadata-only')).not.toHaveProperty('data');
+    await client.delete({ ...secretKind, namespace: 'metadata-only', name: 'db' });
+    await eventually(() => log.includes('delete db'), { message: 'delete seen' });
+    expect(informer.stats.errors).toBe(0);
+    await cache.stop();
+  });
+
   it('spaces restarts by its backoff while the API server cannot be reached, and says why it cannot sync', async () => {
     const unreachable = new KubeClient({
       kubeconfig: `apiVersion: v1

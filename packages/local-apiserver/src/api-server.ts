@@ -24,6 +24,7 @@ import { defaultConnectionLimits, guardConnections, serverTimeouts, type Connect
 import { versionInfo } from './discovery.js';
 import { DurableLog } from './durable-log.js';
 import { createRequestHandler } from './http-handler.js';
+import { observeRequests, type ServedRequest } from './request-observer.js';
 import { renderKubeconfig } from './kubeconfig.js';
 import { ResourceRegistry } from './resource-type.js';
 import { Store } from './store.js';
@@ -71,6 +72,11 @@ export interface ApiServerOptions {
    * Ready once its server started there; the server stops when the Pod is deleted. See the README.
    */
   readonly podImageServers?: Readonly<Record<string, PodImageServer>>;
+  /**
+   * Called once per request answered (as kube-apiserver's audit log records them): verb, resource,
+   * namespace, name, status code and user. For tests that count the load a client puts on the server.
+   */
+  readonly onRequest?: (request: ServedRequest) => void;
 }
 
 export interface ApiServer {
@@ -169,7 +175,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   });
   const limits: ConnectionLimits = { ...defaultConnectionLimits, ...options.connectionLimits };
   const timeouts = serverTimeouts(limits);
-  const front = auth.accessControl.wrap(aggregated);
+  const admitted = auth.accessControl.wrap(aggregated);
+  const front = options.onRequest ? observeRequests(admitted, options.onRequest, (request) => auth.accessControl.userOf(request)) : admitted;
   const server: Server = tlsMaterial ? createHttpsServer({ cert: tlsMaterial.cert, key: tlsMaterial.key, ...timeouts }, front) : createHttpServer(timeouts, front);
   server.keepAliveTimeout = 65_000;
   const sockets = guardConnections(server, limits);

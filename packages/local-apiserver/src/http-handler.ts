@@ -12,6 +12,7 @@ import { encodeOpenApiV2 } from './openapi-v2-protobuf.js';
 import { decodeKubernetesProtobuf, kubernetesProtobufMediaType } from './protobuf-body.js';
 import { parseRoute, type Route } from './request-path.js';
 import { groupVersion, type ResourceType } from './resource-type.js';
+import { asPartialObjectMetadata, notAcceptable, partialMetadataContentType, partialMetadataRequested, partialObjectMetadataList } from './partial-object-metadata.js';
 import { buildTable, tableContentType, wantsTable } from './table.js';
 import { serveWatch } from './watch-stream.js';
 
@@ -185,12 +186,18 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
     if (deprecation !== undefined) response.setHeader('Warning', warningHeaders([deprecation])['Warning'] ?? []);
     const accept = request.headers.accept;
     const table = wantsTable(accept);
+    const partialMetadata = table ? undefined : partialMetadataRequested(accept);
     const warnings: string[] = [];
     const admission = options.admissionFor?.(request);
     const writeOptions = () => ({ dryRun: dryRunOf(query), fieldManager: managerOf(query, request), fieldValidation: fieldValidationOf(query), warnings, ...(admission ? { admission } : {}) });
     const respondObject = (code: number, object: KubeObject): void => {
       if (table && method === 'GET') {
         sendJson(response, code, buildTable(type.columns?.(version) ?? [], [object], { includeObject: query.get('includeObject'), listMeta: { resourceVersion: object.metadata.resourceVersion } }), { 'Content-Type': tableContentType });
+        return;
+      }
+      if (partialMetadata && method === 'GET') {
+        if (partialMetadata !== 'PartialObjectMetadata') throw notAcceptable(partialMetadata, type, false);
+        sendJson(response, code, asPartialObjectMetadata(object), { 'Content-Type': partialMetadataContentType(partialMetadata) });
         return;
       }
       sendJson(response, code, render(type, version, object), warningHeaders(warnings));
@@ -204,6 +211,8 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
         if (watch === 'true' || watch === '1') {
           const timeout = query.get('timeoutSeconds');
           const columns = type.columns?.(version) ?? [];
+          // Watch events carry single objects: PartialObjectMetadata, never a list.
+          if (partialMetadata === 'PartialObjectMetadataList') throw notAcceptable(partialMetadata, type, false);
           serveWatch(
             response,
             {
@@ -218,12 +227,15 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
               sendInitialEvents: query.get('sendInitialEvents') === 'true',
               render: table
                 ? (object) => buildTable(columns, [render(type, version, object)], { includeObject: query.get('includeObject') })
-                : (object) => render(type, version, object),
+                : partialMetadata
+                  ? asPartialObjectMetadata
+                  : (object) => render(type, version, object),
             },
             options.trackWatch,
           );
           return;
         }
+        if (partialMetadata === 'PartialObjectMetadata') throw notAcceptable(partialMetadata, type, true);
         const limitText = query.get('limit');
         const limit = limitText !== null && /^\d+$/.test(limitText) ? Number(limitText) : undefined;
         const result = cluster.list(type, namespace, {
@@ -240,6 +252,10 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
         const items = result.items.map((item) => render(type, version, item));
         if (table) {
           sendJson(response, 200, buildTable(type.columns?.(version) ?? [], items, { includeObject: query.get('includeObject'), listMeta }), { 'Content-Type': tableContentType });
+          return;
+        }
+        if (partialMetadata) {
+          sendJson(response, 200, partialObjectMetadataList(listMeta, items), { 'Content-Type': partialMetadataContentType(partialMetadata) });
           return;
         }
         sendJson(response, 200, listObject(type, version, listMeta, items));

@@ -1,4 +1,5 @@
 export { startApiServer, type ApiServer, type ApiServerOptions } from './api-server.js';
+export type { ServedRequest } from './request-observer.js';
 export type { StaticTokenUser } from './auth/authenticator.js';
 export type { UserInfo } from './auth/user-info.js';
 export { Cluster, type DeleteOptions, type FieldValidation, type ListOptions, type ListResult, type PatchType, type WriteOptions } from './cluster.js';

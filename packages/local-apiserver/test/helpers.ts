@@ -66,13 +66,13 @@ export interface WatchEvent {
 }
 
 /** Opens a watch and collects its events until `stop()` (or the server closes the stream). */
-export function openWatch(server: ApiServer, path: string): { events: WatchEvent[]; done: Promise<void>; stop(): void; waitFor(count: number, timeoutMs?: number): Promise<WatchEvent[]> } {
+export function openWatch(server: ApiServer, path: string, headers: Record<string, string> = {}): { events: WatchEvent[]; done: Promise<void>; stop(): void; waitFor(count: number, timeoutMs?: number): Promise<WatchEvent[]> } {
   const controller = new AbortController();
   const events: WatchEvent[] = [];
   const waiters: (() => void)[] = [];
   const done = (async () => {
     try {
-      const response = await send(server, 'GET', path, {}, undefined, controller.signal);
+      const response = await send(server, 'GET', path, headers, undefined, controller.signal);
       let buffer = '';
       for await (const chunk of response) {
         buffer += (chunk as Buffer).toString('utf8');

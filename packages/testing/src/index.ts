@@ -1,5 +1,6 @@
 export { eventually, sleep, type EventuallyOptions, type Settled } from './eventually.js';
-export { startTestCluster, installOlmCrds, testCertificate, type TestCluster, type TestClusterOptions } from './test-cluster.js';
+export { startTestCluster, installOlmCrds, kubeconfigFor, testCertificate, type TestCluster, type TestClusterOptions } from './test-cluster.js';
+export type { ServedRequest } from '@olm/local-apiserver';
 export { startReconcilers, type ReconcilerSet, type RunningReconcilers, type StartReconcilersOptions } from './reconcilers.js';
 export {
   condition,

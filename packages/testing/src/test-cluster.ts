@@ -1,6 +1,6 @@
 import { crds } from '@olm/api';
 import { KubeClient } from '@olm/controller-runtime';
-import { selfSignedCertificate, startApiServer, type ApiServer, type ApiServerOptions, type TlsMaterial } from '@olm/local-apiserver';
+import { renderKubeconfig, selfSignedCertificate, startApiServer, type ApiServer, type ApiServerOptions, type TlsMaterial } from '@olm/local-apiserver';
 import { eventually } from './eventually.js';
 import { createNamespace } from './olm-objects.js';
 
@@ -60,4 +60,12 @@ export async function installOlmCrds(client: KubeClient): Promise<void> {
     const kind = { apiVersion: `${crd.spec.group}/${version}`, kind: crd.spec.names.kind };
     await eventually(() => client.resourceFor(kind), { message: `the ${crd.metadata.name} CRD served` });
   }
+}
+
+/**
+ * A kubeconfig for the cluster as the user with `token` (one of the `users` option's), e.g. to run a
+ * controller as a user of its own, whose requests `onRequest` then tells from the test's.
+ */
+export function kubeconfigFor(server: ApiServer, token: string): string {
+  return renderKubeconfig({ server: server.url, token, ...(server.caCertificate !== undefined ? { certificateAuthority: server.caCertificate } : {}) });
 }

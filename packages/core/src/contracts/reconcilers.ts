@@ -16,6 +16,12 @@ export interface ReconcileResult {
 export interface ObjectKind {
   readonly apiVersion: string;
   readonly kind: string;
+  /**
+   * Watch and cache only the objects' `metadata` (a metadata-only informer, PartialObjectMetadata
+   * on the wire): for kinds with many or large objects of which a controller needs names, labels and
+   * owners. The cache of a kind with it is another cache than the full one.
+   */
+  readonly metadataOnly?: boolean;
 }
 
 /** A Kubernetes object from the informer cache, as plain JSON; typed only in the fields the runtime reads. */
