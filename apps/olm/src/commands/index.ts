@@ -3,6 +3,7 @@ import type { Distribution } from '../distribution.js';
 import { registerApproveCommand } from './approve.js';
 import { registerCatalogServeCommand } from './catalog-serve.js';
 import { registerCrdsCommand } from './crds.js';
+import { registerExplainCommand } from './explain.js';
 import { registerCatalogGraphCommand } from './catalog-graph.js';
 import { registerCatalogRenderCommand } from './catalog-render.js';
 import { registerCatalogValidateCommand } from './catalog-validate.js';
@@ -38,4 +39,5 @@ export const commandRegistrars: ReadonlyArray<(program: Command, distribution: D
   registerApproveCommand,
   registerUninstallCommand,
   registerStatusCommand,
+  registerExplainCommand,
 ];
