@@ -68,4 +68,22 @@ describe('olm explain', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('did you mean acme-database?');
   });
+
+  it('olm upgrade --dry-run shows what approving the waiting upgrade changes, and changes nothing', async () => {
+    const namespace = 'upgrade-dry-run';
+    await subscribe(namespace, 'acme-database', { name: 'acme-database', channel: 'fast', startingCSV: 'acme-database.v1.2.0', installPlanApproval: 'Manual' });
+    const upgradeOf = (...flags: string[]) => runCliCaptured(['upgrade', 'acme-database', '--kubeconfig', olm.kubeconfigPath, '-n', namespace, ...flags]);
+    const waiting = /install plan \S+ waits for approval/;
+    await eventually(async () => waiting.test((await upgradeOf()).stdout), { timeoutMs: 60_000 });
+    expect((await upgradeOf('--approve', '--no-wait')).code).toBe(0);
+    await eventually(async () => (await upgradeOf()).stdout.includes('acme-database.v1.2.0 -> acme-database.v2.0.0'), { timeoutMs: 60_000 });
+    const run = await upgradeOf('--dry-run');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('permissions: unchanged');
+    expect(run.stdout).toContain('images:\n  + registry.example.com/acme/acme-database-operator:v2.0.0\n  - registry.example.com/acme/acme-database-operator:v1.2.0');
+    expect(run.stdout).toMatch(/databases\.acme\.example\.com: version v2 added/);
+    // Nothing was approved.
+    expect((await upgradeOf()).stdout).toMatch(waiting);
+  });
 });
+

@@ -4,11 +4,14 @@ import { withClusterSession, type NamespacedCommandOptions } from '../cluster-se
 import { parseMilliseconds } from '../option-parsers.js';
 import { createProgress, type Progress } from '../progress.js';
 import { exitCodeOf, followSubscription } from './follow-subscription.js';
-import { approveHint, approveInstallPlan, describeUpgrade, findSubscription, isWaitingForApproval, nothingToDo, pendingUpgradeOf } from './install-plans.js';
+import { approveHint, approveInstallPlan, csvKind, describeUpgrade, findSubscription, isWaitingForApproval, nothingToDo, pendingUpgradeOf, type Json } from './install-plans.js';
+import { formatUpgradeChanges, upgradeChanges } from './upgrade-changes.js';
 import { addClusterOptions, addNamespaceOption } from './shared-options.js';
 
 export interface UpgradeOptions extends NamespacedCommandOptions {
   readonly approve?: boolean;
+  /** Show what approving the plan changes (permissions, images, CRD schemas), and change nothing. */
+  readonly dryRun?: boolean;
   readonly wait: boolean;
   readonly timeout: number;
   readonly pollInterval?: number;
@@ -37,13 +40,19 @@ export async function upgradePackage(
           : upgrade.plan
             ? `install plan ${upgrade.plan.metadata!.name} of ${packageName} does not wait for approval (phase ${upgrade.plan.status?.phase ?? 'unknown'}, ${at})`
             : `no upgrade of ${packageName} waits for approval in ${namespace} (${at}; subscription state ${subscription.status?.state ?? 'unknown'})`;
-      if (options.approve) throw nothingToDo(`nothing to approve: ${why}`);
+      if (options.approve && !options.dryRun) throw nothingToDo(`nothing to approve: ${why}`);
       out(`${why}\n`);
       return ExitCode.ok;
     }
     const plan = upgrade.plan!;
     const planName = plan.metadata!.name!;
     out(`${packageName} in ${namespace}: ${describeUpgrade(upgrade)}; install plan ${planName} waits for approval\n`);
+    if (options.dryRun) {
+      const from = upgrade.from ? await client.find<Json>({ ...csvKind, namespace, name: upgrade.from }) : undefined;
+      const crds = (await client.list<Json>({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' })).items;
+      out(formatUpgradeChanges(upgradeChanges(plan, upgrade.to ?? '', from, new Map(crds.map((crd) => [crd.metadata!.name!, crd])))));
+      return ExitCode.ok;
+    }
     if (!options.approve) {
       out(`approve it with: olm upgrade ${packageName} -n ${namespace} --approve (or: ${approveHint(namespace, planName)})\n`);
       return ExitCode.ok;
@@ -65,6 +74,7 @@ export function registerUpgradeCommand(program: Command): void {
   addNamespaceOption(command, 'namespace of the Subscription', 'operators');
   command
     .option('--approve', 'approve the InstallPlan of the upgrade')
+    .option('--dry-run', 'show what approving the upgrade changes (permissions added and removed, images, CRD schema changes) and change nothing')
     .option('--no-wait', 'with --approve, return once the plan is approved')
     .option('--timeout <ms>', 'with --approve, how long to wait for the new CSV', parseMilliseconds, 300_000)
     .action(async (packageName: string, options: UpgradeOptions) => {
