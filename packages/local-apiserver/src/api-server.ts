@@ -22,10 +22,12 @@ import { ReplicaSetSimulator } from './controllers/replica-set-simulator.js';
 import { ServiceAccountController } from './controllers/service-account-controller.js';
 import { defaultConnectionLimits, guardConnections, serverTimeouts, type ConnectionLimits } from './connection-guard.js';
 import { versionInfo } from './discovery.js';
+import { makePrivateDirectory, tightenDataDirModes } from './data-dir-modes.js';
 import { DurableLog } from './durable-log.js';
 import { createRequestHandler } from './http-handler.js';
 import { renderKubeconfig } from './kubeconfig.js';
 import { ResourceRegistry } from './resource-type.js';
+import { defaultObjectSizeLimits, type ObjectSizeLimits } from './object-size-limits.js';
 import { Store } from './store.js';
 import { selfSignedCertificate, type TlsMaterial } from './tls.js';
 
@@ -71,6 +73,12 @@ export interface ApiServerOptions {
    * Ready once its server started there; the server stops when the Pod is deleted. See the README.
    */
   readonly podImageServers?: Readonly<Record<string, PodImageServer>>;
+  /** Largest request body, also once YAML aliases are expanded (default 3 MiB, kube-apiserver's); larger gets 413. */
+  readonly maxRequestBodyBytes?: number;
+  /** Bounds on one stored object (defaults kube's 1 MiB ConfigMap/Secret data and etcd's 1.5 MiB request). */
+  readonly objectSizeLimits?: Partial<ObjectSizeLimits>;
+  /** Where warnings go, such as a torn last record dropped from the data directory's log (default process.emitWarning). */
+  readonly warn?: (message: string) => void;
 }
 
 export interface ApiServer {
@@ -100,6 +108,7 @@ export interface ApiServer {
 }
 
 const defaultWatchWindow = 10_000;
+const defaultMaxRequestBodyBytes = 3 * 1024 * 1024;
 
 export async function startApiServer(options: ApiServerOptions = {}): Promise<ApiServer> {
   // A mistyped version fails before anything starts.
@@ -108,9 +117,15 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const registry = new ResourceRegistry();
   for (const type of builtinResourceTypes()) registry.add(type);
   registerAuthTypes(registry);
-  const store = new Store(options.watchWindow ?? defaultWatchWindow);
-  const cluster = new Cluster(registry, store);
-  const log = options.dataDir !== undefined ? await DurableLog.open(options.dataDir, store) : undefined;
+  const sizeLimits: ObjectSizeLimits = { ...defaultObjectSizeLimits, ...options.objectSizeLimits };
+  const store = new Store(options.watchWindow ?? defaultWatchWindow, sizeLimits.maxStoredObjectBytes);
+  const cluster = new Cluster(registry, store, sizeLimits.maxDataBytes);
+  const warn = options.warn ?? ((message: string) => process.emitWarning(message, { code: 'OLM_APISERVER_DATA_DIR' }));
+  if (options.dataDir !== undefined) {
+    makePrivateDirectory(options.dataDir);
+    tightenDataDirModes(options.dataDir, warn);
+  }
+  const log = options.dataDir !== undefined ? await DurableLog.open(options.dataDir, store, { warn }) : undefined;
 
   const namespaces = registry.get('', 'namespaces');
   for (const name of seededNamespaces) {
@@ -118,7 +133,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   }
 
   const tlsMaterial = options.tls === true ? selfSignedCertificate(options.dataDir !== undefined ? join(options.dataDir, 'tls') : undefined) : options.tls === false || options.tls === undefined ? undefined : options.tls;
-  const maxBodyBytes = 3 * 1024 * 1024;
+  const maxBodyBytes = options.maxRequestBodyBytes ?? defaultMaxRequestBodyBytes;
   const auth = setUpServerAuth(cluster, { dataDir: options.dataDir, token: options.token, users: options.users ?? [], maxBodyBytes, caCertificate: tlsMaterial?.cert });
 
   const crdController = new CrdController(cluster);

@@ -1,4 +1,5 @@
 import type { KubeObject } from './kube-object.js';
+import { defaultObjectSizeLimits, storedObjectTooLarge } from './object-size-limits.js';
 
 /**
  * The MVCC store: one revision counter for every write (as etcd's), the current object per key,
@@ -73,7 +74,10 @@ export class Store {
   private dispatchScheduled = false;
   private dispatchChain: Promise<void> = Promise.resolve();
 
-  constructor(readonly windowSize = 10_000) {
+  constructor(
+    readonly windowSize = 10_000,
+    readonly maxStoredObjectBytes = defaultObjectSizeLimits.maxStoredObjectBytes,
+  ) {
     this.ring = new Array<StoreEvent | undefined>(Math.max(1, windowSize));
   }
 
@@ -163,6 +167,9 @@ export class Store {
 
   /** Stores `object` (its resourceVersion is set to the new revision) and returns the revision. */
   put(resource: string, object: KubeObject): StoreEvent {
+    // etcd refuses a value over its request limit; so does this store, before anything changes.
+    const bytes = Buffer.byteLength(JSON.stringify(object));
+    if (bytes > this.maxStoredObjectBytes) throw storedObjectTooLarge(bytes, this.maxStoredObjectBytes);
     const key = objectKey(object.metadata.namespace, object.metadata.name ?? '');
     const bucket = this.bucket(resource);
     const previous = bucket.objects.get(key);
