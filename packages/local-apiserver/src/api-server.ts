@@ -58,6 +58,8 @@ export interface ApiServerOptions {
   readonly defaultServiceAccounts?: boolean;
   /** How many recent events are kept for watch resumption (default 10,000); older versions get 410. */
   readonly watchWindow?: number;
+  /** Fewer events are kept when they hold more than this many bytes (objects and previous states; default 256 MiB). */
+  readonly watchWindowBytes?: number;
   /** Events last recorded longer ago than this are deleted (default one hour, as kube-apiserver). */
   readonly eventTtlMs?: number;
   /** Interval of watch bookmarks when clients allow them (default 60 s, as kube-apiserver). */
@@ -118,7 +120,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   for (const type of builtinResourceTypes()) registry.add(type);
   registerAuthTypes(registry);
   const sizeLimits: ObjectSizeLimits = { ...defaultObjectSizeLimits, ...options.objectSizeLimits };
-  const store = new Store(options.watchWindow ?? defaultWatchWindow, sizeLimits.maxStoredObjectBytes);
+  const store = new Store(options.watchWindow ?? defaultWatchWindow, sizeLimits.maxStoredObjectBytes, options.watchWindowBytes);
   const cluster = new Cluster(registry, store, sizeLimits.maxDataBytes);
   const warn = options.warn ?? ((message: string) => process.emitWarning(message, { code: 'OLM_APISERVER_DATA_DIR' }));
   if (options.dataDir !== undefined) {
