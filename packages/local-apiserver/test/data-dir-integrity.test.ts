@@ -126,12 +126,16 @@ describe('data directory integrity', () => {
     chmodSync(join(dataDir, 'tls'), 0o755);
     writeFileSync(join(dataDir, 'kubeconfig'), 'stale', { mode: 0o644 });
     chmodSync(join(dataDir, 'kubeconfig'), 0o644);
+    // Not the server's: a data directory may hold the user's own files, which keep their mode.
+    writeFileSync(join(dataDir, 'notes.txt'), 'mine');
+    chmodSync(join(dataDir, 'notes.txt'), 0o644);
     warnings.length = 0;
     await start(dataDir);
     expect(statSync(dataDir).mode & 0o777).toBe(0o700);
     expect(statSync(join(dataDir, 'tls')).mode & 0o777).toBe(0o700);
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(statSync(join(dataDir, 'kubeconfig')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dataDir, 'notes.txt')).mode & 0o777).toBe(0o644);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain(`${dataDir} (was 0755)`);
     expect(warnings[0]).toContain(`${path} (was 0644)`);
