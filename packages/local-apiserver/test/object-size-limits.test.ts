@@ -113,7 +113,7 @@ describe('stored object size limits (kube-apiserver and etcd)', () => {
     expect((await call(server, 'POST', cms, small, { 'Content-Type': 'application/yaml' })).status).toBe(201);
   });
 
-  it('restarts on a data dir full of near-limit objects, the log read as a stream', async () => {
+  it('restarts on a data dir holding many near-limit objects sent by the real client', async () => {
     const dataDir = temporary();
     const first = await start({ dataDir });
     const core = kubeConfigOf(first).makeApiClient(CoreV1Api);
