@@ -22,11 +22,13 @@ import { ReplicaSetSimulator } from './controllers/replica-set-simulator.js';
 import { ServiceAccountController } from './controllers/service-account-controller.js';
 import { defaultConnectionLimits, guardConnections, serverTimeouts, type ConnectionLimits } from './connection-guard.js';
 import { versionInfo } from './discovery.js';
+import { makePrivateDirectory, tightenDataDirModes } from './data-dir-modes.js';
 import { DurableLog } from './durable-log.js';
 import { createRequestHandler } from './http-handler.js';
 import { observeRequests, type ServedRequest } from './request-observer.js';
 import { renderKubeconfig } from './kubeconfig.js';
 import { ResourceRegistry } from './resource-type.js';
+import { defaultObjectSizeLimits, type ObjectSizeLimits } from './object-size-limits.js';
 import { Store } from './store.js';
 import { selfSignedCertificate, type TlsMaterial } from './tls.js';
 
@@ -57,6 +59,8 @@ export interface ApiServerOptions {
   readonly defaultServiceAccounts?: boolean;
   /** How many recent events are kept for watch resumption (default 10,000); older versions get 410. */
   readonly watchWindow?: number;
+  /** Fewer events are kept when they hold more than this many bytes (objects and previous states; default 256 MiB). */
+  readonly watchWindowBytes?: number;
   /** Events last recorded longer ago than this are deleted (default one hour, as kube-apiserver). */
   readonly eventTtlMs?: number;
   /** Interval of watch bookmarks when clients allow them (default 60 s, as kube-apiserver). */
@@ -77,6 +81,12 @@ export interface ApiServerOptions {
    * namespace, name, status code and user. For tests that count the load a client puts on the server.
    */
   readonly onRequest?: (request: ServedRequest) => void;
+  /** Largest request body, also once YAML aliases are expanded (default 3 MiB, kube-apiserver's); larger gets 413. */
+  readonly maxRequestBodyBytes?: number;
+  /** Bounds on one stored object (defaults kube's 1 MiB ConfigMap/Secret data and etcd's 1.5 MiB request). */
+  readonly objectSizeLimits?: Partial<ObjectSizeLimits>;
+  /** Where warnings go, such as a torn last record dropped from the data directory's log (default process.emitWarning). */
+  readonly warn?: (message: string) => void;
 }
 
 export interface ApiServer {
@@ -106,6 +116,7 @@ export interface ApiServer {
 }
 
 const defaultWatchWindow = 10_000;
+const defaultMaxRequestBodyBytes = 3 * 1024 * 1024;
 
 export async function startApiServer(options: ApiServerOptions = {}): Promise<ApiServer> {
   // A mistyped version fails before anything starts.
@@ -114,9 +125,15 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const registry = new ResourceRegistry();
   for (const type of builtinResourceTypes()) registry.add(type);
   registerAuthTypes(registry);
-  const store = new Store(options.watchWindow ?? defaultWatchWindow);
-  const cluster = new Cluster(registry, store);
-  const log = options.dataDir !== undefined ? await DurableLog.open(options.dataDir, store) : undefined;
+  const sizeLimits: ObjectSizeLimits = { ...defaultObjectSizeLimits, ...options.objectSizeLimits };
+  const store = new Store(options.watchWindow ?? defaultWatchWindow, sizeLimits.maxStoredObjectBytes, options.watchWindowBytes);
+  const cluster = new Cluster(registry, store, sizeLimits.maxDataBytes);
+  const warn = options.warn ?? ((message: string) => process.emitWarning(message, { code: 'OLM_APISERVER_DATA_DIR' }));
+  if (options.dataDir !== undefined) {
+    makePrivateDirectory(options.dataDir);
+    tightenDataDirModes(options.dataDir, warn);
+  }
+  const log = options.dataDir !== undefined ? await DurableLog.open(options.dataDir, store, { warn }) : undefined;
 
   const namespaces = registry.get('', 'namespaces');
   for (const name of seededNamespaces) {
@@ -124,7 +141,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   }
 
   const tlsMaterial = options.tls === true ? selfSignedCertificate(options.dataDir !== undefined ? join(options.dataDir, 'tls') : undefined) : options.tls === false || options.tls === undefined ? undefined : options.tls;
-  const maxBodyBytes = 3 * 1024 * 1024;
+  const maxBodyBytes = options.maxRequestBodyBytes ?? defaultMaxRequestBodyBytes;
   const auth = setUpServerAuth(cluster, { dataDir: options.dataDir, token: options.token, users: options.users ?? [], maxBodyBytes, caCertificate: tlsMaterial?.cert });
 
   const crdController = new CrdController(cluster);

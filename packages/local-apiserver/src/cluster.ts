@@ -31,6 +31,7 @@ import { requestedReplicas, scaleApiVersion, scaleOf, withReplicas, type ScaleSu
 import type { Store, StoreEvent } from './store.js';
 import { decodeContinue, encodeContinue } from './continue-token.js';
 import { validateMetadata } from './metadata-validation.js';
+import { dataSizeProblems, defaultObjectSizeLimits } from './object-size-limits.js';
 import { sameApartFromVolatile, specChanged } from './write-comparison.js';
 import { applyStrategicMergePatch } from './strategic-merge-patch.js';
 
@@ -90,6 +91,7 @@ export class Cluster {
   constructor(
     readonly registry: ResourceRegistry,
     readonly store: Store,
+    private readonly maxDataBytes = defaultObjectSizeLimits.maxDataBytes,
   ) {}
 
   // ---- reads ----
@@ -574,6 +576,7 @@ export class Cluster {
     } else {
       applyBuiltinDefaults(type, prepared, isCreate, previous, options.subresource);
       problems.push(...validateBuiltin(type, prepared, options.subresource));
+      problems.push(...dataSizeProblems(`${type.group}/${type.plural}`, prepared, this.maxDataBytes));
     }
     problems.push(...validateMetadata(prepared));
     if (problems.length > 0) throw invalid(type, qualifiedKind(type), name, problems);

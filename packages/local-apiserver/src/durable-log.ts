@@ -1,14 +1,19 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fchmodSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { makePrivateDirectory } from './data-dir-modes.js';
 import type { KubeObject } from './kube-object.js';
+import { readLogLines } from './log-lines.js';
+import { decodeRecordLine, encodeRecordLine, isLegacyLine, type DecodedLine } from './log-record-format.js';
 import type { LogRecord, Store, StoreEvent, StorePersistence } from './store.js';
 
 /**
- * The durable store: an append-only JSON-lines log in `<dataDir>/store.jsonl`.
+ * The durable store: an append-only JSON-lines log in `<dataDir>/store.jsonl`, each record framed
+ * with its sequence number and checksum (log-record-format.ts).
  * Every write is appended and fsynced before the request is acknowledged (writes arriving while a
- * sync runs share the next one). On start the log is replayed and rewritten compactly: a header,
- * the current objects, and the retained event history so that watches resume across restarts.
+ * sync runs share the next one). On start the log is replayed as a stream and rewritten compactly:
+ * a header, the current objects, and the retained event history so that watches resume across restarts.
+ * A log of the earlier unframed format is read the same way and rewritten framed.
  */
 type Line =
   | { t: 'meta'; revision: number; compacted: number }
@@ -17,6 +22,21 @@ type Line =
   | LogRecord;
 
 const fileName = 'store.jsonl';
+/** Bytes handed to one write() call: many near-limit objects must not be joined into one huge string. */
+const writeChunkBytes = 8 * 1024 * 1024;
+/** A record holds an object and its previous state; generous for old logs written before size limits. */
+const defaultMaxRecordBytes = 256 * 1024 * 1024;
+
+export interface DurableLogOptions {
+  /** Compact once more than this many records were appended (default 20,000, or twice the objects). */
+  readonly compactAfterRecords?: number;
+  /** Where a dropped torn last record is reported (default process.emitWarning). */
+  readonly warn?: (message: string) => void;
+  /** Longest record line the reader accepts (default 256 MiB). */
+  readonly maxRecordBytes?: number;
+}
+
+const emitWarning = (message: string): void => process.emitWarning(message, { code: 'OLM_APISERVER_DATA_DIR' });
 
 /**
  * A record of the log that cannot be replayed, anywhere but a torn last line. Start-up stops with
@@ -74,6 +94,10 @@ export class DurableLog implements StorePersistence {
   private waiters: { upTo: number; resolve: () => void; reject: (error: unknown) => void }[] = [];
   private syncing = false;
   private appendedSinceCompaction = 0;
+  /** Lines in the file: the next record's sequence number is one more. */
+  private sequence = 0;
+  /** A failed write may have left part of a line: the file is rewritten before anything is appended to it. */
+  private damaged = false;
   private closed = false;
 
   private constructor(
@@ -87,74 +111,32 @@ export class DurableLog implements StorePersistence {
    * The log is compacted again once more than `compactAfterRecords` (default: 20,000, or twice the
    * number of objects if larger) records were appended.
    */
-  static async open(directory: string, store: Store, options: { compactAfterRecords?: number } = {}): Promise<DurableLog> {
-    mkdirSync(directory, { recursive: true });
+  static async open(directory: string, store: Store, options: DurableLogOptions = {}): Promise<DurableLog> {
+    makePrivateDirectory(directory);
     const log = new DurableLog(directory, store, options.compactAfterRecords ?? 20_000);
     const path = join(directory, fileName);
     // A corrupt log stops here, before anything is rewritten: the file stays as it was.
-    if (existsSync(path)) log.replay(path, readFileSync(path, 'utf8'));
+    if (existsSync(path)) await replayLog(path, store, options.warn ?? emitWarning, options.maxRecordBytes ?? defaultMaxRecordBytes);
     log.writeSnapshot();
-    log.handle = await open(path, 'a');
+    log.handle = await open(path, 'a', 0o600);
     store.setPersistence(log);
     return log;
-  }
-
-  private replay(path: string, text: string): void {
-    const history: StoreEvent[] = [];
-    const objects: { resource: string; object: KubeObject }[] = [];
-    let revision = 0;
-    let compacted = 0;
-    const lines = text.split('\n');
-    let last = lines.length - 1;
-    while (last >= 0 && lines[last]!.trim() === '') last--;
-    for (let index = 0; index <= last; index++) {
-      const raw = lines[index]!;
-      if (raw.trim() === '') continue;
-      let line: Line;
-      try {
-        line = JSON.parse(raw) as Line;
-      } catch (error) {
-        // A torn last line (crash mid-append) was never acknowledged: the log ends before it.
-        if (index === last) break;
-        throw new DataDirCorruptError(path, index + 1, `not JSON (${error instanceof Error ? error.message : String(error)})`);
-      }
-      const problem = recordProblem(line);
-      if (problem !== undefined) throw new DataDirCorruptError(path, index + 1, problem);
-      if (line.t === 'meta') {
-        revision = line.revision;
-        compacted = line.compacted;
-      } else if (line.t === 'obj') objects.push({ resource: line.resource, object: line.object });
-      else if (line.t === 'hist') history.push(line.event);
-      else {
-        if (objects.length > 0 || history.length > 0 || revision > 0) {
-          this.store.restore({ revision, compactedRevision: compacted, objects, history });
-          objects.length = 0;
-          history.length = 0;
-          revision = 0;
-        }
-        this.store.replay(line);
-      }
-    }
-    this.store.restore({ revision, compactedRevision: compacted, objects, history });
   }
 
   /** Rewrites the log as header + objects + history, atomically (temp file, fsync, rename). */
   private writeSnapshot(): void {
     const path = join(this.directory, fileName);
     const temporary = `${path}.tmp`;
-    const fd = openSync(temporary, 'w');
+    const fd = openSync(temporary, 'w', 0o600);
+    let sequence = 0;
     try {
-      let chunk: string[] = [JSON.stringify({ t: 'meta', revision: this.store.revision, compacted: this.store.compactedRevision })];
-      const write = (line: string): void => {
-        chunk.push(line);
-        if (chunk.length >= 1000) {
-          writeSync(fd, `${chunk.join('\n')}\n`);
-          chunk = [];
-        }
-      };
-      for (const { resource, object } of this.store.allObjects()) write(JSON.stringify({ t: 'obj', resource, object }));
-      for (const event of this.store.history()) write(JSON.stringify({ t: 'hist', event }));
-      if (chunk.length > 0) writeSync(fd, `${chunk.join('\n')}\n`);
+      // A temp file left by an older version keeps its mode through open(): set it.
+      fchmodSync(fd, 0o600);
+      const writer = new ChunkedWriter((text) => writeSync(fd, text));
+      writer.add(encodeRecordLine(++sequence, JSON.stringify({ t: 'meta', revision: this.store.revision, compacted: this.store.compactedRevision })));
+      for (const { resource, object } of this.store.allObjects()) writer.add(encodeRecordLine(++sequence, JSON.stringify({ t: 'obj', resource, object })));
+      for (const event of this.store.history()) writer.add(encodeRecordLine(++sequence, JSON.stringify({ t: 'hist', event })));
+      writer.end();
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -166,6 +148,7 @@ export class DurableLog implements StorePersistence {
     } finally {
       closeSync(directoryFd);
     }
+    this.sequence = sequence;
     this.appendedSinceCompaction = 0;
   }
 
@@ -190,13 +173,20 @@ export class DurableLog implements StorePersistence {
   private async syncLoop(): Promise<void> {
     this.syncing = true;
     try {
+      if (this.damaged) await this.compact();
       while (this.pending.length > 0 && this.handle) {
-        const lines = this.pending;
+        const records = this.pending;
         this.pending = [];
-        await this.handle.write(`${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+        this.damaged = true;
+        const chunks: string[] = [];
+        const writer = new ChunkedWriter((text) => chunks.push(text));
+        for (const record of records) writer.add(encodeRecordLine(++this.sequence, JSON.stringify(record)));
+        writer.end();
+        for (const chunk of chunks) await this.handle.write(chunk);
         await this.handle.datasync();
-        this.markSynced(lines.length);
-        this.appendedSinceCompaction += lines.length;
+        this.damaged = false;
+        this.markSynced(records.length);
+        this.appendedSinceCompaction += records.length;
         if (this.appendedSinceCompaction > Math.max(this.compactAfterRecords, 2 * this.store.count())) await this.compact();
       }
     } catch (error) {
@@ -220,14 +210,16 @@ export class DurableLog implements StorePersistence {
 
   private async compact(): Promise<void> {
     await this.handle?.close();
+    this.handle = undefined;
     // Everything pending was written above; the snapshot covers it.
     const revision = this.store.revision;
     this.writeSnapshot();
+    this.damaged = false;
     // Records appended meanwhile are already in the snapshot, which is on disk.
     const remaining = this.pending.filter((record) => record.event.revision > revision);
     this.markSynced(this.pending.length - remaining.length);
     this.pending = remaining;
-    this.handle = await open(join(this.directory, fileName), 'a');
+    this.handle = await open(join(this.directory, fileName), 'a', 0o600);
   }
 
   async close(): Promise<void> {
@@ -235,5 +227,88 @@ export class DurableLog implements StorePersistence {
     this.closed = true;
     await this.handle?.close();
     this.handle = undefined;
+  }
+}
+
+/** Joins lines into writes of at most about `writeChunkBytes` (a single longer line is one write). */
+class ChunkedWriter {
+  private lines: string[] = [];
+  private length = 0;
+
+  constructor(private readonly write: (text: string) => void) {}
+
+  add(line: string): void {
+    if (this.length > 0 && this.length + line.length > writeChunkBytes) this.end();
+    this.lines.push(line);
+    this.length += line.length + 1;
+  }
+
+  end(): void {
+    if (this.lines.length === 0) return;
+    this.write(`${this.lines.join('\n')}\n`);
+    this.lines = [];
+    this.length = 0;
+  }
+}
+
+/**
+ * Replays the log into `store`, line by line. A bad line is fatal when any line follows it; a bad
+ * last line is a torn append (never acknowledged), dropped with a warning.
+ */
+async function replayLog(path: string, store: Store, warn: (message: string) => void, maxRecordBytes: number): Promise<void> {
+  const replay = new Replay(store);
+  let legacy: boolean | undefined;
+  let bad: { line: number; problem: string } | undefined;
+  for await (const line of readLogLines(path, maxRecordBytes)) {
+    if (bad) throw new DataDirCorruptError(path, bad.line, bad.problem);
+    if (line.text.trim() === '') {
+      bad = { line: line.number, problem: 'a blank line where a record belongs' };
+      continue;
+    }
+    legacy ??= isLegacyLine(line.text);
+    const decoded: DecodedLine = legacy ? decodeLegacyLine(line.text) : decodeRecordLine(line.text, line.number);
+    if ('gap' in decoded && decoded.gap === true) throw new DataDirCorruptError(path, line.number, decoded.problem);
+    const problem = 'problem' in decoded ? decoded.problem : recordProblem(decoded.record);
+    if (problem !== undefined) bad = { line: line.number, problem };
+    else replay.apply((decoded as { record: Line }).record);
+  }
+  if (bad) warn(`${path}:${bad.line}: dropped the log's last record, torn by a crash before it was acknowledged (${bad.problem}); the log is rewritten without it`);
+  replay.finish();
+}
+
+function decodeLegacyLine(text: string): DecodedLine {
+  try {
+    return { record: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { problem: `not JSON (${error instanceof Error ? error.message : String(error)})` };
+  }
+}
+
+/** Applies log records in order: a snapshot (header, objects, history) then puts and deletes. */
+class Replay {
+  private history: StoreEvent[] = [];
+  private objects: { resource: string; object: KubeObject }[] = [];
+  private revision = 0;
+  private compacted = 0;
+
+  constructor(private readonly store: Store) {}
+
+  apply(line: Line): void {
+    if (line.t === 'meta') {
+      this.revision = line.revision;
+      this.compacted = line.compacted;
+    } else if (line.t === 'obj') this.objects.push({ resource: line.resource, object: line.object });
+    else if (line.t === 'hist') this.history.push(line.event);
+    else {
+      if (this.objects.length > 0 || this.history.length > 0 || this.revision > 0) this.finish();
+      this.store.replay(line);
+    }
+  }
+
+  finish(): void {
+    this.store.restore({ revision: this.revision, compactedRevision: this.compacted, objects: this.objects, history: this.history });
+    this.objects = [];
+    this.history = [];
+    this.revision = 0;
   }
 }

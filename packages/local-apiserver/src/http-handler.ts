@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { findExcessiveAliasing, indexOfYamlAnchor } from '@olm/untrusted-input';
+import { defaultAliasExpansionLimits, findExcessiveAliasing, indexOfYamlAnchor } from '@olm/untrusted-input';
 import { parse as parseYaml } from 'yaml';
 import { checkRequestBody } from './body-checks.js';
 import type { Cluster, DeleteOptions, FieldValidation, PatchType, WriteOptions } from './cluster.js';
@@ -79,13 +79,13 @@ function mediaType(request: IncomingMessage): string {
   return (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
-function decodeDocument(buffer: Buffer, type: string): unknown {
-  const body = parseDocument(buffer, type);
+function decodeDocument(buffer: Buffer, type: string, maxBodyBytes: number): unknown {
+  const body = parseDocument(buffer, type, maxBodyBytes);
   checkRequestBody(body);
   return body;
 }
 
-function parseDocument(buffer: Buffer, type: string): unknown {
+function parseDocument(buffer: Buffer, type: string, maxBodyBytes: number): unknown {
   if (buffer.length === 0) return undefined;
   const text = buffer.toString('utf8');
   if (type === 'application/yaml' || type === 'application/apply-patch+yaml' || type === 'application/x-yaml' || type === 'text/yaml') {
@@ -98,8 +98,10 @@ function parseDocument(buffer: Buffer, type: string): unknown {
     } catch (error) {
       throw badRequest(`error decoding YAML: ${error instanceof Error ? error.message : String(error)}`);
     }
-    const aliasing = indexOfYamlAnchor(text) >= 0 ? findExcessiveAliasing(value) : undefined;
-    if (aliasing !== undefined) throw badRequest(`error decoding YAML: ${aliasing}`);
+    // The body written out counts against the body limit: aliases must not make it larger than a plain body may be.
+    const limits = { ...defaultAliasExpansionLimits, maxExpandedBytes: Math.min(maxBodyBytes, defaultAliasExpansionLimits.maxExpandedBytes) };
+    const aliasing = indexOfYamlAnchor(text) >= 0 ? findExcessiveAliasing(value, limits) : undefined;
+    if (aliasing !== undefined) throw badRequest(`error decoding YAML: ${aliasing.replace('(limit maxExpandedBytes)', '(the request body limit, server option maxRequestBodyBytes)')}`);
     return value;
   }
   try {
@@ -307,7 +309,7 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
         const type_ = mediaType(request);
         const patchType = patchTypeOf(type_);
         const raw = await readBody(request, options.maxBodyBytes);
-        const body = decodeDocument(raw, type_ === 'application/apply-patch+yaml' ? type_ : 'application/json');
+        const body = decodeDocument(raw, type_ === 'application/apply-patch+yaml' ? type_ : 'application/json', options.maxBodyBytes);
         if (body === undefined) throw badRequest('the body of the request was empty');
         const existed = cluster.tryGet(type, namespace, name) !== undefined;
         const force = query.get('force');
@@ -367,7 +369,7 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
       case 'PATCH': {
         const contentType = mediaType(request);
         const patchType = patchTypeOf(contentType);
-        const body = decodeDocument(await readBody(request, options.maxBodyBytes), contentType === 'application/apply-patch+yaml' ? contentType : 'application/json');
+        const body = decodeDocument(await readBody(request, options.maxBodyBytes), contentType === 'application/apply-patch+yaml' ? contentType : 'application/json', options.maxBodyBytes);
         if (body === undefined) throw badRequest('the body of the request was empty');
         if (query.get('force') !== null && patchType !== 'apply') throw badRequest('force: Invalid value: true: may not be specified for non-apply patch');
         const scale = cluster.patchScale(type, version, namespace, name, patchType, body, {
@@ -467,7 +469,7 @@ export async function readTypedBody(request: IncomingMessage, limit: number, war
   if (raw.length === 0) return undefined;
   if (type === kubernetesProtobufMediaType) return decodeKubernetesProtobuf(raw, warnings);
   if (!bodyTypes.has(type)) unknownFormat(`application/json, application/yaml, ${kubernetesProtobufMediaType}`);
-  return decodeDocument(raw, type);
+  return decodeDocument(raw, type, limit);
 }
 
 function deleteOptionsOf(body: unknown, query: Query, base: { dryRun: boolean; fieldManager: string; warnings: string[] }): DeleteOptions {

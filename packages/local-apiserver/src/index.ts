@@ -16,4 +16,5 @@ export { applyStrategicMergePatch } from './strategic-merge-patch.js';
 export type { ResourceType, PrinterColumn } from './resource-type.js';
 export { defaultKubernetesVersion, serverVersion, versionInfo, type VersionInfo } from './discovery.js';
 export { DataDirCorruptError } from './durable-log.js';
+export { defaultObjectSizeLimits, type ObjectSizeLimits } from './object-size-limits.js';
 export { selfSignedCertificate, type TlsMaterial } from './tls.js';

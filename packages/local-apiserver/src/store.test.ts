@@ -28,6 +28,20 @@ describe('Store', () => {
     expect(store.eventsSince(3)).toBeUndefined();
   });
 
+  it('keeps fewer events when they hold more than windowBytes, so large objects cannot fill memory through history', () => {
+    const store = new Store(1000, 1024 * 1024, 10_000);
+    const large = (name: string): KubeObject => ({ ...object(name), data: { blob: 'x'.repeat(3000) } });
+    for (const name of ['a', 'b', 'c', 'd', 'e', 'f']) store.put('/configmaps', large(name));
+    // About 3.1 kB each: three fit in 10,000 bytes.
+    expect(store.eventsSince(store.compactedRevision)?.map((event) => event.object.metadata.name)).toEqual(['d', 'e', 'f']);
+    expect(store.eventsSince(2)).toBeUndefined();
+    // An update retains the object and its previous state: it counts twice.
+    store.put('/configmaps', { ...large('f'), data: { blob: 'y'.repeat(3000) } });
+    expect(store.history().map((event) => `${event.revision} ${event.type}`)).toEqual(['6 ADDED', '7 MODIFIED']);
+    // The objects themselves stay.
+    expect(store.count('/configmaps')).toBe(6);
+  });
+
   it('dispatches events to subscribers in revision order, with the previous object', async () => {
     const store = new Store();
     const seen: StoreEvent[] = [];

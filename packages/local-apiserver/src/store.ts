@@ -1,4 +1,5 @@
 import type { KubeObject } from './kube-object.js';
+import { defaultObjectSizeLimits, storedObjectTooLarge } from './object-size-limits.js';
 
 /**
  * The MVCC store: one revision counter for every write (as etcd's), the current object per key,
@@ -40,6 +41,7 @@ export function objectKey(namespace: string | undefined, name: string): string {
 type Listener = (event: StoreEvent) => void;
 
 const alreadyDurable = Promise.resolve();
+const defaultWindowBytes = 256 * 1024 * 1024;
 
 class ResourceBucket {
   readonly objects = new Map<string, KubeObject>();
@@ -65,16 +67,30 @@ export class Store {
   private compacted = 0;
   private readonly buckets = new Map<string, ResourceBucket>();
   private readonly ring: (StoreEvent | undefined)[];
+  /** Bytes of each retained event (its object and previous state), and their total. */
+  private readonly ringBytes: number[];
+  private retainedBytes = 0;
   private ringStart = 0;
   private ringLength = 0;
+  /** Serialized size of stored objects, measured once (objects are not changed once stored). */
+  private readonly sizes = new WeakMap<KubeObject, number>();
   private readonly listeners = new Set<Listener>();
   private persistence: StorePersistence | undefined;
   private pendingDispatch: StoreEvent[] = [];
   private dispatchScheduled = false;
   private dispatchChain: Promise<void> = Promise.resolve();
 
-  constructor(readonly windowSize = 10_000) {
+  /**
+   * `windowSize` events are kept for watch resumption, fewer when they hold more than `windowBytes`:
+   * 10,000 events of near-limit objects would otherwise hold tens of GiB.
+   */
+  constructor(
+    readonly windowSize = 10_000,
+    readonly maxStoredObjectBytes = defaultObjectSizeLimits.maxStoredObjectBytes,
+    readonly windowBytes = defaultWindowBytes,
+  ) {
     this.ring = new Array<StoreEvent | undefined>(Math.max(1, windowSize));
+    this.ringBytes = new Array<number>(this.ring.length).fill(0);
   }
 
   get revision(): number {
@@ -163,6 +179,10 @@ export class Store {
 
   /** Stores `object` (its resourceVersion is set to the new revision) and returns the revision. */
   put(resource: string, object: KubeObject): StoreEvent {
+    // etcd refuses a value over its request limit; so does this store, before anything changes.
+    const bytes = Buffer.byteLength(JSON.stringify(object));
+    if (bytes > this.maxStoredObjectBytes) throw storedObjectTooLarge(bytes, this.maxStoredObjectBytes);
+    this.sizes.set(object, bytes);
     const key = objectKey(object.metadata.namespace, object.metadata.name ?? '');
     const bucket = this.bucket(resource);
     const previous = bucket.objects.get(key);
@@ -181,6 +201,7 @@ export class Store {
     const previous = bucket.objects.get(key);
     const revision = ++this.currentRevision;
     const last: KubeObject = { ...object, metadata: { ...object.metadata, resourceVersion: String(revision) } };
+    this.sizes.set(last, this.sizeOf(object));
     bucket.delete(key);
     const event: StoreEvent = { revision, type: 'DELETED', resource, object: last, previous };
     this.commit({ t: 'del', event });
@@ -237,15 +258,32 @@ export class Store {
 
   private remember(event: StoreEvent): void {
     const capacity = this.ring.length;
-    if (this.ringLength === capacity) {
-      const dropped = this.ring[this.ringStart];
-      if (dropped) this.compacted = Math.max(this.compacted, dropped.revision);
-      this.ring[this.ringStart] = event;
-      this.ringStart = (this.ringStart + 1) % capacity;
-    } else {
-      this.ring[(this.ringStart + this.ringLength) % capacity] = event;
-      this.ringLength++;
+    if (this.ringLength === capacity) this.dropOldest();
+    const slot = (this.ringStart + this.ringLength) % capacity;
+    const bytes = this.sizeOf(event.object) + (event.previous ? this.sizeOf(event.previous) : 0);
+    this.ring[slot] = event;
+    this.ringBytes[slot] = bytes;
+    this.ringLength++;
+    this.retainedBytes += bytes;
+    while (this.ringLength > 1 && this.retainedBytes > this.windowBytes) this.dropOldest();
+  }
+
+  private dropOldest(): void {
+    const dropped = this.ring[this.ringStart];
+    if (dropped) this.compacted = Math.max(this.compacted, dropped.revision);
+    this.retainedBytes -= this.ringBytes[this.ringStart] ?? 0;
+    this.ring[this.ringStart] = undefined;
+    this.ringStart = (this.ringStart + 1) % this.ring.length;
+    this.ringLength--;
+  }
+
+  private sizeOf(object: KubeObject): number {
+    let bytes = this.sizes.get(object);
+    if (bytes === undefined) {
+      bytes = Buffer.byteLength(JSON.stringify(object));
+      this.sizes.set(object, bytes);
     }
+    return bytes;
   }
 
   /** Retained events newer than `revision`, or `undefined` when some of them were compacted away. */

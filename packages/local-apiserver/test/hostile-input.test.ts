@@ -107,7 +107,7 @@ describe('hostile YAML bodies', () => {
     const response = await call(server, 'POST', cms, body, yaml);
     expect(response.status).toBe(400);
     expect(response.body.message).toBe(
-      'error decoding YAML: document contains excessive aliasing: with its aliases expanded it takes more than 67108864 bytes (limit maxExpandedBytes); write the values out instead of using YAML anchors and aliases',
+      'error decoding YAML: document contains excessive aliasing: with its aliases expanded it takes more than 3145728 bytes (the request body limit, server option maxRequestBodyBytes); write the values out instead of using YAML anchors and aliases',
     );
     expect((await call(server, 'GET', `${cms}/strings`)).status).toBe(404);
   });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiServer } from '../src/index.js';
+import { encodeRecordLine } from '../src/log-record-format.js';
 import { call, eventually, installWidgetCrd, openWatch, startTestServer } from './helpers.js';
 
 const cms = '/api/v1/namespaces/default/configmaps';
@@ -171,7 +172,7 @@ describe('durable storage with dataDir', () => {
       (error: unknown) => error as { code?: string; message: string },
     );
     expect(failure?.code).toBe('OLM_APISERVER_DATA_DIR_CORRUPT');
-    expect(failure?.message).toContain(`${path}:${middle + 1}: the data directory's log is corrupt: not JSON`);
+    expect(failure?.message).toContain(`${path}:${middle + 1}: the data directory's log is corrupt: not a complete record`);
     expect(failure?.message).toContain(`head -n ${middle} ${path}`);
     expect(readFileSync(path).equals(before)).toBe(true);
     expect(existsSync(`${path}.tmp`)).toBe(false);
@@ -184,8 +185,10 @@ describe('durable storage with dataDir', () => {
     await first.stop();
     const path = join(dataDir, 'store.jsonl');
     const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
-    lines.splice(1, 0, '{"t":"put","event":{"revision":"x"}}');
-    writeFileSync(path, `${lines.join('\n')}\n`);
+    lines.splice(1, 0, '{"n":0,"c":"","r":{"t":"put","event":{"revision":"x"}}}');
+    // Renumbered and checksummed again: the record itself is what is wrong.
+    const framed = lines.map((line, index) => encodeRecordLine(index + 1, JSON.stringify((JSON.parse(line) as { r: unknown }).r)));
+    writeFileSync(path, `${framed.join('\n')}\n`);
     await expect(start(dataDir)).rejects.toThrow(`${path}:2: the data directory's log is corrupt: a "put" record without a valid event`);
   });
 });
