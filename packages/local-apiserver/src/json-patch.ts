@@ -1,8 +1,17 @@
 import { checkPatchPath } from './body-checks.js';
 import { ApiError, badRequest } from './errors.js';
 import { deepClone, deepEqual, isJsonObject } from './kube-object.js';
+import { jsonSize } from './json-size.js';
 
-/** RFC 6902 JSON Patch (`application/json-patch+json`). */
+/**
+ * RFC 6902 JSON Patch (`application/json-patch+json`), with kube-apiserver's bounds: at most
+ * 10,000 operations (413), and `copy` operations may add at most 3 MiB in all (kube-apiserver's
+ * `JSONPatchMaxCopyBytes`, 422): a few copies that each double a value would otherwise grow the
+ * document exponentially. Every other operation adds at most what the request body carries.
+ */
+export const maxJsonPatchOperations = 10_000;
+export const jsonPatchMaxCopyBytes = 3 * 1024 * 1024;
+
 interface Operation {
   op: string;
   path: string;
@@ -76,9 +85,25 @@ function remove(document: unknown, pointer: string): unknown {
   return document;
 }
 
+function tooManyOperations(count: number): ApiError {
+  return new ApiError(
+    413,
+    'RequestEntityTooLarge',
+    `Request entity too large: The allowed maximum operations in a JSON patch is ${maxJsonPatchOperations}, got ${count}; split the patch into several requests`,
+  );
+}
+
+function copyTooLarge(accumulated: number): ApiError {
+  return patchError(
+    `Unable to complete the copy, the accumulated size increase of copy is ${accumulated}, exceeding the limit ${jsonPatchMaxCopyBytes}; split the patch into several requests`,
+  );
+}
+
 export function applyJsonPatch(target: unknown, patch: unknown): unknown {
   if (!Array.isArray(patch)) throw badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
+  if (patch.length > maxJsonPatchOperations) throw tooManyOperations(patch.length);
   let document = deepClone(target);
+  let copiedBytes = 0;
   for (const raw of patch) {
     if (!isJsonObject(raw) || typeof raw['op'] !== 'string' || typeof raw['path'] !== 'string') {
       throw badRequest('the server rejected our request due to an error in our request: invalid JSON patch operation');
@@ -100,9 +125,14 @@ export function applyJsonPatch(target: unknown, patch: unknown): unknown {
         document = add(remove(document, operation.from ?? ''), operation.path, value);
         break;
       }
-      case 'copy':
-        document = add(document, operation.path, deepClone(getValue(document, operation.from ?? '')));
+      case 'copy': {
+        const value = getValue(document, operation.from ?? '');
+        // Measured before cloning, and only up to the limit, so that refusing a bomb costs little.
+        copiedBytes += jsonSize(value, jsonPatchMaxCopyBytes - copiedBytes + 1);
+        if (copiedBytes > jsonPatchMaxCopyBytes) throw copyTooLarge(copiedBytes);
+        document = add(document, operation.path, deepClone(value));
         break;
+      }
       case 'test':
         if (!deepEqual(getValue(document, operation.path), operation.value)) {
           throw patchError(`testing value ${operation.path} failed: test failed`);
