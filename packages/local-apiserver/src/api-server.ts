@@ -46,6 +46,13 @@ export interface ApiServerOptions {
    * carries; default a random one, kept in `<dataDir>/auth/admin-token` with a data directory.
    */
   readonly token?: string;
+  /**
+   * Requests without a bearer token are user `system:anonymous` in group `system:unauthenticated`,
+   * whom RBAC judges (default true, as kube-apiserver's `--anonymous-auth`): the bootstrap policy
+   * lets them read `/healthz`, `/livez`, `/readyz` and `/version`, nothing else (403). False makes
+   * every request without a token 401.
+   */
+  readonly anonymousAuth?: boolean;
   /** More users, each with a static bearer token (kube-apiserver's `--token-auth-file`). */
   readonly users?: readonly StaticTokenUser[];
   /** How long a Deployment takes to become available, and a Pod to run (default 50 ms). */
@@ -119,7 +126,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
 
   const tlsMaterial = options.tls === true ? selfSignedCertificate(options.dataDir !== undefined ? join(options.dataDir, 'tls') : undefined) : options.tls === false || options.tls === undefined ? undefined : options.tls;
   const maxBodyBytes = 3 * 1024 * 1024;
-  const auth = setUpServerAuth(cluster, { dataDir: options.dataDir, token: options.token, users: options.users ?? [], maxBodyBytes, caCertificate: tlsMaterial?.cert });
+  const auth = setUpServerAuth(cluster, { dataDir: options.dataDir, token: options.token, users: options.users ?? [], maxBodyBytes, caCertificate: tlsMaterial?.cert, anonymousAuth: options.anonymousAuth ?? true });
 
   const crdController = new CrdController(cluster);
   const namespaceController = new NamespaceController(cluster);
