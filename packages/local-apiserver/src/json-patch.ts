@@ -1,6 +1,5 @@
-import { checkPatchPath } from './body-checks.js';
 import { ApiError, badRequest } from './errors.js';
-import { deepClone, deepEqual, isJsonObject } from './kube-object.js';
+import { deepClone, deepEqual, isJsonObject, ownField, setField } from './kube-object.js';
 import { jsonSize } from './json-size.js';
 
 /**
@@ -26,18 +25,16 @@ function patchError(message: string): ApiError {
 function parsePointer(pointer: string): string[] {
   if (pointer === '') return [];
   if (!pointer.startsWith('/')) throw patchError(`invalid JSON pointer "${pointer}"`);
-  const segments = pointer
+  return pointer
     .slice(1)
     .split('/')
     .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
-  checkPatchPath(pointer, segments);
-  return segments;
 }
 
 /** A field of the document: own properties only, never one inherited from a prototype. */
 function childOf(current: unknown, token: string): unknown {
   if (Array.isArray(current)) return /^\d+$/.test(token) ? current[Number(token)] : undefined;
-  return isJsonObject(current) && Object.hasOwn(current, token) ? current[token] : undefined;
+  return isJsonObject(current) ? ownField(current, token) : undefined;
 }
 
 function parentOf(document: unknown, tokens: string[], pointer: string): { parent: unknown; last: string } {
@@ -71,13 +68,15 @@ function add(document: unknown, pointer: string, value: unknown): unknown {
   if (tokens.length === 0) return value;
   const { parent, last } = parentOf(document, tokens, pointer);
   if (Array.isArray(parent)) parent.splice(arrayIndex(last, parent.length, true, pointer), 0, value);
-  else if (isJsonObject(parent)) parent[last] = value;
+  else if (isJsonObject(parent)) setField(parent, last, value);
   else throw patchError(`doc is missing path: "${pointer}": missing value`);
   return document;
 }
 
 function remove(document: unknown, pointer: string): unknown {
   const tokens = parsePointer(pointer);
+  // The whole document cannot be removed (nor moved into itself).
+  if (tokens.length === 0) throw patchError(`doc is missing path: "${pointer}": missing value`);
   const { parent, last } = parentOf(document, tokens, pointer);
   if (Array.isArray(parent)) parent.splice(arrayIndex(last, parent.length, false, pointer), 1);
   else if (isJsonObject(parent) && Object.hasOwn(parent, last)) delete parent[last];

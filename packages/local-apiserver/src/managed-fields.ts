@@ -1,5 +1,5 @@
 import { ApiError } from './errors.js';
-import { deepClone, deepEqual, isJsonObject, nowTimestamp, type JsonObject, type KubeObject, type ManagedFieldsEntry } from './kube-object.js';
+import { deepClone, deepEqual, isJsonObject, nowTimestamp, ownField, setField, type JsonObject, type KubeObject, type ManagedFieldsEntry } from './kube-object.js';
 
 /**
  * Field ownership for server-side apply (`metadata.managedFields`, FieldsV1). A field set is a set of
@@ -191,7 +191,7 @@ function locate(object: unknown, path: string, listKeys: ListKeys): { value: unk
     if (element.startsWith('f:')) {
       if (!isJsonObject(current)) return { value: undefined, location: undefined };
       location = { parent: current, key: element.slice(2) };
-      current = current[element.slice(2)];
+      current = ownField(current, element.slice(2));
       names.push(element.slice(2));
     } else if (element.startsWith('k:') || element.startsWith('v:')) {
       if (!Array.isArray(current)) return { value: undefined, location: undefined };
@@ -250,7 +250,7 @@ export function mergeApplied(live: unknown, applied: unknown, listKeys: ListKeys
     const result: JsonObject = isJsonObject(live) ? { ...live } : {};
     for (const [key, value] of Object.entries(applied)) {
       if (value === undefined) continue;
-      result[key] = mergeApplied(result[key], value, listKeys, [...names, key]);
+      setField(result, key, mergeApplied(ownField(result, key), value, listKeys, [...names, key]));
     }
     return result;
   }

@@ -1,5 +1,5 @@
 import { badRequest } from './errors.js';
-import { deepClone, isJsonObject, type JsonObject } from './kube-object.js';
+import { deepClone, isJsonObject, ownField, setField, type JsonObject } from './kube-object.js';
 
 /**
  * Strategic merge patch for built-in kinds: lists with a merge key are merged item by item
@@ -67,10 +67,10 @@ function mergeObject(original: JsonObject, patch: JsonObject): JsonObject | unde
     }
     if (key.startsWith('$deleteFromPrimitiveList/')) {
       const field = key.slice('$deleteFromPrimitiveList/'.length);
-      const current = result[field];
+      const current = ownField(result, field);
       if (Array.isArray(current) && Array.isArray(value)) {
         const deleted = new Set(value.map(identity));
-        result[field] = current.filter((item) => !deleted.has(identity(item)));
+        setField(result, field, current.filter((item) => !deleted.has(identity(item))));
       }
       continue;
     }
@@ -78,18 +78,18 @@ function mergeObject(original: JsonObject, patch: JsonObject): JsonObject | unde
       delete result[key];
       continue;
     }
-    const current = result[key];
+    const current = ownField(result, key);
     if (isJsonObject(value)) {
       const merged = mergeObject(isJsonObject(current) ? current : {}, value);
       if (merged === undefined) delete result[key];
-      else result[key] = merged;
+      else setField(result, key, merged);
     } else if (Array.isArray(value)) {
-      result[key] = mergeList(key, Array.isArray(current) ? current : [], value);
-    } else result[key] = value;
+      setField(result, key, mergeList(key, Array.isArray(current) ? current : [], value));
+    } else setField(result, key, value);
   }
   for (const [field, order] of orders) {
-    const current = result[field];
-    if (Array.isArray(current)) result[field] = applyOrder(field, current, order);
+    const current = ownField(result, field);
+    if (Array.isArray(current)) setField(result, field, applyOrder(field, current, order));
   }
   return result;
 }
@@ -98,7 +98,7 @@ function stripDirectives(value: unknown): unknown {
   if (Array.isArray(value)) return value.filter((item) => !(isJsonObject(item) && item['$patch'] !== undefined && Object.keys(item).length === 1)).map(stripDirectives);
   if (!isJsonObject(value)) return value;
   const out: JsonObject = {};
-  for (const [key, item] of Object.entries(value)) if (!key.startsWith('$')) out[key] = stripDirectives(item);
+  for (const [key, item] of Object.entries(value)) if (!key.startsWith('$')) setField(out, key, stripDirectives(item));
   return out;
 }
 
