@@ -177,9 +177,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const limits: ConnectionLimits = { ...defaultConnectionLimits, ...options.connectionLimits };
   const timeouts = serverTimeouts(limits);
   const front = auth.accessControl.wrap(aggregated);
-  const server: Server = tlsMaterial ? createHttpsServer({ cert: tlsMaterial.cert, key: tlsMaterial.key, ...timeouts }, front) : createHttpServer(timeouts, front);
+  const server: Server = tlsMaterial ? createHttpsServer({ cert: tlsMaterial.cert, key: tlsMaterial.key, ...timeouts }) : createHttpServer(timeouts);
   server.keepAliveTimeout = 65_000;
-  const sockets = guardConnections(server, limits);
+  const sockets = guardConnections(server, limits, front);
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
     if (socket.writable) socket.end(`HTTP/1.1 ${timedOut ? '408 Request Timeout' : '400 Bad Request'}\r\nConnection: close\r\n\r\n`);
@@ -188,7 +188,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
+    // A deep accept queue (the kernel caps it at somaxconn): a burst of connections, such as a
+    // client opening a thousand watches, then waits to be accepted instead of retrying its SYNs.
+    server.listen({ port: options.port ?? 0, host, backlog: 4096 }, () => {
       server.off('error', reject);
       resolve();
     });
