@@ -138,14 +138,11 @@ export function fieldSetFromTree(tree: unknown, prefix = '', out: FieldSet = new
   return out;
 }
 
-function isEmptyObject(object: JsonObject): boolean {
-  for (const _ in object) return false;
-  return true;
-}
-
 /** Set → FieldsV1 tree. */
 export function fieldSetToTree(set: FieldSet): JsonObject {
   const root: JsonObject = {};
+  // Nodes given a child so far (asking an object with thousands of keys whether it is empty costs them all).
+  const parents = new WeakSet<JsonObject>();
   for (const path of set) {
     let node = root;
     let start = 0;
@@ -156,7 +153,8 @@ export function fieldSetToTree(set: FieldSet): JsonObject {
       let child = node[element] as JsonObject | undefined;
       if (child === undefined) {
         // A node that is in the set and has children carries `.`, first, as kube-apiserver sorts it.
-        if (node !== root && isEmptyObject(node) && set.has(path.slice(0, start - 1))) node['.'] = {};
+        if (node !== root && !parents.has(node) && set.has(path.slice(0, start - 1))) node['.'] = {};
+        parents.add(node);
         child = {};
         node[element] = child;
       }
