@@ -80,7 +80,7 @@ describe('olm run in a pod (service-account credentials)', () => {
           resolve(response.statusCode);
         }).once('error', reject);
       });
-    expect(await status({})).toBe(401);
+    expect(await status({})).toBe(403);
     expect(await status({ authorization: `Bearer ${token}` })).toBe(200);
   });
 

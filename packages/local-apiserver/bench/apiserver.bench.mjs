@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startApiServer } from '../dist/index.js';
+import { patchBombs } from './patch-bombs.mjs';
 
 const quick = process.env.BENCH_QUICK === '1';
 /** Every request carries a credential: the admin's (the server is started with this token) unless a case says otherwise. */
@@ -298,7 +299,7 @@ async function memory() {
   await server.stop();
 }
 
-// BENCH_ONLY=writes|durable|watch|memory runs one group.
+// BENCH_ONLY=writes|durable|watch|memory|patches runs one group.
 const only = process.env.BENCH_ONLY;
 const wanted = (group) => only === undefined || only === group;
 /**
@@ -375,3 +376,4 @@ if (wanted('durable')) {
 }
 if (wanted('watch')) await watchLatency();
 if (wanted('memory')) await memory();
+if (wanted('patches')) await patchBombs();

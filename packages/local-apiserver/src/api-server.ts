@@ -49,6 +49,13 @@ export interface ApiServerOptions {
    * carries; default a random one, kept in `<dataDir>/auth/admin-token` with a data directory.
    */
   readonly token?: string;
+  /**
+   * Requests without a bearer token are user `system:anonymous` in group `system:unauthenticated`,
+   * whom RBAC judges (default true, as kube-apiserver's `--anonymous-auth`): the bootstrap policy
+   * lets them read `/healthz`, `/livez`, `/readyz` and `/version`, nothing else (403). False makes
+   * every request without a token 401.
+   */
+  readonly anonymousAuth?: boolean;
   /** More users, each with a static bearer token (kube-apiserver's `--token-auth-file`). */
   readonly users?: readonly StaticTokenUser[];
   /** How long a Deployment takes to become available, and a Pod to run (default 50 ms). */
@@ -142,7 +149,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
 
   const tlsMaterial = options.tls === true ? selfSignedCertificate(options.dataDir !== undefined ? join(options.dataDir, 'tls') : undefined) : options.tls === false || options.tls === undefined ? undefined : options.tls;
   const maxBodyBytes = options.maxRequestBodyBytes ?? defaultMaxRequestBodyBytes;
-  const auth = setUpServerAuth(cluster, { dataDir: options.dataDir, token: options.token, users: options.users ?? [], maxBodyBytes, caCertificate: tlsMaterial?.cert });
+  const auth = setUpServerAuth(cluster, { dataDir: options.dataDir, token: options.token, users: options.users ?? [], maxBodyBytes, caCertificate: tlsMaterial?.cert, anonymousAuth: options.anonymousAuth ?? true });
 
   const crdController = new CrdController(cluster);
   const namespaceController = new NamespaceController(cluster);
@@ -194,9 +201,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const timeouts = serverTimeouts(limits);
   const admitted = auth.accessControl.wrap(aggregated);
   const front = options.onRequest ? observeRequests(admitted, options.onRequest, (request) => auth.accessControl.userOf(request)) : admitted;
-  const server: Server = tlsMaterial ? createHttpsServer({ cert: tlsMaterial.cert, key: tlsMaterial.key, ...timeouts }, front) : createHttpServer(timeouts, front);
+  const server: Server = tlsMaterial ? createHttpsServer({ cert: tlsMaterial.cert, key: tlsMaterial.key, ...timeouts }) : createHttpServer(timeouts);
   server.keepAliveTimeout = 65_000;
-  const sockets = guardConnections(server, limits);
+  const sockets = guardConnections(server, limits, front);
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
     if (socket.writable) socket.end(`HTTP/1.1 ${timedOut ? '408 Request Timeout' : '400 Bad Request'}\r\nConnection: close\r\n\r\n`);
@@ -205,7 +212,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
+    // A deep accept queue (the kernel caps it at somaxconn): a burst of connections, such as a
+    // client opening a thousand watches, then waits to be accepted instead of retrying its SYNs.
+    server.listen({ port: options.port ?? 0, host, backlog: 4096 }, () => {
       server.off('error', reject);
       resolve();
     });

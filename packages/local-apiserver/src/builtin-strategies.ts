@@ -2,7 +2,7 @@ import { validateBuiltinFields } from './builtin-validation.js';
 import { recordStorageVersion, storedVersionProblems } from './crd-stored-versions.js';
 import { validateCrd } from './crd-types.js';
 import type { FieldProblem } from './errors.js';
-import { deepEqual, isJsonObject, type JsonObject, type KubeObject } from './kube-object.js';
+import { deepEqual, isJsonObject, setField, type JsonObject, type KubeObject } from './kube-object.js';
 import type { NameRule } from './object-names.js';
 import { defaultPod, defaultPodSpec, qosClass } from './pod-spec-defaults.js';
 import type { ResourceType } from './resource-type.js';
@@ -138,7 +138,7 @@ export function applyBuiltinDefaults(type: ResourceType, object: KubeObject, isC
       const stringData = object['stringData'];
       if (isJsonObject(stringData)) {
         const data: JsonObject = isJsonObject(object['data']) ? { ...object['data'] } : {};
-        for (const [name, value] of Object.entries(stringData)) data[name] = Buffer.from(String(value)).toString('base64');
+        for (const [name, value] of Object.entries(stringData)) setField(data, name, Buffer.from(String(value)).toString('base64'));
         object['data'] = data;
         delete object['stringData'];
       }

@@ -7,6 +7,7 @@ import { apiGroup, apiGroupList, apiResourceList, apiVersions, type VersionInfo 
 import { ApiError, badRequest, internalError, methodNotAllowed, pathNotFound, unsupportedMediaType } from './errors.js';
 import { goJsonText, listObject, writeBuiltin } from './go-json.js';
 import { isJsonObject, type JsonObject, type KubeObject } from './kube-object.js';
+import { serveHealth } from './health.js';
 import { gvFromOpenApiPath, openApiV2Definitions, openApiV2Document, openApiV3Document, openApiV3Index } from './openapi.js';
 import { encodeOpenApiV2 } from './openapi-v2-protobuf.js';
 import { decodeKubernetesProtobuf, kubernetesProtobufMediaType } from './protobuf-body.js';
@@ -402,8 +403,7 @@ export function createRequestHandler(options: HandlerOptions): (request: Incomin
         sendJson(response, 200, options.version);
         return;
       case 'health':
-        response.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
-        response.end('ok');
+        serveHealth(response, parsed.check, query);
         return;
       case 'api':
         sendJson(response, 200, apiVersions(options.serverAddress()));

@@ -1,8 +1,16 @@
-import { checkPatchPath } from './body-checks.js';
 import { ApiError, badRequest } from './errors.js';
-import { deepClone, deepEqual, isJsonObject } from './kube-object.js';
+import { deepClone, deepEqual, isJsonObject, ownField, setField } from './kube-object.js';
+import { jsonSize } from './json-size.js';
 
-/** RFC 6902 JSON Patch (`application/json-patch+json`). */
+/**
+ * RFC 6902 JSON Patch (`application/json-patch+json`), with kube-apiserver's bounds: at most
+ * 10,000 operations (413), and `copy` operations may add at most 3 MiB in all (kube-apiserver's
+ * `JSONPatchMaxCopyBytes`, 422): a few copies that each double a value would otherwise grow the
+ * document exponentially. Every other operation adds at most what the request body carries.
+ */
+export const maxJsonPatchOperations = 10_000;
+export const jsonPatchMaxCopyBytes = 3 * 1024 * 1024;
+
 interface Operation {
   op: string;
   path: string;
@@ -17,18 +25,16 @@ function patchError(message: string): ApiError {
 function parsePointer(pointer: string): string[] {
   if (pointer === '') return [];
   if (!pointer.startsWith('/')) throw patchError(`invalid JSON pointer "${pointer}"`);
-  const segments = pointer
+  return pointer
     .slice(1)
     .split('/')
     .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
-  checkPatchPath(pointer, segments);
-  return segments;
 }
 
 /** A field of the document: own properties only, never one inherited from a prototype. */
 function childOf(current: unknown, token: string): unknown {
   if (Array.isArray(current)) return /^\d+$/.test(token) ? current[Number(token)] : undefined;
-  return isJsonObject(current) && Object.hasOwn(current, token) ? current[token] : undefined;
+  return isJsonObject(current) ? ownField(current, token) : undefined;
 }
 
 function parentOf(document: unknown, tokens: string[], pointer: string): { parent: unknown; last: string } {
@@ -62,13 +68,15 @@ function add(document: unknown, pointer: string, value: unknown): unknown {
   if (tokens.length === 0) return value;
   const { parent, last } = parentOf(document, tokens, pointer);
   if (Array.isArray(parent)) parent.splice(arrayIndex(last, parent.length, true, pointer), 0, value);
-  else if (isJsonObject(parent)) parent[last] = value;
+  else if (isJsonObject(parent)) setField(parent, last, value);
   else throw patchError(`doc is missing path: "${pointer}": missing value`);
   return document;
 }
 
 function remove(document: unknown, pointer: string): unknown {
   const tokens = parsePointer(pointer);
+  // The whole document cannot be removed (nor moved into itself).
+  if (tokens.length === 0) throw patchError(`doc is missing path: "${pointer}": missing value`);
   const { parent, last } = parentOf(document, tokens, pointer);
   if (Array.isArray(parent)) parent.splice(arrayIndex(last, parent.length, false, pointer), 1);
   else if (isJsonObject(parent) && Object.hasOwn(parent, last)) delete parent[last];
@@ -76,9 +84,25 @@ function remove(document: unknown, pointer: string): unknown {
   return document;
 }
 
+function tooManyOperations(count: number): ApiError {
+  return new ApiError(
+    413,
+    'RequestEntityTooLarge',
+    `Request entity too large: The allowed maximum operations in a JSON patch is ${maxJsonPatchOperations}, got ${count}; split the patch into several requests`,
+  );
+}
+
+function copyTooLarge(accumulated: number): ApiError {
+  return patchError(
+    `Unable to complete the copy, the accumulated size increase of copy is ${accumulated}, exceeding the limit ${jsonPatchMaxCopyBytes}; split the patch into several requests`,
+  );
+}
+
 export function applyJsonPatch(target: unknown, patch: unknown): unknown {
   if (!Array.isArray(patch)) throw badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
+  if (patch.length > maxJsonPatchOperations) throw tooManyOperations(patch.length);
   let document = deepClone(target);
+  let copiedBytes = 0;
   for (const raw of patch) {
     if (!isJsonObject(raw) || typeof raw['op'] !== 'string' || typeof raw['path'] !== 'string') {
       throw badRequest('the server rejected our request due to an error in our request: invalid JSON patch operation');
@@ -100,9 +124,14 @@ export function applyJsonPatch(target: unknown, patch: unknown): unknown {
         document = add(remove(document, operation.from ?? ''), operation.path, value);
         break;
       }
-      case 'copy':
-        document = add(document, operation.path, deepClone(getValue(document, operation.from ?? '')));
+      case 'copy': {
+        const value = getValue(document, operation.from ?? '');
+        // Measured before cloning, and only up to the limit, so that refusing a bomb costs little.
+        copiedBytes += jsonSize(value, jsonPatchMaxCopyBytes - copiedBytes + 1);
+        if (copiedBytes > jsonPatchMaxCopyBytes) throw copyTooLarge(copiedBytes);
+        document = add(document, operation.path, deepClone(value));
         break;
+      }
       case 'test':
         if (!deepEqual(getValue(document, operation.path), operation.value)) {
           throw patchError(`testing value ${operation.path} failed: test failed`);

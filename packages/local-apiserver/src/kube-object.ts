@@ -50,6 +50,24 @@ export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/*
+ * Field names come from clients, and Kubernetes allows `__proto__`, `constructor` or `prototype` as
+ * map keys (ConfigMap data, labels). As plain properties they are harmless; the danger is reading
+ * one that is not an own property (which yields a prototype) and assigning `__proto__` (which sets
+ * the prototype instead of a field). Code that handles client keys uses these two.
+ */
+
+/** A field's value if the object has it as its own, never an inherited one. */
+export function ownField(object: JsonObject, key: string): unknown {
+  return Object.hasOwn(object, key) ? object[key] : undefined;
+}
+
+/** Sets an own field, `__proto__` included (as JSON.parse makes it). */
+export function setField(object: JsonObject, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  else object[key] = value;
+}
+
 /** Deep copy of a JSON value (faster than structuredClone for the small objects stored here). */
 export function deepClone<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
@@ -57,7 +75,7 @@ export function deepClone<T>(value: T): T {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
     const item = (value as Record<string, unknown>)[key];
-    if (item !== undefined) out[key] = deepClone(item);
+    if (item !== undefined) setField(out, key, deepClone(item));
   }
   return out as T;
 }
@@ -80,7 +98,7 @@ export function deepEqual(left: unknown, right: unknown): boolean {
     const value = leftObject[key];
     if (value === undefined) continue;
     leftCount++;
-    if (!deepEqual(value, rightObject[key])) return false;
+    if (!deepEqual(value, ownField(rightObject, key))) return false;
   }
   let rightCount = 0;
   for (const key in rightObject) if (rightObject[key] !== undefined) rightCount++;

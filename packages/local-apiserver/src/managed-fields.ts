@@ -1,5 +1,5 @@
 import { ApiError } from './errors.js';
-import { deepClone, deepEqual, isJsonObject, nowTimestamp, type JsonObject, type KubeObject, type ManagedFieldsEntry } from './kube-object.js';
+import { deepClone, deepEqual, isJsonObject, nowTimestamp, ownField, setField, type JsonObject, type KubeObject, type ManagedFieldsEntry } from './kube-object.js';
 
 /**
  * Field ownership for server-side apply (`metadata.managedFields`, FieldsV1). A field set is a set of
@@ -138,14 +138,11 @@ export function fieldSetFromTree(tree: unknown, prefix = '', out: FieldSet = new
   return out;
 }
 
-function isEmptyObject(object: JsonObject): boolean {
-  for (const _ in object) return false;
-  return true;
-}
-
 /** Set → FieldsV1 tree. */
 export function fieldSetToTree(set: FieldSet): JsonObject {
   const root: JsonObject = {};
+  // Nodes given a child so far (asking an object with thousands of keys whether it is empty costs them all).
+  const parents = new WeakSet<JsonObject>();
   for (const path of set) {
     let node = root;
     let start = 0;
@@ -156,7 +153,8 @@ export function fieldSetToTree(set: FieldSet): JsonObject {
       let child = node[element] as JsonObject | undefined;
       if (child === undefined) {
         // A node that is in the set and has children carries `.`, first, as kube-apiserver sorts it.
-        if (node !== root && isEmptyObject(node) && set.has(path.slice(0, start - 1))) node['.'] = {};
+        if (node !== root && !parents.has(node) && set.has(path.slice(0, start - 1))) node['.'] = {};
+        parents.add(node);
         child = {};
         node[element] = child;
       }
@@ -191,7 +189,7 @@ function locate(object: unknown, path: string, listKeys: ListKeys): { value: unk
     if (element.startsWith('f:')) {
       if (!isJsonObject(current)) return { value: undefined, location: undefined };
       location = { parent: current, key: element.slice(2) };
-      current = current[element.slice(2)];
+      current = ownField(current, element.slice(2));
       names.push(element.slice(2));
     } else if (element.startsWith('k:') || element.startsWith('v:')) {
       if (!Array.isArray(current)) return { value: undefined, location: undefined };
@@ -250,7 +248,7 @@ export function mergeApplied(live: unknown, applied: unknown, listKeys: ListKeys
     const result: JsonObject = isJsonObject(live) ? { ...live } : {};
     for (const [key, value] of Object.entries(applied)) {
       if (value === undefined) continue;
-      result[key] = mergeApplied(result[key], value, listKeys, [...names, key]);
+      setField(result, key, mergeApplied(ownField(result, key), value, listKeys, [...names, key]));
     }
     return result;
   }

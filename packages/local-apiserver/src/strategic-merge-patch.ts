@@ -1,5 +1,5 @@
 import { badRequest } from './errors.js';
-import { deepClone, deepEqual, isJsonObject, type JsonObject } from './kube-object.js';
+import { deepClone, isJsonObject, ownField, setField, type JsonObject } from './kube-object.js';
 
 /**
  * Strategic merge patch for built-in kinds: lists with a merge key are merged item by item
@@ -55,7 +55,8 @@ function mergeObject(original: JsonObject, patch: JsonObject): JsonObject | unde
   const result: JsonObject = { ...original };
   const retainKeys = patch['$retainKeys'];
   if (Array.isArray(retainKeys)) {
-    for (const key of Object.keys(result)) if (!retainKeys.includes(key)) delete result[key];
+    const retained = new Set(retainKeys);
+    for (const key of Object.keys(result)) if (!retained.has(key)) delete result[key];
   }
   const orders: [string, unknown[]][] = [];
   for (const [key, value] of Object.entries(patch)) {
@@ -66,26 +67,29 @@ function mergeObject(original: JsonObject, patch: JsonObject): JsonObject | unde
     }
     if (key.startsWith('$deleteFromPrimitiveList/')) {
       const field = key.slice('$deleteFromPrimitiveList/'.length);
-      const current = result[field];
-      if (Array.isArray(current) && Array.isArray(value)) result[field] = current.filter((item) => !value.some((v) => deepEqual(v, item)));
+      const current = ownField(result, field);
+      if (Array.isArray(current) && Array.isArray(value)) {
+        const deleted = new Set(value.map(identity));
+        setField(result, field, current.filter((item) => !deleted.has(identity(item))));
+      }
       continue;
     }
     if (value === null) {
       delete result[key];
       continue;
     }
-    const current = result[key];
+    const current = ownField(result, key);
     if (isJsonObject(value)) {
       const merged = mergeObject(isJsonObject(current) ? current : {}, value);
       if (merged === undefined) delete result[key];
-      else result[key] = merged;
+      else setField(result, key, merged);
     } else if (Array.isArray(value)) {
-      result[key] = mergeList(key, Array.isArray(current) ? current : [], value);
-    } else result[key] = value;
+      setField(result, key, mergeList(key, Array.isArray(current) ? current : [], value));
+    } else setField(result, key, value);
   }
   for (const [field, order] of orders) {
-    const current = result[field];
-    if (Array.isArray(current)) result[field] = applyOrder(field, current, order);
+    const current = ownField(result, field);
+    if (Array.isArray(current)) setField(result, field, applyOrder(field, current, order));
   }
   return result;
 }
@@ -94,7 +98,7 @@ function stripDirectives(value: unknown): unknown {
   if (Array.isArray(value)) return value.filter((item) => !(isJsonObject(item) && item['$patch'] !== undefined && Object.keys(item).length === 1)).map(stripDirectives);
   if (!isJsonObject(value)) return value;
   const out: JsonObject = {};
-  for (const [key, item] of Object.entries(value)) if (!key.startsWith('$')) out[key] = stripDirectives(item);
+  for (const [key, item] of Object.entries(value)) if (!key.startsWith('$')) setField(out, key, stripDirectives(item));
   return out;
 }
 
@@ -104,31 +108,62 @@ function mergeList(field: string, original: unknown[], patch: unknown[]): unknow
   }
   if (isPrimitiveMergeList(field)) {
     const out = [...original];
-    for (const item of patch) if (!out.some((existing) => deepEqual(existing, item))) out.push(item);
+    const present = new Set(original.map(identity));
+    for (const item of patch) {
+      const id = identity(item);
+      if (!present.has(id)) out.push(item);
+      present.add(id);
+    }
     return out;
   }
   const key = strategicMergeKey(field, [...original, ...patch]);
   if (key === undefined || !patch.every(isJsonObject)) return patch.map(stripDirectives);
-  const out = original.map((item) => item);
+  // Items by merge key value, so that a long list costs one lookup per patch item, not a scan.
+  const out: (unknown | typeof removed)[] = [...original];
+  const positions = new Map<string, number>();
+  out.forEach((item, index) => {
+    if (isJsonObject(item) && !positions.has(identity(item[key]))) positions.set(identity(item[key]), index);
+  });
   for (const item of patch as JsonObject[]) {
-    const index = out.findIndex((existing) => isJsonObject(existing) && deepEqual(existing[key], item[key]));
+    const id = identity(item[key]);
+    const index = positions.get(id);
     if (item['$patch'] === 'delete') {
-      if (index >= 0) out.splice(index, 1);
+      if (index !== undefined) {
+        out[index] = removed;
+        positions.delete(id);
+      }
       continue;
     }
-    if (index >= 0) {
+    if (index !== undefined) {
       const merged = mergeObject(out[index] as JsonObject, item);
-      if (merged === undefined) out.splice(index, 1);
-      else out[index] = merged;
-    } else out.push(stripDirectives(item));
+      if (merged !== undefined) out[index] = merged;
+      else {
+        out[index] = removed;
+        positions.delete(id);
+      }
+    } else {
+      positions.set(id, out.length);
+      out.push(stripDirectives(item));
+    }
   }
-  return out;
+  return out.filter((item) => item !== removed);
+}
+
+const removed = Symbol('removed');
+
+/** A key under which equal JSON values meet (object keys in order, as the items were decoded). */
+function identity(value: unknown): string {
+  return value === undefined ? 'undefined' : JSON.stringify(value);
 }
 
 function applyOrder(field: string, list: unknown[], order: unknown[]): unknown[] {
   const key = strategicMergeKey(field, list);
-  const position = (item: unknown): number =>
-    order.findIndex((entry) => (key !== undefined && isJsonObject(entry) && isJsonObject(item) ? deepEqual(entry[key], item[key]) : deepEqual(entry, item)));
-  const ordered = list.filter((item) => position(item) >= 0).sort((left, right) => position(left) - position(right));
-  return [...ordered, ...list.filter((item) => position(item) < 0)];
+  const idOf = (item: unknown): string => identity(key !== undefined && isJsonObject(item) ? item[key] : item);
+  const rank = new Map<string, number>();
+  order.forEach((entry, index) => {
+    const id = idOf(entry);
+    if (!rank.has(id)) rank.set(id, index);
+  });
+  const ordered = list.filter((item) => rank.has(idOf(item))).sort((left, right) => (rank.get(idOf(left)) ?? 0) - (rank.get(idOf(right)) ?? 0));
+  return [...ordered, ...list.filter((item) => !rank.has(idOf(item)))];
 }

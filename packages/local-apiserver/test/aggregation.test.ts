@@ -284,7 +284,7 @@ describe('APIService aggregation', () => {
       await call(guarded, 'POST', '/api/v1/namespaces', { metadata: { name: 'agg' } }, headers);
       await call(guarded, 'POST', '/api/v1/namespaces/agg/services', externalService(port, 'http'), headers);
       await call(guarded, 'POST', '/apis/apiregistration.k8s.io/v1/apiservices', apiService({ service: { namespace: 'agg', name: 'gadgets', port } }), headers);
-      expect((await call(guarded, 'GET', '/apis/gadgets.example.com/v1/namespaces/agg/echoes/e1', undefined, { Authorization: '' })).status).toBe(401);
+      expect((await call(guarded, 'GET', '/apis/gadgets.example.com/v1/namespaces/agg/echoes/e1', undefined, { Authorization: '' })).status).toBe(403);
       const echoed = await call(guarded, 'GET', '/apis/gadgets.example.com/v1/namespaces/agg/echoes/e1?pretty=true', undefined, { ...headers, 'X-Custom': 'kept' });
       expect(echoed.status).toBe(200);
       expect(echoed.body.headers.authorization).toBeUndefined();

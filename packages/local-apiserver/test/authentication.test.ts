@@ -25,9 +25,9 @@ describe('authentication', () => {
     await server.stop();
   });
 
-  it('answers 401 Unauthorized without a credential, or with a wrong one, on every path', async () => {
+  it('answers 401 Unauthorized to a wrong token on every path, public ones included', async () => {
     for (const path of ['/api/v1/namespaces', '/api', '/apis', '/version', '/healthz', '/readyz', '/openapi/v3', '/openapi/v2', '/apis/authorization.k8s.io/v1', '/no/such/path']) {
-      for (const authorization of ['', 'Bearer wrong-token', 'Basic YWRtaW46YWRtaW4=', `Bearer ${server.token}x`, 'Bearer ', 'bearer']) {
+      for (const authorization of ['Bearer wrong-token', `Bearer ${server.token}x`, 'bearer x']) {
         const response = await call(server, 'GET', path, undefined, { Authorization: authorization });
         expect({ path, authorization, status: response.status }).toEqual({ path, authorization, status: 401 });
         expect(response.body).toEqual(unauthorized);
@@ -36,6 +36,40 @@ describe('authentication', () => {
     const write = await call(server, 'POST', '/api/v1/namespaces', { metadata: { name: 'sneaky' } }, { Authorization: 'Bearer guessed' });
     expect(write.status).toBe(401);
     expect((await call(server, 'GET', '/api/v1/namespaces/sneaky')).status).toBe(404);
+  });
+
+  it('treats a request without a token as system:anonymous, whom RBAC refuses everything but public info (403)', async () => {
+    for (const authorization of ['', 'Basic YWRtaW46YWRtaW4=', 'Bearer ', 'bearer']) {
+      for (const path of ['/api', '/apis', '/openapi/v3', '/no/such/path', '/healthz/ping']) {
+        const response = await call(server, 'GET', path, undefined, { Authorization: authorization });
+        expect({ path, authorization, status: response.status, message: response.body?.message }).toEqual({
+          path,
+          authorization,
+          status: 403,
+          message: `forbidden: User "system:anonymous" cannot get path "${path}"`,
+        });
+      }
+      const list = await call(server, 'GET', '/api/v1/namespaces', undefined, { Authorization: authorization });
+      expect(list.status).toBe(403);
+      expect(list.body.message).toBe('namespaces is forbidden: User "system:anonymous" cannot list resource "namespaces" in API group "" at the cluster scope');
+      for (const path of ['/version', '/healthz', '/livez', '/readyz']) expect((await call(server, 'GET', path, undefined, { Authorization: authorization })).status).toBe(200);
+    }
+    const write = await call(server, 'POST', '/api/v1/namespaces', { metadata: { name: 'sneaky' } }, { Authorization: '' });
+    expect(write.status).toBe(403);
+    expect((await call(server, 'GET', '/api/v1/namespaces/sneaky')).status).toBe(404);
+  });
+
+  it('answers 401 to every request without a token with anonymousAuth: false (kube-apiserver --anonymous-auth=false)', async () => {
+    const strict = await startTestServer({ anonymousAuth: false });
+    try {
+      for (const path of ['/api/v1/namespaces', '/version', '/healthz', '/readyz', '/livez']) {
+        const response = await call(strict, 'GET', path, undefined, { Authorization: '' });
+        expect({ path, status: response.status }).toEqual({ path, status: 401 });
+        expect(response.body).toEqual(unauthorized);
+      }
+    } finally {
+      await strict.stop();
+    }
   });
 
   it('knows the admin token (kubeconfig) as kubernetes-admin in system:masters, the scheme in any case', async () => {

@@ -20,7 +20,7 @@ const keyed: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
   object: fc.dictionary(fc.oneof(segment, fc.constantFrom('$patch', '$retainKeys', '$setElementOrder/containers', '$deleteFromPrimitiveList/finalizers')), fc.oneof({ maxDepth: 3 }, fc.jsonValue({ maxDepth: 2 }), tie('object')), { maxKeys: 4 }),
 })).object;
 // JSON text, so that `__proto__` keys reach the server as own keys (JSON.stringify of a literal would drop them).
-const protoKeys = fc.constantFrom('{"__proto__":{"polluted":true}}', '{"metadata":{"labels":{"__proto__":{"polluted":"yes"}}}}', '{"constructor":{"prototype":{"polluted":true}}}', '{"data":{"constructor":"x"}}');
+const protoKeys = fc.constantFrom('{"data":{"__proto__":"x","prototype":"y"}}', '{"__proto__":{"polluted":true}}', '{"metadata":{"labels":{"__proto__":{"polluted":"yes"}}}}', '{"constructor":{"prototype":{"polluted":true}}}', '{"data":{"constructor":"x"}}');
 
 const patchTypes = {
   json: 'application/json-patch+json',

@@ -20,8 +20,11 @@ describe('serving options', () => {
     const server = await startTestServer({ token: 'secret-token' });
     try {
       const anonymous = await fetch(`${server.url}/api/v1/namespaces`);
-      expect(anonymous.status).toBe(401);
-      expect(await anonymous.json()).toMatchObject({ kind: 'Status', reason: 'Unauthorized', code: 401 });
+      expect(anonymous.status).toBe(403);
+      expect(await anonymous.json()).toMatchObject({ kind: 'Status', reason: 'Forbidden', code: 403 });
+      const wrong = await fetch(`${server.url}/api/v1/namespaces`, { headers: { Authorization: 'Bearer wrong-token' } });
+      expect(wrong.status).toBe(401);
+      expect(await wrong.json()).toMatchObject({ kind: 'Status', reason: 'Unauthorized', code: 401 });
       const authorized = await fetch(`${server.url}/api/v1/namespaces`, { headers: { Authorization: 'Bearer secret-token' } });
       expect(authorized.status).toBe(200);
       const config = kubeConfigOf(server);
@@ -35,7 +38,7 @@ describe('serving options', () => {
     const server = await startTestServer({ host: '0.0.0.0' });
     try {
       expect(server.url).toBe(`http://127.0.0.1:${server.port}`);
-      expect((await fetch(`http://127.0.0.1:${server.port}/api/v1/namespaces`)).status).toBe(401);
+      expect((await fetch(`http://127.0.0.1:${server.port}/api/v1/namespaces`)).status).toBe(403);
       const served = await fetch(`http://127.0.0.1:${server.port}/api/v1/namespaces`, { headers: { Authorization: `Bearer ${server.token}`, Host: `olm.example.test:${server.port}` } });
       expect(served.status).toBe(200);
       expect(((await served.json()) as { items: unknown[] }).items).toHaveLength(4);

@@ -88,7 +88,8 @@ export function cloneJson<T>(value: T): T {
   if (Array.isArray(value)) return value.map((item) => cloneJson(item)) as T;
   if (isObject(value)) {
     const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) out[key] = cloneJson(item);
+    // defineProperty keeps a `__proto__` key a field: assigning it would set the copy's prototype.
+    for (const [key, item] of Object.entries(value)) Object.defineProperty(out, key, { value: cloneJson(item), enumerable: true, writable: true, configurable: true });
     return out as T;
   }
   return value;

@@ -13,10 +13,11 @@ import { impersonatedUser } from './impersonation.js';
 import type { JwtSigner } from './jwt-signer.js';
 import { requestAttributes, type RequestAttributes } from './request-info.js';
 import { selfSubjectReview, tokenRequest, tokenReview } from './token-apis.js';
-import type { UserInfo } from './user-info.js';
+import { anonymous, type UserInfo } from './user-info.js';
 
 /**
- * The front of the server, in kube-apiserver's filter order: Host check, authentication (401),
+ * The front of the server, in kube-apiserver's filter order: Host check, authentication (401, or
+ * anonymous without a token),
  * impersonation, authorization (403); then the authentication and authorization APIs are served
  * here and every other request goes on, to the aggregator and the resource handlers, with its user
  * remembered for the RBAC escalation checks of writes.
@@ -28,6 +29,13 @@ export interface AccessControlOptions {
   readonly signer: JwtSigner;
   readonly hostCheck: HostCheck;
   readonly maxBodyBytes: number;
+  /**
+   * Requests without a bearer token act as `system:anonymous` in `system:unauthenticated`, whom
+   * RBAC then judges (the bootstrap `system:public-info-viewer` lets them read `/healthz`,
+   * `/livez`, `/readyz` and `/version`; anything else is 403), as kube-apiserver's default
+   * `--anonymous-auth=true`. When false, they are 401.
+   */
+  readonly anonymousAuth: boolean;
 }
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
@@ -83,7 +91,8 @@ export class AccessControl {
     const { authenticator, authorizer } = this.options;
     const hostProblem = this.options.hostCheck(request.headers.host);
     if (hostProblem) throw hostProblem;
-    const requester = authenticator.authenticateHeader(request.headers.authorization);
+    const authorization = request.headers.authorization;
+    const requester = authenticator.authenticateHeader(authorization) ?? (this.options.anonymousAuth && !authenticator.presentsToken(authorization) ? anonymous : undefined);
     if (!requester) throw unauthorized();
     const user = impersonatedUser(request.headersDistinct, requester, authorizer);
     // Impersonation is done: the headers must not reach an aggregated API server.

@@ -13,9 +13,10 @@ export interface StaticTokenUser {
 }
 
 /**
- * Bearer-token authentication as kube-apiserver with `--anonymous-auth=false`: the admin token,
- * static token users, and ServiceAccount tokens (bound and legacy). A request without a credential,
- * or with one nobody recognises, is unauthenticated (401).
+ * Bearer-token authentication: the admin token, static token users, and ServiceAccount tokens
+ * (bound and legacy). A token nobody recognises is unauthenticated (401); a request without a
+ * token is anonymous when the server allows it (access control decides, as kube-apiserver's
+ * `--anonymous-auth`).
  */
 export class Authenticator {
   /** Static tokens by their SHA-256, so a lookup takes the same time whatever the guess. */
@@ -43,7 +44,15 @@ export class Authenticator {
     }
   }
 
-  /** The user of an `Authorization` header value, or undefined (401). */
+  /**
+   * Whether the header carries a bearer token (kube-apiserver's token authenticator ignores other
+   * schemes and an empty token, so such requests are anonymous rather than refused).
+   */
+  presentsToken(authorization: string | undefined): boolean {
+    return bearerToken(authorization) !== undefined;
+  }
+
+  /** The user of an `Authorization` header value, or undefined (401, or anonymous without a token). */
   authenticateHeader(authorization: string | undefined): UserInfo | undefined {
     const token = bearerToken(authorization);
     if (token === undefined) return undefined;

@@ -26,6 +26,8 @@ export interface ServerAuthOptions {
   readonly maxBodyBytes: number;
   /** PEM of the serving certificate, put into legacy token Secrets as `ca.crt`. */
   readonly caCertificate: string | undefined;
+  /** Whether requests without a token are anonymous (else 401); see AccessControlOptions. */
+  readonly anonymousAuth: boolean;
 }
 
 export interface ServerAuth {
@@ -53,7 +55,7 @@ export function setUpServerAuth(cluster: Cluster, options: ServerAuthOptions): S
   const authorizer = new Authorizer(rbac);
   const authenticator = new Authenticator(adminToken, options.users, signer, cluster.store);
   let check: HostCheck = () => undefined;
-  const accessControl = new AccessControl({ cluster, authenticator, authorizer, signer, hostCheck: (host) => check(host), maxBodyBytes: options.maxBodyBytes });
+  const accessControl = new AccessControl({ cluster, authenticator, authorizer, signer, hostCheck: (host) => check(host), maxBodyBytes: options.maxBodyBytes, anonymousAuth: options.anonymousAuth });
   return {
     adminToken,
     accessControl,

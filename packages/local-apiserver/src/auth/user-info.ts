@@ -44,5 +44,8 @@ export function isPrivileged(user: UserInfo): boolean {
   return user.groups.includes(systemMasters);
 }
 
+/** Who a request without a credential is, when anonymous requests are allowed (kube-apiserver's). */
+export const anonymous: UserInfo = { username: anonymousUser, groups: [systemUnauthenticated] };
+
 /** The admin of kubeadm and kind clusters, whom the server's admin token authenticates. */
 export const adminUser: UserInfo = { username: 'kubernetes-admin', groups: [systemMasters, systemAuthenticated] };
