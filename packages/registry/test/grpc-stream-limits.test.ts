@@ -3,7 +3,7 @@ import { hasErrorCode } from '@olm/core';
 import { createRegistryClient, loadCatalogFromRegistry, RegistryGrpcErrorCodes } from '../src/grpc/index.js';
 import type { RegistryClient } from '../src/grpc/index.js';
 import { createGrpcSourceType } from '../src/sources/index.js';
-import { startEndlessRegistry, type EndlessRegistry } from './endless-registry.js';
+import { startEndlessRegistry, type EndlessRegistry } from '../src/testing/endless-registry.js';
 
 /** A registry that streams bundles forever: the client stops each stream at its bound, with an error saying which. */
 let server: EndlessRegistry | undefined;

@@ -1,5 +1,5 @@
 import * as grpc from '@grpc/grpc-js';
-import { loadProtos } from '../src/grpc/proto.js';
+import { loadProtos } from '../grpc/proto.js';
 
 /** What the hostile server saw: how often ListBundles was called, messages written, streams the client cancelled. */
 export interface EndlessRegistryCounts {
