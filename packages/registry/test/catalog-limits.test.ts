@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hasErrorCode } from '@olm/core';
 import { defaultCatalogLimits, loadCatalog, loadDeclarativeConfig, validateCatalog } from '../src/index.js';
-import { catalogFromConfigMapData, CatalogSourceErrorCodes } from '../src/sources/index.js';
+import { catalogFromConfigMapData, CatalogSourceErrorCodes, createCatalogSourceTypes } from '../src/sources/index.js';
 
 /**
  * Limits that hold in aggregate: many documents each under the per-document alias limit, many
@@ -134,7 +134,7 @@ describe('catalog limits hold in aggregate', () => {
 });
 
 describe('ConfigMap catalogs share the bound', () => {
-  it('a CRD owned by many CSVs is charged once per CSV that carries it', () => {
+  it('a CRD owned by many CSVs is charged once per CSV that carries it', async () => {
     const crd = `- apiVersion: apiextensions.k8s.io/v1\n  kind: CustomResourceDefinition\n  metadata: {name: things.example.com}\n  spec: {group: example.com, names: {kind: Thing, plural: things}, versions: [{name: v1}], pad: "${'z'.repeat(200_000)}"}\n`;
     const csvs = Array.from(
       { length: 50 },
@@ -149,5 +149,11 @@ describe('ConfigMap catalogs share the bound', () => {
       }),
     );
     expect(catalogFromConfigMapData(data, 'ConfigMap olm/things').packages.get('thing')?.bundles.size).toBe(50);
+
+    // The same bound through the configmap source type, as the catalog operator and the packageserver read it.
+    const configMapType = createCatalogSourceTypes({ fetchConfigMap: async () => data, limits: { maxFileDecodedBytes: 5 * MiB } }).find((type) => type.sourceType === 'configmap');
+    const connection = await configMapType!.open({ namespace: 'olm', name: 'things', spec: { sourceType: 'configmap', configMap: 'things' } });
+    await expect(connection.load()).rejects.toThrow(/^ConfigMap olm\/things: with the manifests of CSV "thing\.v\d+" the file decodes to \d+ bytes, over the limit of 5242880 \(maxFileDecodedBytes/);
+    expect(connection.state()).toBe('TRANSIENT_FAILURE');
   });
 });
