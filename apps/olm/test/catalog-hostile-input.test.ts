@@ -83,3 +83,79 @@ describe('a catalog with a YAML alias bomb', () => {
     expect(run.stdout).not.toContain('OLM is up');
   });
 });
+
+/**
+ * Twenty `olm.bundle` documents, each ~11 KB on disk and ~30 MB with its aliases written out: every
+ * one is under the per-document limit, together they are 600 MB (render used to die at 4.5 GB).
+ * The file and catalog bounds refuse them at load in every command that loads a catalog.
+ */
+function expandingBundle(index: number): string {
+  return [
+    'schema: olm.bundle',
+    'package: wide',
+    `name: wide.v1.0.${index}`,
+    `image: quay.io/example/wide:v1.0.${index}`,
+    'properties:',
+    '  - type: olm.package',
+    `    value: {packageName: wide, version: 1.0.${index}}`,
+    '  - type: example.wide',
+    '    value:',
+    `      s: &s "${'x'.repeat(10_000)}"`,
+    `      m: &m [${Array(100).fill('*s').join(', ')}]`,
+    `      l: [${Array(29).fill('*m').join(', ')}]`,
+    '',
+  ].join('\n');
+}
+
+describe('a catalog whose documents each pass the alias limit but add up', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'olm-catalog-wide-'));
+    const header = 'schema: olm.package\nname: wide\ndefaultChannel: stable\n';
+    writeFileSync(join(dir, 'catalog.yaml'), [header, ...Array.from({ length: 20 }, (_, index) => expandingBundle(index))].join('---\n'));
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The fifth bundle (document 6) takes the file past 128 MiB. */
+  const fileRefusal = /catalog\.yaml:\d+: with document 6 \(line \d+\) the file decodes to \d+ bytes, over the limit of 134217728 \(maxFileDecodedBytes; raise it with --max-file-decoded-bytes\)/;
+
+  it('validate: exits 1 naming the file, the document, the limit and the flag', async () => {
+    const run = await runCliCaptured(['catalog', 'validate', dir]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(fileRefusal);
+  });
+
+  it('render and graph: exit 2 with the same refusal, printing nothing', async () => {
+    const render = await runCliCaptured(['catalog', 'render', dir, '-o', 'yaml']);
+    expect(render.code).toBe(2);
+    expect(render.stderr).toMatch(fileRefusal);
+    expect(render.stdout).toBe('');
+    const graph = await runCliCaptured(['catalog', 'graph', dir, '--package', 'wide']);
+    expect(graph.code).not.toBe(0);
+    expect(graph.stderr).toMatch(/maxFileDecodedBytes/);
+    expect(graph.stdout).toBe('');
+  });
+
+  it('serve: refuses the catalog before listening', async () => {
+    const run = await runCliCaptured(['catalog', 'serve', dir, '--port', '0', '--exit-after-start']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(fileRefusal);
+    expect(run.stdout).toBe('');
+  });
+
+  it('raising the file limit meets the catalog limit, which has its own flag', async () => {
+    const run = await runCliCaptured(['catalog', 'validate', dir, '--max-file-decoded-bytes', String(2 ** 30)]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/catalog\.yaml:\d+: with document 10 \(line \d+\) the catalog decodes to \d+ bytes, over the limit of 268435456 \(maxCatalogDecodedBytes; raise it with --max-catalog-decoded-bytes\)/);
+    const documents = await runCliCaptured(['catalog', 'validate', dir, '--max-file-decoded-bytes', String(2 ** 30), '--max-catalog-decoded-bytes', String(2 ** 30), '--max-catalog-documents', '3']);
+    expect(documents.stdout).toMatch(/document 4 \(line \d+\) is document number 4 of the catalog, over the limit of 3 \(maxCatalogDocuments; raise it with --max-catalog-documents\)/);
+  });
+
+  it('a limit flag that is not a positive whole number is a usage error', async () => {
+    const run = await runCliCaptured(['catalog', 'render', dir, '--max-catalog-documents', 'many']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/--max-catalog-documents/);
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogContent } from '@olm/core';
-import { forResolution } from './catalog-source-connections.js';
+import { forResolution } from './catalog-content.js';
 
 describe('forResolution', () => {
   it('drops olm.csv.metadata and package icons, and keeps everything resolution and installs read', () => {

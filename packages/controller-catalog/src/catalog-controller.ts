@@ -1,6 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { OlmError, type BundlePuller, type CatalogSourceType, type Logger, type NamespaceResolver, type RbacGenerator, type Reconciler } from '@olm/core';
-import { EventRecorder, KubeClient, silentLogger } from '@olm/controller-runtime';
+import { EventRecorder, KubeClient, silentLogger, type BackoffOptions } from '@olm/controller-runtime';
 import { createConfigMapSourceType } from '@olm/registry';
 import type { Registry } from 'prom-client';
 import { createCatalogEvents, type CatalogEvents } from './catalog-events.js';
@@ -34,6 +34,8 @@ export interface CatalogControllerOptions {
   readonly catalogHealthCheckIntervalMs?: number;
   /** How soon an unhealthy catalog source is probed again. Default 5 s. */
   readonly catalogUnhealthyRetryMs?: number;
+  /** Delays between failed content loads of one CatalogSource (exponential, capped, with jitter); default `defaultCatalogLoadBackoff` (1 s doubling to 2 min). */
+  readonly catalogLoadBackoff?: BackoffOptions;
   /** How often an Installing InstallPlan is looked at again. Default 5 s (upstream). */
   readonly installingRequeueMs?: number;
   /** Unpacks image-only bundles (the `bundlePuller` point, e.g. `@olm/bundle-puller`); without one they fail resolution. */
@@ -184,6 +186,7 @@ function createConnections(
       (['configmap', 'internal'] as const).map((sourceType) => [sourceType, createConfigMapSourceType({ sourceType, fetchConfigMap })]),
     ),
     ttlMs: options.catalogCacheTtlMs ?? 30 * 60_000,
+    ...(options.catalogLoadBackoff ? { loadBackoff: options.catalogLoadBackoff } : {}),
     now: () => now().getTime(),
     logger,
     onSnapshot: (key) => metrics()?.catalogSourceSnapshots.inc({ namespace: key.namespace, name: key.name }),

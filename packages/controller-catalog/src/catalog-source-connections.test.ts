@@ -6,8 +6,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { CatalogBundle, CatalogBundleKey, CatalogSourceType, ConnectionState } from '@olm/core';
 import { silentLogger } from '@olm/controller-runtime';
 import { createCatalogSourceTypes, loadCatalog, startRegistryServer, type RegistryServer } from '@olm/registry';
+import { startEndlessRegistry, type EndlessRegistry } from '@olm/registry/testing';
 import { writeCatalog, type PackageSpec } from '../test/fbc-catalog.js';
-import { CatalogSourceConnections, catalogSourceRevision, forResolution } from './catalog-source-connections.js';
+import { forResolution } from './catalog-content.js';
+import { CatalogSourceConnections, catalogSourceRevision } from './catalog-source-connections.js';
 
 const key = { namespace: 'olm', name: 'local' };
 const etcd = (versions: string[]): PackageSpec => ({
@@ -368,5 +370,51 @@ describe('noticing a registry that may serve other content', () => {
     expect(changed).toEqual(['local', 'local']);
     await own.content(key);
     expect(source.loads).toBe(3);
+  });
+});
+
+describe('a registry that streams without end', () => {
+  let endless: EndlessRegistry;
+  let hostile: CatalogSourceConnections;
+  const endlessKey = { namespace: 'olm', name: 'endless' };
+  beforeEach(async () => {
+    endless = await startEndlessRegistry();
+    hostile = new CatalogSourceConnections({
+      sourceTypes: () => new Map(createCatalogSourceTypes({ grpc: { client: { maxStreamMessages: 500 } } }).map((type) => [type.sourceType, type])),
+      ttlMs: 60_000,
+      now: () => clock,
+      logger: silentLogger,
+    });
+    await hostile.connect(endlessKey, 'grpc', { sourceType: 'grpc', address: endless.address });
+  });
+  afterEach(async () => {
+    await hostile.close();
+    await endless.stop();
+  });
+
+  it('is read again only after exponentially growing delays: ~11 reads over ten minutes of readers asking every second', async () => {
+    for (clock = 0; clock < 600_000; clock += 1_000) {
+      await expect(hostile.content(endlessKey)).rejects.toThrow(/CatalogSource olm\/endless: ListBundles on .*more than 500 messages on one stream \(limit maxStreamMessages\)/);
+    }
+    // Reads at 0, 1, 3, 7, 15, 31, 63, 127, 247, 367, 487 s (the delays double to 2 minutes; jitter only delays more).
+    expect(endless.counts.listBundlesCalls).toBeGreaterThanOrEqual(9);
+    expect(endless.counts.listBundlesCalls).toBeLessThanOrEqual(11);
+    const failure = hostile.loadFailure(endlessKey);
+    expect(failure?.attempts).toBe(endless.counts.listBundlesCalls);
+    expect(failure!.retryAt - clock).toBeLessThanOrEqual(120_000);
+    // The health service answers: the probe says why it is not READY by the failed load, without reading again.
+    const reads = endless.counts.listBundlesCalls;
+    expect(await hostile.probe(endlessKey)).toBe('TRANSIENT_FAILURE');
+    expect(endless.counts.listBundlesCalls).toBe(reads);
+  });
+
+  it('forgets the backoff when the CatalogSource is reconnected (a spec change)', async () => {
+    await expect(hostile.content(endlessKey)).rejects.toThrow(/maxStreamMessages/);
+    await expect(hostile.content(endlessKey)).rejects.toThrow(/maxStreamMessages/);
+    expect(endless.counts.listBundlesCalls).toBe(1);
+    await hostile.connect(endlessKey, 'grpc', { sourceType: 'grpc', address: endless.address, displayName: 'changed' });
+    expect(hostile.loadFailure(endlessKey)).toBeUndefined();
+    await expect(hostile.content(endlessKey)).rejects.toThrow(/maxStreamMessages/);
+    expect(endless.counts.listBundlesCalls).toBe(2);
   });
 });

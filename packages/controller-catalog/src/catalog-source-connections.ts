@@ -9,7 +9,8 @@ import {
   type ConnectionState,
   type Logger,
 } from '@olm/core';
-import { canonicalJson } from '@olm/controller-runtime';
+import { Backoff, canonicalJson, type BackoffOptions } from '@olm/controller-runtime';
+import { forResolution, slimBundle } from './catalog-content.js';
 
 export interface CatalogSourceKey {
   readonly namespace: string;
@@ -37,7 +38,27 @@ interface SourceEntry {
   unwatch?: () => void;
   /** The source's `contentDigest` when last asked (unset after the content went stale for another reason). */
   digest?: string;
+  /** Delays between failed loads; reset by a load that works or a new connection. */
+  readonly loadBackoff: Backoff;
+  /** The last load failed: why, and when the next may start (loads before then fail with this error at once). */
+  loadFailure?: CatalogLoadFailure;
 }
+
+/** Why a source's content cannot be read, and when it is read again (milliseconds, the options' clock). */
+export interface CatalogLoadFailure {
+  readonly error: unknown;
+  readonly retryAt: number;
+  /** Failed loads in a row. */
+  readonly attempts: number;
+}
+
+/**
+ * Between failed loads: 1 s doubling to 2 minutes, plus up to 20% at random so many catalogs failing
+ * together spread out. A registry that streams forever costs a bounded read per attempt (the client's
+ * stream limits); without the backoff each reader (probe, resolution, subscription refresh) started the
+ * next read at once and kept a core busy.
+ */
+export const defaultCatalogLoadBackoff: BackoffOptions = Object.freeze({ initialMs: 1_000, maxMs: 120_000, jitter: 0.2 });
 
 /**
  * What, besides the spec, marks a CatalogSource as changed: generation, labels and annotations.
@@ -59,6 +80,8 @@ export interface CatalogSourceConnectionsOptions {
   readonly ttlMs: number;
   /** Deadline of a health probe of a gRPC registry. */
   readonly probeTimeoutMs?: number;
+  /** Delays between failed content loads of one source; default `defaultCatalogLoadBackoff`. */
+  readonly loadBackoff?: BackoffOptions;
   readonly now: () => number;
   readonly logger: Logger;
   /** Called after each successful content load (the `catalog_source_snapshots_total` counter). */
@@ -73,28 +96,6 @@ export interface CatalogSourceConnectionsOptions {
 }
 
 const keyOf = (key: CatalogSourceKey) => `${key.namespace}/${key.name}`;
-
-/**
- * The content as the controller keeps it: without `olm.csv.metadata` properties and package icons,
- * which neither resolution nor installs read (upstream's registry API leaves the metadata out of
- * bundle properties too). On a large catalog they are most of its bytes.
- */
-export function forResolution(content: CatalogContent): CatalogContent {
-  const packages = new Map<string, CatalogPackage>();
-  for (const [name, pkg] of content.packages) {
-    const bundles = new Map<string, CatalogBundle>();
-    for (const [bundleName, bundle] of pkg.bundles) bundles.set(bundleName, slimBundle(bundle));
-    const { icon: _icon, ...rest } = pkg;
-    packages.set(name, { ...rest, bundles });
-  }
-  return { packages };
-}
-
-function slimBundle(bundle: CatalogBundle): CatalogBundle {
-  return bundle.properties.some((property) => property.type === 'olm.csv.metadata')
-    ? { ...bundle, properties: bundle.properties.filter((property) => property.type !== 'olm.csv.metadata') }
-    : bundle;
-}
 
 /** A connection offering the contract's optional manifests on demand: both members, or it is read with `load()`. */
 type ManifestsOnDemand = CatalogConnection & Required<Pick<CatalogConnection, 'loadWithoutManifests' | 'loadBundle'>>;
@@ -160,6 +161,11 @@ export class CatalogSourceConnections {
     return connection;
   }
 
+  /** Why the last content load failed and when the next one may start; undefined after one that worked. */
+  loadFailure(key: CatalogSourceKey): CatalogLoadFailure | undefined {
+    return this.entries.get(keyOf(key))?.loadFailure;
+  }
+
   /** When the current connection last became READY, when its state is watched (undefined otherwise). */
   connectedAt(key: CatalogSourceKey): number | undefined {
     return this.entries.get(keyOf(key))?.connectedAt;
@@ -177,11 +183,13 @@ export class CatalogSourceConnections {
     this.options.onStateChange?.(key, state);
   }
 
-  /** Drops the content's freshness (it stays as a fallback) and tells `onContentChanged`. */
+  /** Drops the content's freshness (it stays as a fallback), allows a read at once, and tells `onContentChanged`. */
   private markStale(key: CatalogSourceKey, entry: SourceEntry, why: string): void {
     entry.epoch += 1;
     entry.loadedAt = undefined;
     entry.digest = undefined;
+    // New content may read fine: one read now, but the delays keep growing if it fails again.
+    if (entry.loadFailure) entry.loadFailure = { ...entry.loadFailure, retryAt: this.options.now() };
     this.options.logger.info('catalog content may have changed; loading it again', { catalogSource: keyOf(key), why });
     this.options.onContentChanged?.(key);
   }
@@ -221,6 +229,12 @@ export class CatalogSourceConnections {
       entry.revision = revision;
     }
     if (entry.content && entry.loadedAt !== undefined && this.options.now() - entry.loadedAt < this.options.ttlMs) return entry.content;
+    // Backing off after a failed load: the older content if any, else the failure, without reading again.
+    const failure = entry.loadFailure;
+    if (failure && !entry.loading && this.options.now() < failure.retryAt) {
+      if (entry.content) return entry.content;
+      throw failure.error;
+    }
     // A load that started before the content went stale may carry the old content: start another.
     if (entry.loading?.epoch !== entry.epoch) entry.loading = { epoch: entry.epoch, promise: this.load(key, entry, connection) };
     try {
@@ -248,7 +262,18 @@ export class CatalogSourceConnections {
         if (entry.epoch === epoch) entry.loadedAt = this.options.now();
       }
       this.options.onSnapshot?.(key);
+      if (entry.connection === connection) {
+        entry.loadBackoff.reset();
+        entry.loadFailure = undefined;
+      }
       return content;
+    } catch (error) {
+      if (entry.connection === connection) {
+        const delayMs = entry.loadBackoff.next();
+        entry.loadFailure = { error, retryAt: this.options.now() + delayMs, attempts: entry.loadBackoff.attemptCount };
+        this.options.logger.warn('cannot load the catalog; backing off', { catalogSource: keyOf(key), error: describeError(error), retryInMs: Math.round(delayMs) });
+      }
+      throw error;
     } finally {
       if (entry.loading?.epoch === epoch) entry.loading = undefined;
     }
@@ -342,7 +367,7 @@ export class CatalogSourceConnections {
   private entry(key: CatalogSourceKey): SourceEntry {
     let entry = this.entries.get(keyOf(key));
     if (!entry) {
-      entry = { epoch: 0 };
+      entry = { epoch: 0, loadBackoff: new Backoff({ ...defaultCatalogLoadBackoff, ...this.options.loadBackoff }) };
       this.entries.set(keyOf(key), entry);
     }
     return entry;
@@ -363,7 +388,9 @@ export class CatalogSourceConnections {
       connectedAt: undefined,
       unwatch: undefined,
       digest: undefined,
+      loadFailure: undefined,
     } satisfies Partial<SourceEntry>);
+    entry.loadBackoff.reset();
     await connection?.close().catch(() => undefined);
   }
 }

@@ -155,7 +155,17 @@ export async function connectAndProbe(context: CatalogControllerContext, pass: C
   }
   const connectedAt = context.connections.connectedAt(key);
   next.connectionState = connectionState(pass.previous, state, address, pass.now, connectedAt === undefined ? undefined : new Date(connectedAt));
+  describeLoadFailure(context, pass);
   return state;
+}
+
+/** A catalog that answers health checks but cannot be read (e.g. it streams without end): why, and when it is read again. */
+function describeLoadFailure(context: CatalogControllerContext, pass: CatalogSourcePass): void {
+  const failure = context.connections.loadFailure(pass.key);
+  if (!failure || pass.next.reason !== undefined) return;
+  const fallback = context.connections.hasContent(pass.key) ? '; the content read before is used meanwhile' : '';
+  pass.next.reason = CatalogSourceReasons.RegistryServerError;
+  pass.next.message = `cannot read the catalog (${failure.attempts} failed attempt(s), the next at ${formatTime(new Date(failure.retryAt))}): ${describeError(failure.error)}${fallback}`;
 }
 
 /**

@@ -10,6 +10,7 @@ import type { DeclarativeConfig, FbcChannelEntry } from './declarative-config.js
 import { RegistryErrorCodes } from './errors.js';
 import { compareStrings } from '@olm/go-format';
 import { loadDeclarativeConfig } from './load-declarative-config.js';
+import type { LoadDeclarativeConfigOptions } from './load-declarative-config.js';
 import { opmCheckedPropertyTypes, propertyTypeMap } from './property-types.js';
 import { renderValidationTree } from './validation-tree.js';
 import { validateModel } from './validate-model.js';
@@ -129,7 +130,7 @@ export function buildCatalog(config: DeclarativeConfig, options: CatalogOptions 
     : { catalog, errors, warnings: converted.warnings, tree: renderValidationTree(validation.tree) };
 }
 
-export interface LoadCatalogOptions extends CatalogOptions {
+export interface LoadCatalogOptions extends CatalogOptions, LoadDeclarativeConfigOptions {
   /** Return a best-effort catalog even when it breaks validation rules (load errors still throw). */
   readonly allowInvalid?: boolean;
 }
@@ -144,7 +145,7 @@ function listProblems(problems: readonly CatalogProblem[]): string {
  * refuses to serve an invalid catalog. `OLM_REGISTRY_INPUT` when `dir` cannot be read.
  */
 export async function loadCatalog(dir: string, options: LoadCatalogOptions = {}): Promise<Catalog> {
-  const config = await loadDeclarativeConfig(dir);
+  const config = await loadDeclarativeConfig(dir, options);
   if (config.errors.length > 0) {
     const problems = config.errors.map((problem): CatalogProblem => ({ ...problem, rule: 'load', stage: 'load' }));
     throw new OlmError(RegistryErrorCodes.load, `cannot load catalog ${dir}: ${problems.length} problem(s)\n${listProblems(problems)}`, {

@@ -1,6 +1,7 @@
 export * from './errors.js';
 export * from './declarative-config.js';
 export * from './load-declarative-config.js';
+export { CatalogBudget, catalogLimitFlags, defaultCatalogLimits, resolveCatalogLimits, type CatalogLimitExceeded, type CatalogLimits } from './catalog-limits.js';
 export * from './property-types.js';
 export * from './catalog-problem.js';
 export * from './catalog.js';

@@ -19,9 +19,12 @@ import { goQuote } from '@olm/go-format';
 import { decodeGoJson, goBytes, goRaw, goSlice, goString, goStruct } from './go-json-decode.js';
 import { describeBlob, extractMetaKeys } from './meta.js';
 import { parseCatalogFile } from './parse-file.js';
+import { CatalogBudget } from './catalog-limits.js';
+import type { CatalogLimits } from './catalog-limits.js';
 import { ManifestConversionError, bundleObjectPropertyType } from './property-types.js';
 
 export const indexIgnoreFilename = '.indexignore';
+
 
 const propertyShape = goStruct('property.Property', { type: goString, value: goRaw });
 const packageShape = goStruct('declcfg.Package', {
@@ -236,8 +239,10 @@ function schemaFor(what: string): string {
   return what === 'deprecation' ? schemaDeprecations : `olm.${what}`;
 }
 
-/** Decodes `olm.bundle.object` manifests (inline or by `ref`), as upstream's readBundleObjects. */
-async function readBundleObjects(root: string, file: string, out: FileLoad): Promise<void> {
+/** Decodes `olm.bundle.object` manifests (inline or by `ref`), as upstream's readBundleObjects, charging each to `budget`. */
+async function readBundleObjects(root: string, file: string, out: FileLoad, budget: CatalogBudget): Promise<void> {
+  // The file's documents already crossed a limit (a problem says so): decoding more only adds to it.
+  if (budget.exhausted) return;
   for (let bundleIndex = 0; bundleIndex < out.bundles.length; bundleIndex += 1) {
     const bundle = out.bundles[bundleIndex] as FbcBundle;
     const objects: string[] = [];
@@ -251,12 +256,16 @@ async function readBundleObjects(root: string, file: string, out: FileLoad): Pro
         const parsed = bundleObjectPropertyType.parse(property.value);
         if (parsed.kind === 'data') {
           objects.push(parsed.json);
+          if (chargeObject(budget, parsed.json, bundle, index, out)) return;
           continue;
         }
         if (isAbsolute(parsed.ref) || parsed.ref.startsWith('/')) throw new Error('reference must be a relative path');
         const text = await readFile(join(root, posix.dirname(file), parsed.ref), 'utf8');
         const fromFile = bundleObjectPropertyType.parse({ data: Buffer.from(text).toString('base64') });
-        if (fromFile.kind === 'data') objects.push(fromFile.json);
+        if (fromFile.kind === 'data') {
+          objects.push(fromFile.json);
+          if (chargeObject(budget, fromFile.json, bundle, index, out)) return;
+        }
       } catch (error) {
         const reason = error instanceof ManifestConversionError ? `convert object[${objects.length}] to JSON` : `parse property at index ${index} as bundle object`;
         out.errors.push(problem(`${where}: ${reason}: ${describeFsError(error)}`, file, hint, bundle.position.line));
@@ -269,24 +278,43 @@ async function readBundleObjects(root: string, file: string, out: FileLoad): Pro
   }
 }
 
-async function loadFile(root: string, file: string): Promise<FileLoad> {
-  const out: FileLoad = { packages: [], channels: [], bundles: [], deprecations: [], others: [], errors: [] };
-  let bytes: Buffer;
+/** Charges one decoded manifest; true (with the problem recorded) once a limit is crossed. */
+function chargeObject(budget: CatalogBudget, json: string, bundle: FbcBundle, index: number, out: FileLoad): boolean {
+  const refused = budget.charge(json.length, `the olm.bundle.object at property index ${index} of bundle ${goQuote(bundle.name)}`);
+  if (refused !== undefined) out.errors.push(problem(refused.message, bundle.position.file, refused.hint, bundle.position.line));
+  return refused !== undefined;
+}
+
+/** A file's bytes, or why they were not read (unreadable, or over `maxFileBytes`: checked before reading). */
+type FileRead = { readonly bytes: Buffer } | { readonly problem: LoadProblem };
+
+async function readCatalogFile(root: string, file: string, budget: CatalogBudget): Promise<FileRead> {
   try {
-    bytes = await readFile(join(root, file));
+    const path = join(root, file);
+    const refused = budget.checkFileSize((await stat(path)).size);
+    if (refused !== undefined) return { problem: problem(`read ${file}: ${refused.message}`, file, refused.hint) };
+    return { bytes: await readFile(path) };
   } catch (error) {
-    out.errors.push(problem(`read ${file}: ${describeFsError(error)}`, file, 'make the file readable, or list it in an .indexignore file'));
+    return { problem: problem(`read ${file}: ${describeFsError(error)}`, file, 'make the file readable, or list it in an .indexignore file') };
+  }
+}
+
+async function loadFile(root: string, file: string, read: FileRead, budget: CatalogBudget): Promise<FileLoad> {
+  const out: FileLoad = { packages: [], channels: [], bundles: [], deprecations: [], others: [], errors: [] };
+  if ('problem' in read) {
+    out.errors.push(read.problem);
     return out;
   }
   try {
-    const parsed = parseCatalogFile(bytes);
+    budget.startFile();
+    const parsed = parseCatalogFile(read.bytes, budget);
     for (const { value, line, index } of parsed.values) {
       loadBlob(value as Record<string, unknown>, { file, line, index }, out);
     }
     if (parsed.error !== undefined) {
       out.errors.push(problem(parsed.error.message, file, `${parsed.error.hint}; or list the file in an .indexignore file if it is not part of the catalog`, parsed.error.line));
     }
-    await readBundleObjects(root, file, out);
+    await readBundleObjects(root, file, out, budget);
   } catch (error) {
     // A safety net: no input should get here, but one bad file must not stop the others loading.
     return {
@@ -301,13 +329,18 @@ async function loadFile(root: string, file: string): Promise<FileLoad> {
   return out;
 }
 
+export interface LoadDeclarativeConfigOptions {
+  /** Bounds on what the load decodes (per file and for the whole catalog); defaults `defaultCatalogLimits`. */
+  readonly limits?: Partial<CatalogLimits>;
+}
+
 /**
  * Loads a catalog directory as opm does (every regular file below it, `.indexignore` honoured,
  * JSON streams and multi-document YAML), collecting every problem instead of stopping at the
- * first. Files are read in sorted path order so results are deterministic. Throws
+ * first. Stops at `limits` (a problem naming the file, the document and the limit). Files are read in sorted path order so results are deterministic. Throws
  * `OLM_REGISTRY_INPUT` only when `dir` itself cannot be read.
  */
-export async function loadDeclarativeConfig(dir: string): Promise<DeclarativeConfig> {
+export async function loadDeclarativeConfig(dir: string, options: LoadDeclarativeConfigOptions = {}): Promise<DeclarativeConfig> {
   let rootStat;
   try {
     rootStat = await stat(dir);
@@ -332,20 +365,24 @@ export async function loadDeclarativeConfig(dir: string): Promise<DeclarativeCon
     files: walk.files,
     errors: [...walk.problems] as LoadProblem[],
   };
-  // Read a few files ahead while parsing in order: parsing is CPU-bound, reading is not.
+  const budget = new CatalogBudget(options.limits);
+  // Read a few files ahead while parsing in order (parsing is CPU-bound, reading is not); parsing in
+  // order charges the budget in order, so the same file is blamed for a crossed limit every time.
   const readAhead = 4;
-  const pending: Promise<FileLoad>[] = [];
+  const pending: Promise<FileRead>[] = [];
   for (let index = 0; index < walk.files.length; index += 1) {
     while (pending.length < readAhead && index + pending.length < walk.files.length) {
-      pending.push(loadFile(dir, walk.files[index + pending.length] as string));
+      pending.push(readCatalogFile(dir, walk.files[index + pending.length] as string, budget));
     }
-    const loaded = await (pending.shift() as Promise<FileLoad>);
+    const loaded = await loadFile(dir, walk.files[index] as string, await (pending.shift() as Promise<FileRead>), budget);
     config.packages.push(...loaded.packages);
     config.channels.push(...loaded.channels);
     config.bundles.push(...loaded.bundles);
     config.deprecations.push(...loaded.deprecations);
     config.others.push(...loaded.others);
     config.errors.push(...loaded.errors);
+    // Past a catalog-wide limit every further file would be refused too: stop reading.
+    if (budget.catalogExhausted) break;
   }
   config.errors.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : (a.line ?? 0) - (b.line ?? 0)));
   return config;

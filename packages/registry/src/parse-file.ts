@@ -1,4 +1,5 @@
-import { findExcessiveAliasing, indexOfYamlAnchor } from '@olm/untrusted-input';
+import { indexOfYamlAnchor, measureAliasExpansion } from '@olm/untrusted-input';
+import type { CatalogBudget } from './catalog-limits.js';
 import jsYaml from 'js-yaml';
 import { findJsonSyntaxError } from './json-syntax.js';
 
@@ -84,8 +85,17 @@ function lineAtByte(bytes: Uint8Array, offset: number): number {
   return line;
 }
 
-/** Parses the bytes of one file. Never throws for bad input. */
-export function parseCatalogFile(bytes: Uint8Array): ParsedFile {
+/**
+ * Charges a parsed document to the load's budget: a parse error once a limit is crossed, so parsing
+ * stops at the document that crossed it.
+ */
+function chargeDocument(budget: CatalogBudget | undefined, decodedBytes: number, line: number, index: number): FileParseError | undefined {
+  const refused = budget?.charge(decodedBytes, `document ${index + 1} (line ${line})`);
+  return refused === undefined ? undefined : { message: refused.message, line, hint: refused.hint };
+}
+
+/** Parses the bytes of one file, charging each document to `budget`. Never throws for bad input. */
+export function parseCatalogFile(bytes: Uint8Array, budget?: CatalogBudget): ParsedFile {
   let start = 0;
   // A UTF-8 byte order mark is not content.
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
@@ -95,7 +105,7 @@ export function parseCatalogFile(bytes: Uint8Array): ParsedFile {
   const body = bytes.subarray(start);
   if (bytes[first] === 0x7b /* { */) {
     // Go's JSON decoder replaces invalid UTF-8 in strings with U+FFFD; Buffer does the same.
-    return parseJsonStream(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
+    return parseJsonStream(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'), budget);
   }
   const invalid = findInvalidUtf8(body);
   if (invalid >= 0) {
@@ -109,11 +119,11 @@ export function parseCatalogFile(bytes: Uint8Array): ParsedFile {
       },
     };
   }
-  return parseYamlStream(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
+  return parseYamlStream(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'), budget);
 }
 
 /** Finds where each concatenated JSON value ends, then lets JSON.parse check it. */
-export function parseJsonStream(text: string): ParsedFile {
+export function parseJsonStream(text: string, budget?: CatalogBudget): ParsedFile {
   const values: ParsedValue[] = [];
   const length = text.length;
   let position = 0;
@@ -167,6 +177,8 @@ export function parseJsonStream(text: string): ParsedFile {
         position += 1;
       }
     }
+    const overBudget = chargeDocument(budget, position - startPosition, startLine, values.length);
+    if (overBudget !== undefined) return { format: 'json', values, error: overBudget };
     const slice = text.slice(startPosition, position);
     let value: unknown;
     try {
@@ -209,14 +221,21 @@ const yamlSchema = jsYaml.CORE_SCHEMA.extend({ implicit: [(jsYaml as unknown as 
  * contains excessive aliasing"). The error has js-yaml's shape (`reason`, 0-based `mark.line`).
  */
 export function loadYamlDocument(text: string): unknown {
+  return loadMeasuredYamlDocument(text).value;
+}
+
+/**
+ * {@link loadYamlDocument}, also giving the document's decoded size: with aliases written out when it
+ * has anchors, else the length of its text (anchor-free YAML decodes to about its own size).
+ */
+export function loadMeasuredYamlDocument(text: string): { readonly value: unknown; readonly decodedBytes: number } {
   const value = jsYaml.load(text, { schema: yamlSchema, json: true, maxDepth: maxYamlDepth } as jsYaml.LoadOptions);
   // Most documents define no anchor: skip the walk for them (the real catalog has none).
   const anchor = indexOfYamlAnchor(text);
-  if (anchor >= 0) {
-    const problem = findExcessiveAliasing(value);
-    if (problem !== undefined) throw new YamlAliasingError(problem, countNewlines(text, anchor));
-  }
-  return value;
+  if (anchor < 0) return { value, decodedBytes: text.length };
+  const measured = measureAliasExpansion(value);
+  if (measured.problem !== undefined) throw new YamlAliasingError(measured.problem, countNewlines(text, anchor));
+  return { value, decodedBytes: Math.max(measured.expandedBytes, text.length) };
 }
 
 /** A YAML document refused for its aliases; `mark.line` (0-based) is where its first anchor is. */
@@ -297,7 +316,7 @@ function isOnlyDirectives(text: string): boolean {
   return lines.length > 0 && lines.every((item) => item.startsWith('%'));
 }
 
-export function parseYamlStream(text: string): ParsedFile {
+export function parseYamlStream(text: string, budget?: CatalogBudget): ParsedFile {
   const values: ParsedValue[] = [];
   const hint = 'fix the YAML syntax; documents are separated by lines with `---` and each must be a mapping with a `schema` key';
   let pendingDirectives = '';
@@ -313,7 +332,10 @@ export function parseYamlStream(text: string): ParsedFile {
     const line = contentLine(text, chunk);
     let value: unknown;
     try {
-      value = loadYamlDocument(source);
+      const loaded = loadMeasuredYamlDocument(source);
+      value = loaded.value;
+      const overBudget = chargeDocument(budget, loaded.decodedBytes, line, values.length);
+      if (overBudget !== undefined) return { format: 'yaml', values, error: overBudget };
     } catch (error) {
       const mark = (error as { mark?: { line?: number } }).mark;
       const errorLine = mark?.line === undefined ? line : chunk.line + mark.line - directiveLines;

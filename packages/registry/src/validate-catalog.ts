@@ -3,6 +3,7 @@ import { formatProblem } from './catalog-problem.js';
 import { buildCatalog } from './build-catalog.js';
 import type { CatalogOptions } from './build-catalog.js';
 import { loadDeclarativeConfig } from './load-declarative-config.js';
+import type { LoadDeclarativeConfigOptions } from './load-declarative-config.js';
 
 /** The result of `validateCatalog`: what `opm validate` checks, with every error listed. */
 export interface ValidationReport {
@@ -30,8 +31,8 @@ export function formatProblems(problems: readonly CatalogProblem[]): string {
  * loaded catalog would report consequences, not causes. Throws `OLM_REGISTRY_INPUT` when `dir`
  * itself cannot be read.
  */
-export async function validateCatalog(dir: string, options: CatalogOptions = {}): Promise<ValidationReport> {
-  const config = await loadDeclarativeConfig(dir);
+export async function validateCatalog(dir: string, options: CatalogOptions & LoadDeclarativeConfigOptions = {}): Promise<ValidationReport> {
+  const config = await loadDeclarativeConfig(dir, options);
   if (config.errors.length > 0) {
     const errors = config.errors.map((problem): CatalogProblem => ({ ...problem, rule: 'load', stage: 'load' }));
     return { valid: false, errors, warnings: [], text: formatProblems(errors) };

@@ -5,7 +5,8 @@ import { hasErrorCode } from '@olm/core';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { buildCatalog, loadDeclarativeConfig, renderCatalog, validateCatalog } from '../src/index.js';
+import type { DeclarativeConfig } from '../src/index.js';
+import { buildCatalog, catalogLimitFlags, loadDeclarativeConfig, renderCatalog, validateCatalog } from '../src/index.js';
 
 /**
  * Generated catalogs (fast-check): blobs shaped like FBC whose every field may be any JSON value,
@@ -85,5 +86,65 @@ describe('generated catalogs', () => {
       }),
       { numRuns: 300, seed: 20_261_127 },
     );
+  }, 120_000);
+});
+
+/** A blob that reuses one value several times: the YAML writer turns the reuse into an anchor and aliases. */
+const aliasingBlob = fc.tuple(blob, fc.dictionary(fc.string({ maxLength: 4 }), anyJson, { minKeys: 1, maxKeys: 4 })).map(([value, shared]) =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...value, x: shared, y: [shared, shared] } : value,
+);
+const manyDocumentsFile = fc.record({
+  yaml: fc.boolean(),
+  blobs: fc.array(fc.oneof({ weight: 3, arbitrary: blob }, { weight: 1, arbitrary: aliasingBlob }), { maxLength: 60 }),
+});
+const catalogLimits = fc.record({
+  maxFileBytes: fc.integer({ min: 50, max: 40_000 }),
+  maxFileDecodedBytes: fc.integer({ min: 50, max: 40_000 }),
+  maxCatalogDecodedBytes: fc.integer({ min: 100, max: 120_000 }),
+  maxCatalogDocuments: fc.integer({ min: 1, max: 400 }),
+});
+
+/** Each loaded blob as `file#index`, in load order. */
+function positions(config: DeclarativeConfig): string[] {
+  const blobs = [...config.packages, ...config.channels, ...config.bundles, ...config.deprecations, ...config.others];
+  return blobs.map((item) => item.position).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : (a.index ?? 0) - (b.index ?? 0))).map((at) => `${at.file}#${at.index ?? 0}`);
+}
+
+describe('generated catalogs of many documents and files, under random limits', () => {
+  it('keep, per file, a prefix of what an unlimited load keeps, and name the limit and its flag when they stop', async () => {
+    const unlimited = { maxFileBytes: Infinity, maxFileDecodedBytes: Infinity, maxCatalogDecodedBytes: Infinity, maxCatalogDocuments: Infinity };
+    let run = 0;
+    const limitsHit = new Set<string>();
+    await fc.assert(
+      fc.asyncProperty(fc.array(manyDocumentsFile, { minLength: 1, maxLength: 12 }), catalogLimits, async (files, limits) => {
+        const catalogDir = join(dir, `many-${(run += 1)}`);
+        await import('node:fs/promises').then((fs) => fs.mkdir(catalogDir, { recursive: true }));
+        for (const [index, { yaml, blobs }] of files.entries()) {
+          const text = yaml ? blobs.map((value) => stringify(value)).join('---\n') : blobs.map((value) => JSON.stringify(value)).join('\n');
+          await writeFile(join(catalogDir, `f${String(index).padStart(2, '0')}.${yaml ? 'yaml' : 'json'}`), text);
+        }
+        const all = await loadDeclarativeConfig(catalogDir, { limits: unlimited });
+        const limited = await loadDeclarativeConfig(catalogDir, { limits });
+        const limitProblems = limited.errors.filter((problem) => / \((max\w+); raise it with (--[\w-]+)\)$/.test(problem.message));
+        for (const problem of limitProblems) {
+          const [, key, flag] = / \((max\w+); raise it with (--[\w-]+)\)$/.exec(problem.message) ?? [];
+          expect(catalogLimitFlags[key as keyof typeof catalogLimitFlags]).toBe(flag);
+          limitsHit.add(key as string);
+          expect(problem.hint).toContain(`limits.${key}`);
+        }
+        const kept = positions(limited);
+        const everything = positions(all);
+        expect(kept.length).toBeLessThanOrEqual(limits.maxCatalogDocuments);
+        for (const file of new Set(everything.map((at) => at.split('#')[0]))) {
+          const inFile = (list: string[]) => list.filter((at) => at.startsWith(`${file}#`));
+          expect(inFile(everything).slice(0, inFile(kept).length)).toEqual(inFile(kept));
+        }
+        if (limitProblems.length === 0) expect(kept).toEqual(everything);
+        await rm(catalogDir, { recursive: true, force: true });
+      }),
+      { numRuns: 120, seed: 20_261_129 },
+    );
+    // The generated cases reach every limit (else this test would prove little).
+    expect([...limitsHit].sort()).toEqual(Object.keys(catalogLimitFlags).sort());
   }, 120_000);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findExcessiveAliasing, indexOfYamlAnchor } from './alias-expansion.js';
+import { findExcessiveAliasing, indexOfYamlAnchor, measureAliasExpansion } from './alias-expansion.js';
 
 /** The shape a YAML parser returns for a billion-laughs document: each level aliases the previous ten times. */
 function laughs(levels: number, width = 10): Record<string, unknown> {
@@ -50,6 +50,26 @@ describe('findExcessiveAliasing', () => {
     let deep: unknown = 'end';
     for (let level = 0; level < 100_000; level += 1) deep = [deep];
     expect(findExcessiveAliasing(deep)).toBeUndefined();
+  });
+});
+
+describe('measureAliasExpansion', () => {
+  it('gives the size with every alias written out, so loaders can add documents up', () => {
+    const long = 'x'.repeat(100_000);
+    const once = measureAliasExpansion({ items: [long] });
+    const tenTimes = measureAliasExpansion({ items: Array.from({ length: 10 }, () => long) });
+    expect(once.problem).toBeUndefined();
+    expect(once.expandedBytes).toBeGreaterThanOrEqual(JSON.stringify({ items: [long] }).length);
+    expect(tenTimes.expandedBytes).toBeGreaterThanOrEqual(10 * long.length);
+    expect(tenTimes.expandedBytes).toBeLessThan(11 * long.length);
+    const expanded = JSON.stringify(laughs(4));
+    expect(measureAliasExpansion(laughs(4)).expandedBytes).toBeGreaterThanOrEqual(expanded.length);
+  });
+
+  it('reports the refusal findExcessiveAliasing gives', () => {
+    const refused = measureAliasExpansion(laughs(9));
+    expect(refused.problem).toBe(findExcessiveAliasing(laughs(9)));
+    expect(refused.expandedBytes).toBeGreaterThan(64 * 1024 * 1024);
   });
 });
 

@@ -27,7 +27,23 @@ export const defaultAliasExpansionLimits: AliasExpansionLimits = Object.freeze({
  * Time and memory are linear in the document's distinct nodes; it never expands anything.
  */
 export function findExcessiveAliasing(document: unknown, limits: AliasExpansionLimits = defaultAliasExpansionLimits): string | undefined {
-  if (typeof document !== 'object' || document === null) return undefined;
+  return measureAliasExpansion(document, limits).problem;
+}
+
+/** What {@link measureAliasExpansion} found: the expanded JSON size, or why the document is refused. */
+export interface AliasExpansion {
+  /** Bytes of JSON the document takes with every alias written out (up to where a limit stopped the walk). */
+  readonly expandedBytes: number;
+  /** Why the document is refused (as {@link findExcessiveAliasing}), when it is. */
+  readonly problem?: string;
+}
+
+/**
+ * Measures `document` as {@link findExcessiveAliasing} does and also returns its expanded size, so a
+ * loader can bound many documents together (a file, a catalog), not only each one.
+ */
+export function measureAliasExpansion(document: unknown, limits: AliasExpansionLimits = defaultAliasExpansionLimits): AliasExpansion {
+  if (typeof document !== 'object' || document === null) return { expandedBytes: scalarSize(document) };
   /** Expanded JSON size of each finished mapping or sequence; a second visit is an alias. */
   const sizes = new Map<object, number>();
   /** Containers on the current path: meeting one again is a cycle. */
@@ -54,7 +70,7 @@ export function findExcessiveAliasing(document: unknown, limits: AliasExpansionL
   const stack: Frame[] = [open(document)];
   while (stack.length > 0) {
     const frame = stack[stack.length - 1] as Frame;
-    if (frame.size > limits.maxExpandedBytes) return tooLarge(limits);
+    if (frame.size > limits.maxExpandedBytes) return { expandedBytes: frame.size, problem: tooLarge(limits) };
     if (frame.next === frame.children.length) {
       stack.pop();
       onPath.delete(frame.node);
@@ -72,17 +88,20 @@ export function findExcessiveAliasing(document: unknown, limits: AliasExpansionL
     if (known !== undefined) {
       aliases += 1;
       if (aliases > limits.maxAliases) {
-        return `document contains excessive aliasing: more than ${limits.maxAliases} aliases (limit maxAliases); write the values out instead of using YAML anchors and aliases`;
+        return {
+          expandedBytes: frame.size,
+          problem: `document contains excessive aliasing: more than ${limits.maxAliases} aliases (limit maxAliases); write the values out instead of using YAML anchors and aliases`,
+        };
       }
       frame.size += known;
       continue;
     }
     if (onPath.has(child)) {
-      return 'document contains a recursive alias (a node that contains itself), which has no JSON form; remove the alias';
+      return { expandedBytes: frame.size, problem: 'document contains a recursive alias (a node that contains itself), which has no JSON form; remove the alias' };
     }
     stack.push(open(child));
   }
-  return undefined;
+  return { expandedBytes: sizes.get(document) ?? 0 };
 }
 
 function tooLarge(limits: AliasExpansionLimits): string {

@@ -13,7 +13,21 @@ export interface RegistryClientOptions {
    * default (120 s) would leave a restarted registry unseen for minutes. Default 10 s.
    */
   readonly maxReconnectBackoffMs?: number;
+  /**
+   * Most messages one server stream (ListBundles, ListPackages…) may send before the client aborts it.
+   * The certified-operators catalog sends 1,230 ListBundles messages. Default 100,000 (reading that
+   * many takes a few seconds of CPU, so a registry that streams forever costs that per attempt).
+   */
+  readonly maxStreamMessages?: number;
+  /**
+   * Most bytes (serialized messages) one server stream may send before the client aborts it. The
+   * certified-operators catalog's ListBundles is 1.6 MB (its bundles have images, so no manifests). Default 256 MiB.
+   */
+  readonly maxStreamBytes?: number;
 }
+
+/** The stream bounds, so that a registry that streams forever costs a bounded read, not a core until the deadline. */
+export const defaultRegistryStreamLimits = Object.freeze({ maxStreamMessages: 100_000, maxStreamBytes: 256 * 1024 * 1024 });
 
 export interface RegistryCallOptions {
   /** Overrides the client's deadline for this call. */
@@ -59,7 +73,6 @@ const connectivityNames: Record<number, ConnectionState> = {
 };
 
 type UnaryMethod = (request: object, metadata: grpc.Metadata, options: grpc.CallOptions, callback: (error: grpc.ServiceError | null, response?: unknown) => void) => grpc.ClientUnaryCall;
-type StreamMethod = (request: object, metadata: grpc.Metadata, options: grpc.CallOptions) => grpc.ClientReadableStream<unknown>;
 
 /** Opens a plaintext channel to `address` (`host:port`); nothing is sent until the first call. */
 export function createRegistryClient(address: string, options: RegistryClientOptions = {}): RegistryClient {
@@ -69,7 +82,7 @@ export function createRegistryClient(address: string, options: RegistryClientOpt
     'grpc.max_reconnect_backoff_ms': options.maxReconnectBackoffMs ?? 10_000,
   };
   const registry = new protos.RegistryClient(address, grpc.credentials.createInsecure(), channelOptions) as unknown as grpc.Client &
-    Record<string, UnaryMethod & StreamMethod>;
+    Record<string, UnaryMethod>;
   const health = new protos.HealthClient(address, grpc.credentials.createInsecure(), {
     channelOverride: registry.getChannel(),
   }) as unknown as grpc.Client & Record<string, UnaryMethod>;
@@ -94,13 +107,35 @@ export function createRegistryClient(address: string, options: RegistryClientOpt
       });
     });
 
+  const maxStreamMessages = options.maxStreamMessages ?? defaultRegistryStreamLimits.maxStreamMessages;
+  const maxStreamBytes = options.maxStreamBytes ?? defaultRegistryStreamLimits.maxStreamBytes;
+  const streamLimitError = (rpc: string, limit: 'maxStreamMessages' | 'maxStreamBytes', value: number, what: string): OlmError =>
+    new OlmError(
+      RegistryGrpcErrorCodes.streamLimit,
+      `${rpc} on ${address}: the registry sent more than ${value} ${what} on one stream (limit ${limit}); the stream was cancelled`,
+      { details: { rpc, address, limit, value, hint: `if the catalog is this large, raise the registry client option ${limit} (RegistryClientOptions, the grpc source type's client options)` } },
+    );
+
   async function* callStream(rpc: RegistryRpcName, request: object, callOptions?: RegistryCallOptions): AsyncGenerator<unknown> {
-    const method = registry[rpc];
-    if (!method) throw new Error(`no method ${rpc}`);
-    const call = (method as StreamMethod).call(registry, request, new grpc.Metadata(), deadline(callOptions));
+    const definition = protos.registryService[rpc];
+    if (!definition) throw new Error(`no method ${rpc}`);
+    let bytes = 0;
+    // Bytes are counted as they are deserialized, before the message is even built.
+    const deserialize = (buffer: Buffer): unknown => {
+      bytes += buffer.length;
+      return definition.responseDeserialize(buffer);
+    };
+    const call = registry.makeServerStreamRequest(definition.path, definition.requestSerialize, deserialize, request, new grpc.Metadata(), deadline(callOptions));
+    let messages = 0;
     try {
-      for await (const message of call) yield message;
+      for await (const message of call) {
+        messages += 1;
+        if (messages > maxStreamMessages) throw streamLimitError(rpc, 'maxStreamMessages', maxStreamMessages, 'messages');
+        if (bytes > maxStreamBytes) throw streamLimitError(rpc, 'maxStreamBytes', maxStreamBytes, 'bytes');
+        yield message;
+      }
     } catch (error) {
+      if (error instanceof OlmError) throw error;
       throw rpcError(rpc, error as grpc.ServiceError);
     } finally {
       call.cancel();

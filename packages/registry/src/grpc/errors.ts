@@ -10,6 +10,8 @@ export const RegistryGrpcErrorCodes = {
   serverStart: 'OLM_REGISTRY_SERVER_START_FAILED',
   /** A call to a registry server failed; `details` has `rpc`, `grpcCode`, `grpcMessage`. */
   rpc: 'OLM_REGISTRY_RPC_FAILED',
+  /** A server stream sent more messages or bytes than the client accepts (`details.limit`, `details.address`). */
+  streamLimit: 'OLM_REGISTRY_STREAM_LIMIT',
   /** The .proto files shipped with the package were not found. */
   protoMissing: 'OLM_REGISTRY_PROTO_NOT_FOUND',
   /** A registry answer that does not fit the model (a bundle of an unknown package…). */

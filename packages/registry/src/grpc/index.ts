@@ -1,5 +1,5 @@
 export * from './api-types.js';
-export { createRegistryClient, type RegistryCallOptions, type RegistryHealthStatus, type RegistryClient, type RegistryClientOptions } from './client.js';
+export { createRegistryClient, defaultRegistryStreamLimits, type RegistryCallOptions, type RegistryHealthStatus, type RegistryClient, type RegistryClientOptions } from './client.js';
 export { apiBundleToCatalogBundle, loadCatalogFromRegistry, type LoadFromRegistryOptions } from './catalog-from-registry.js';
 export { RegistryGrpcErrorCodes } from './errors.js';
 export { catalogBundleToApiBundle, synthesiseCsvFromMetadata } from './model-to-api.js';

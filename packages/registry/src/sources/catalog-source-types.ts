@@ -6,6 +6,7 @@ import { CatalogSourceErrorCodes } from './errors.js';
 import { createFbcDirectorySourceType } from './fbc-directory-source.js';
 import { createGrpcSourceType } from './grpc-source.js';
 import type { GrpcSourceTypeOptions } from './grpc-source.js';
+import type { CatalogLimits } from '../catalog-limits.js';
 
 export interface CatalogSourceTypesOptions {
   /** Reads a file-based catalog directory; the registry plugin passes `loadCatalog`. */
@@ -13,6 +14,8 @@ export interface CatalogSourceTypesOptions {
   /** Reads a ConfigMap's data, for `configmap`/`internal` catalogs. */
   readonly fetchConfigMap?: FetchConfigMap;
   readonly grpc?: GrpcSourceTypeOptions;
+  /** Bounds on what a ConfigMap catalog load decodes (directories take theirs from `loadDirectory`); default `defaultCatalogLimits`. */
+  readonly limits?: Partial<CatalogLimits>;
 }
 
 /** Every catalog source type this package provides: `grpc`, `configmap`, `internal`, `fbc-directory`. */
@@ -24,7 +27,7 @@ export function createCatalogSourceTypes(options: CatalogSourceTypesOptions = {}
         details: { hint: 'pass loadDirectory (the registry loadCatalog) to createCatalogSourceTypes' },
       });
     });
-  const configMap = options.fetchConfigMap ? { fetchConfigMap: options.fetchConfigMap } : {};
+  const configMap = { ...(options.fetchConfigMap ? { fetchConfigMap: options.fetchConfigMap } : {}), ...(options.limits ? { limits: options.limits } : {}) };
   return [
     createGrpcSourceType(options.grpc),
     createConfigMapSourceType({ ...configMap, sourceType: 'configmap' }),

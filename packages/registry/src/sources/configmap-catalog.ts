@@ -1,6 +1,9 @@
+import { OlmError } from '@olm/core';
 import type { CatalogBundle, CatalogChannel, CatalogContent, CatalogPackage, ChannelEntry, Property, RelatedImage } from '@olm/core';
 import { configMapInvalid } from './errors.js';
-import { loadYamlDocument } from '../parse-file.js';
+import { loadMeasuredYamlDocument } from '../parse-file.js';
+import { CatalogBudget } from '../catalog-limits.js';
+import type { CatalogLimits } from '../catalog-limits.js';
 
 /** The ConfigMap keys of an upstream ConfigMap catalog, each a YAML list. */
 export const configMapCatalogKeys = {
@@ -11,6 +14,17 @@ export const configMapCatalogKeys = {
 
 type Json = Record<string, unknown>;
 
+/** Charges decoded bytes to the catalog's budget; throws `OLM_REGISTRY_CONFIGMAP_INVALID` past a limit. */
+type Admit = (decodedBytes: number, what: string) => void;
+
+function budgetFor(where: string, limits: Partial<CatalogLimits> | undefined): Admit {
+  const budget = new CatalogBudget(limits);
+  return (decodedBytes, what) => {
+    const refused = budget.charge(decodedBytes, what);
+    if (refused !== undefined) throw configMapInvalid(`${where}: ${refused.message}`, { limit: refused.limit, hint: refused.hint });
+  };
+}
+
 /**
  * Builds the catalog model from an upstream ConfigMap catalog's `data` (what the configmap
  * registry server loads): CRDs are attached to the CSVs that own them, each package manifest's
@@ -18,10 +32,17 @@ type Json = Record<string, unknown>;
  * the properties `opm` derives from a CSV (`olm.package`, `olm.gvk`, `olm.gvk.required`, the
  * `olm.properties` annotation) plus its manifests as `olm.bundle.object`. Bundles have no image.
  */
-export function catalogFromConfigMapData(data: Readonly<Record<string, string>>, where = 'configmap'): CatalogContent {
-  const crds = readList(data, configMapCatalogKeys.crds, where);
-  const csvs = readList(data, configMapCatalogKeys.csvs, where);
-  const manifests = readList(data, configMapCatalogKeys.packages, where);
+export function catalogFromConfigMapData(
+  data: Readonly<Record<string, string>>,
+  where = 'configmap',
+  options: { readonly limits?: Partial<CatalogLimits> } = {},
+): CatalogContent {
+  // The ConfigMap counts as one catalog file: each list item and each CSV's manifests (which repeat
+  // the CRDs it owns) are charged, so aliases and shared CRDs cannot add up past the limits.
+  const admit = budgetFor(where, options.limits);
+  const crds = readList(data, configMapCatalogKeys.crds, where, admit);
+  const csvs = readList(data, configMapCatalogKeys.csvs, where, admit);
+  const manifests = readList(data, configMapCatalogKeys.packages, where, admit);
 
   const crdsByKey = new Map<string, Json>();
   for (const crd of crds) {
@@ -56,7 +77,7 @@ export function catalogFromConfigMapData(data: Readonly<Record<string, string>>,
       const entries = walkChannel(packageName, channelName, text(channelManifest.currentCSV), csvsByName, where);
       for (const entry of entries) {
         if (!bundles.has(entry.name)) {
-          bundles.set(entry.name, bundleFromCsv(packageName, csvsByName.get(entry.name) as Json, crdsByKey, where));
+          bundles.set(entry.name, bundleFromCsv(packageName, csvsByName.get(entry.name) as Json, crdsByKey, where, admit));
         }
       }
       channels.set(channelName, { name: channelName, package: packageName, entries });
@@ -114,7 +135,7 @@ function walkChannel(packageName: string, channelName: string, currentCsv: strin
   return entries;
 }
 
-function bundleFromCsv(packageName: string, csv: Json, crdsByKey: ReadonlyMap<string, Json>, where: string): CatalogBundle {
+function bundleFromCsv(packageName: string, csv: Json, crdsByKey: ReadonlyMap<string, Json>, where: string, admit: Admit): CatalogBundle {
   const metadata = record(csv.metadata);
   const name = text(metadata.name);
   const spec = record(csv.spec);
@@ -156,7 +177,9 @@ function bundleFromCsv(packageName: string, csv: Json, crdsByKey: ReadonlyMap<st
     }
   }
   for (const object of objects) {
-    properties.push({ type: 'olm.bundle.object', value: { data: Buffer.from(JSON.stringify(object), 'utf8').toString('base64') } });
+    const json = JSON.stringify(object);
+    admit(json.length, `the manifests of CSV "${name}"`);
+    properties.push({ type: 'olm.bundle.object', value: { data: Buffer.from(json, 'utf8').toString('base64') } });
   }
   const relatedImages: RelatedImage[] = list(spec.relatedImages).map((image) => ({ name: text(image.name), image: text(image.image) }));
   return {
@@ -169,17 +192,21 @@ function bundleFromCsv(packageName: string, csv: Json, crdsByKey: ReadonlyMap<st
   };
 }
 
-function readList(data: Readonly<Record<string, string>>, key: string, where: string): Json[] {
+function readList(data: Readonly<Record<string, string>>, key: string, where: string, admit: Admit): Json[] {
   const raw = data[key];
   if (raw === undefined) throw configMapInvalid(`${where}: couldn't find expected key ${key} in configmap`, { key });
   let parsed: unknown;
   try {
-    parsed = loadYamlDocument(raw);
+    const loaded = loadMeasuredYamlDocument(raw);
+    parsed = loaded.value;
+    admit(loaded.decodedBytes, `key ${key}`);
   } catch (error) {
+    if (error instanceof OlmError) throw error;
     throw configMapInvalid(`${where}: error parsing ${key}: ${(error as Error).message}`, { key }, error);
   }
   if (parsed === null || parsed === undefined) return [];
   if (!Array.isArray(parsed)) throw configMapInvalid(`${where}: ${key} must be a YAML list`, { key });
+  for (let index = 0; index < parsed.length; index += 1) admit(0, `${key}[${index}]`);
   return parsed.map(record);
 }
 

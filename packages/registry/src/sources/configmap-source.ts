@@ -3,6 +3,7 @@ import { catalogFromConfigMapData } from './configmap-catalog.js';
 import { CatalogSourceErrorCodes, specInvalid } from './errors.js';
 import { createLoadedConnection } from './loaded-connection.js';
 import { OlmError } from '@olm/core';
+import type { CatalogLimits } from '../catalog-limits.js';
 
 /** Reads a ConfigMap's `data` (the caller brings the cluster client). */
 export type FetchConfigMap = (reference: { readonly namespace: string; readonly name: string }) => Promise<Readonly<Record<string, string>>>;
@@ -12,6 +13,8 @@ export interface ConfigMapSourceTypeOptions {
   readonly fetchConfigMap?: FetchConfigMap;
   /** `configmap` (default) or upstream's alias `internal`. */
   readonly sourceType?: 'configmap' | 'internal';
+  /** Bounds on what one load decodes (the ConfigMap counts as one catalog file); default `defaultCatalogLimits`. */
+  readonly limits?: Partial<CatalogLimits>;
 }
 
 /**
@@ -39,7 +42,7 @@ export function createConfigMapSourceType(options: ConfigMapSourceTypeOptions = 
       }
       const reference = { namespace: request.namespace, name };
       return createLoadedConnection(async () =>
-        catalogFromConfigMapData(await fetchConfigMap(reference), `ConfigMap ${request.namespace}/${name}`),
+        catalogFromConfigMapData(await fetchConfigMap(reference), `ConfigMap ${request.namespace}/${name}`, { limits: options.limits }),
       );
     },
   };

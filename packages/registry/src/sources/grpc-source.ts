@@ -5,6 +5,14 @@ import { apiBundleToCatalogBundle, loadCatalogFromRegistry } from '../grpc/catal
 import { registryContentDigest } from '../grpc/registry-digest.js';
 import type { LoadFromRegistryOptions } from '../grpc/catalog-from-registry.js';
 import { specInvalid } from './errors.js';
+import { OlmError } from '@olm/core';
+import { RegistryGrpcErrorCodes } from '../grpc/errors.js';
+
+/** A stream bound the client hit, with the CatalogSource named: logs and events then say which catalog streams too much. */
+function namingSource(source: string, error: unknown): unknown {
+  if (!(error instanceof OlmError) || error.code !== RegistryGrpcErrorCodes.streamLimit) return error;
+  return new OlmError(error.code, `${source}: ${error.message}`, { cause: error, details: { ...error.details, catalogSource: source } });
+}
 
 export interface GrpcSourceTypeOptions {
   readonly client?: RegistryClientOptions;
@@ -32,10 +40,12 @@ export function createGrpcSourceType(options: GrpcSourceTypeOptions = {}): Catal
         });
       }
       const client = createRegistryClient(address.trim(), options.client);
+      const source = `CatalogSource ${request.namespace}/${request.name}`;
       const connection: CatalogConnection = {
         address: client.address,
-        load: () => loadCatalogFromRegistry(client, options.load),
-        loadWithoutManifests: () => loadCatalogFromRegistry(client, { ...options.load, manifests: false }),
+        load: () => loadCatalogFromRegistry(client, options.load).catch((error: unknown) => Promise.reject(namingSource(source, error))),
+        loadWithoutManifests: () =>
+          loadCatalogFromRegistry(client, { ...options.load, manifests: false }).catch((error: unknown) => Promise.reject(namingSource(source, error))),
         loadBundle: async ({ packageName, channelName, name }) => apiBundleToCatalogBundle(await client.getBundle(packageName, channelName, name)).bundle,
         state: () => client.state(),
         watchState: (listener) => client.watchState(listener),

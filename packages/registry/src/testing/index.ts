@@ -1,0 +1,2 @@
+// Hostile registries for tests and benchmarks of registry clients (not part of the main entry point).
+export { startEndlessRegistry, type EndlessRegistry, type EndlessRegistryCounts } from './endless-registry.js';
