@@ -23,6 +23,7 @@ import { ServiceAccountController } from './controllers/service-account-controll
 import { defaultConnectionLimits, guardConnections, serverTimeouts, type ConnectionLimits } from './connection-guard.js';
 import { versionInfo } from './discovery.js';
 import { DurableLog } from './durable-log.js';
+import { frontProxyMaterial, publishAuthenticationConfig } from './front-proxy.js';
 import { createRequestHandler } from './http-handler.js';
 import { renderKubeconfig } from './kubeconfig.js';
 import { ResourceRegistry } from './resource-type.js';
@@ -120,6 +121,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const tlsMaterial = options.tls === true ? selfSignedCertificate(options.dataDir !== undefined ? join(options.dataDir, 'tls') : undefined) : options.tls === false || options.tls === undefined ? undefined : options.tls;
   const maxBodyBytes = 3 * 1024 * 1024;
   const auth = setUpServerAuth(cluster, { dataDir: options.dataDir, token: options.token, users: options.users ?? [], maxBodyBytes, caCertificate: tlsMaterial?.cert });
+  const frontProxy = frontProxyMaterial(options.dataDir !== undefined ? join(options.dataDir, 'tls') : undefined);
+  publishAuthenticationConfig(cluster, frontProxy);
 
   const crdController = new CrdController(cluster);
   const namespaceController = new NamespaceController(cluster);
@@ -127,7 +130,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const deploymentSimulator = new DeploymentSimulator(cluster, options.deploymentRolloutDelayMs ?? 50);
   const podSimulator = new PodSimulator(cluster, options.deploymentRolloutDelayMs ?? 50, options.podImageServers);
   const eventExpiry = new EventExpiry(cluster, options.eventTtlMs ?? 3_600_000);
-  const apiServiceAvailability = new ApiServiceAvailability(cluster, { ...(options.apiServiceCheckIntervalMs !== undefined ? { intervalMs: options.apiServiceCheckIntervalMs } : {}) });
+  const apiServiceAvailability = new ApiServiceAvailability(cluster, { frontProxy, ...(options.apiServiceCheckIntervalMs !== undefined ? { intervalMs: options.apiServiceCheckIntervalMs } : {}) });
   const controllers = [
     crdController,
     namespaceController,
@@ -162,6 +165,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   // Access control first; then APIServices with a Service are proxied before the local handler sees the request.
   const aggregated = withAggregation(handler, {
     cluster,
+    frontProxy,
+    userOf: (request) => auth.accessControl.userOf(request),
     trackWatch: (close) => {
       watches.add(close);
       return () => watches.delete(close);

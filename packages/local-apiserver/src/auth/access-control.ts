@@ -66,6 +66,11 @@ export class AccessControl {
     };
   }
 
+  /** The user of an admitted request (the aggregator names them to backends). */
+  userOf(request: IncomingMessage): UserInfo | undefined {
+    return this.contexts.get(request)?.user;
+  }
+
   /** The RBAC escalation check for the writes of an admitted request. */
   writeAdmission(request: IncomingMessage): WriteOptions['admission'] {
     const context = this.contexts.get(request);
