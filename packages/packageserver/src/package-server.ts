@@ -115,9 +115,6 @@ export async function startPackageServer(options: PackageServerOptions): Promise
     ...(options.catalogSourceTypes !== undefined ? { catalogSourceTypes: options.catalogSourceTypes } : {}),
   });
   const watches = new Set<() => void>();
-  const requestHeader = await followRequestHeaderConfig(options.client, options.access?.requestHeaderRefreshMs ?? 30_000, logger);
-  // Set once listening: the Host check needs the port.
-  let checkHost: HostCheck = () => undefined;
   const api = createApiHandler({
     store,
     isReady: () => sync.isSynced,
@@ -126,19 +123,12 @@ export async function startPackageServer(options: PackageServerOptions): Promise
       return () => watches.delete(close);
     },
   });
-  const { access } = options;
-  const handler = withDelegatedAccess(api, {
-    client: options.client,
-    requestHeader: requestHeader.current,
-    hostCheck: (value) => checkHost(value),
-    logger,
-    ...(access?.anonymous !== undefined ? { anonymous: access.anonymous } : {}),
-    ...(access?.cacheTtlMs !== undefined ? { cacheTtlMs: access.cacheTtlMs } : {}),
-    ...(access?.maxPendingReviews !== undefined ? { maxPendingReviews: access.maxPendingReviews } : {}),
-    ...(access?.reviewTimeoutMs !== undefined ? { reviewTimeoutMs: access.reviewTimeoutMs } : {}),
-  });
 
   const certificate = await servingCertificate(options);
+  const requestHeader = await followRequestHeaderConfig(options.client, options.access?.requestHeaderRefreshMs ?? 30_000, logger);
+  // Set once listening: the Host check needs the port.
+  let checkHost: HostCheck = () => undefined;
+  const handler = withDelegatedAccess(api, { ...options.access, client: options.client, requestHeader: requestHeader.current, hostCheck: (value) => checkHost(value), logger });
   const server: Server = certificate
     ? createHttpsServer(
         {
