@@ -165,7 +165,7 @@ describe('packageserver access control', () => {
     const listed = (await clientFor(bobToken).listNamespacedCustomObject({ group: 'packages.operators.coreos.com', version: 'v1', namespace: 'team-a', plural: 'packagemanifests' })) as Json;
     expect(listed.items.map((item: Json) => item.metadata.name)).toEqual(['acme-backup', 'acme-database', 'acme-monitoring']);
     await expect(clientFor(aliceToken).listNamespacedCustomObject({ group: 'packages.operators.coreos.com', version: 'v1', namespace: 'team-a', plural: 'packagemanifests' })).rejects.toMatchObject({ code: 403 });
-    // The aggregator named bob to the packageserver with its front-proxy certificate: an admin KubeClient sees the same.
+    // Bob's list passed because the aggregator named him with its front-proxy certificate; the admin (system:masters) passes the same way.
     const admin = new KubeClient({ kubeconfig: cluster.server.kubeconfig });
     try {
       expect(((await admin.request({ method: 'GET', path: listPath })) as Json).items).toHaveLength(3);
@@ -191,20 +191,38 @@ describe('packageserver access control', () => {
   });
 });
 
-describe('packageserver access control with anonymous requests allowed', () => {
-  it('authorizes a request without credentials as system:anonymous (403 unless RBAC allows it)', async () => {
+describe('packageserver access control options', () => {
+  const get = (server: PackageServer, path: string, headers: Record<string, string> = {}) =>
+    new Promise<Answer & { retryAfter: string | undefined }>((resolve, reject) => {
+      httpsRequest(`${server.url}${path}`, { ca: server.caBundle, headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()), retryAfter: response.headers['retry-after'] }));
+      })
+        .on('error', reject)
+        .end();
+    });
+
+  it('with maxPendingReviews exhausted, answers 429 at once naming the option instead of queueing reviews', async () => {
+    const cluster = await startTestCluster({ tls: true, namespaces: ['olm'] });
+    const server = await startPackageServer({ client: cluster.client, access: { maxPendingReviews: 0 } });
+    try {
+      const answer = await get(server, listPath, { Authorization: `Bearer ${cluster.server.token}` });
+      expect(answer.status).toBe(429);
+      expect(answer.retryAfter).toBe('1');
+      expect(answer.body).toMatchObject({ kind: 'Status', reason: 'TooManyRequests', code: 429, details: { retryAfterSeconds: 1 } });
+      expect(answer.body.message).toContain('limit 0, option maxPendingReviews');
+    } finally {
+      await server.stop();
+      await cluster.stop();
+    }
+  });
+
+  it('with anonymous on, authorizes a request without credentials as system:anonymous (403 unless RBAC allows it)', async () => {
     const cluster = await startTestCluster({ tls: true, namespaces: ['olm'] });
     const server = await startPackageServer({ client: cluster.client, access: { anonymous: true } });
     try {
-      const answer = await new Promise<Answer>((resolve, reject) => {
-        httpsRequest(`${server.url}/apis`, { ca: server.caBundle }, (response) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) }));
-        })
-          .on('error', reject)
-          .end();
-      });
+      const { retryAfter: _retryAfter, ...answer } = await get(server, '/apis');
       expect(answer).toEqual({
         status: 403,
         body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'forbidden: User "system:anonymous" cannot get path "/apis"', reason: 'Forbidden', details: {}, code: 403 },
