@@ -139,9 +139,11 @@ describe.skipIf(unavailable !== undefined)('helm lint and helm template of deplo
     expect(objects.filter((object) => object.kind === 'Namespace').map((object) => object.metadata.name)).toEqual(['team-olm', 'team-operators']);
     for (const object of objects) {
       if (object.metadata.namespace === undefined) continue;
-      expect(object.metadata.namespace, objectKey(object)).toBe(object.kind === 'OperatorGroup' ? 'team-operators' : 'team-olm');
+      // The packageserver's reader binding belongs where the Role it binds is, as kube's extension API servers' do.
+      const expected = object.kind === 'OperatorGroup' ? 'team-operators' : objectKey(object) === 'RoleBinding/kube-system/packageserver-service-auth-reader' ? 'kube-system' : 'team-olm';
+      expect(object.metadata.namespace, objectKey(object)).toBe(expected);
     }
-    for (const binding of objects.filter((object) => object.kind === 'ClusterRoleBinding')) expect(binding.subjects[0].namespace).toBe('team-olm');
+    for (const binding of objects.filter((object) => object.kind === 'ClusterRoleBinding' || object.kind === 'RoleBinding')) expect(binding.subjects[0].namespace, objectKey(binding)).toBe('team-olm');
     expect(objectsByKey.get('APIService//v1.packages.operators.coreos.com')!.spec.service.namespace).toBe('team-olm');
     expect(objectsByKey.get('CatalogSource/team-olm/example-catalog')!.spec.address).toBe('example-catalog.team-olm.svc:50051');
 
@@ -179,7 +181,7 @@ describe.skipIf(unavailable !== undefined)('helm lint and helm template of deplo
     [
       'packageserver.enabled=false',
       { packageserver: { enabled: false } },
-      ['Deployment/olm/packageserver', 'Service/olm/packageserver-service', 'APIService//v1.packages.operators.coreos.com', 'ServiceAccount/olm/packageserver', 'ClusterRole//olm:packageserver', 'ClusterRoleBinding//olm:packageserver', 'ClusterRole//olm:packagemanifests-view', 'NetworkPolicy/olm/packageserver'],
+      ['Deployment/olm/packageserver', 'Service/olm/packageserver-service', 'APIService//v1.packages.operators.coreos.com', 'ServiceAccount/olm/packageserver', 'ClusterRole//olm:packageserver', 'ClusterRoleBinding//olm:packageserver', 'ClusterRoleBinding//packageserver-service-system:auth-delegator', 'RoleBinding/kube-system/packageserver-service-auth-reader', 'ClusterRole//olm:packagemanifests-view', 'NetworkPolicy/olm/packageserver'],
     ],
     ['exampleCatalog.enabled=false', { exampleCatalog: { enabled: false } }, ['Deployment/olm/example-catalog', 'Service/olm/example-catalog', 'CatalogSource/olm/example-catalog', 'NetworkPolicy/olm/example-catalog']],
     ['globalOperatorGroup.enabled=false', { globalOperatorGroup: { enabled: false } }, ['OperatorGroup/operators/global-operators']],

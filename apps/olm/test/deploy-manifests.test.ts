@@ -143,6 +143,14 @@ describe('deploy/ and examples/ manifests', () => {
       expect([...rule.apiGroups, ...rule.resources, ...rule.verbs]).not.toContain('*');
       if (rule.verbs.some((verb) => !['get', 'list', 'watch'].includes(verb))) expect(rule).toMatchObject({ resources: ['apiservices'], resourceNames: [apiService.metadata.name] });
     }
+    // Delegated authentication and authorization, as upstream's packageserver: TokenReviews, SubjectAccessReviews, the front-proxy CA.
+    const serviceAccount = [{ kind: 'ServiceAccount', name: deployment.spec.template.spec.serviceAccountName, namespace: deployment.metadata.namespace }];
+    expect(find('ClusterRoleBinding', 'packageserver-service-system:auth-delegator')).toMatchObject({ roleRef: { kind: 'ClusterRole', name: 'system:auth-delegator' }, subjects: serviceAccount });
+    expect(find('RoleBinding', 'packageserver-service-auth-reader')).toMatchObject({
+      metadata: { namespace: 'kube-system' },
+      roleRef: { kind: 'Role', name: 'extension-apiserver-authentication-reader' },
+      subjects: serviceAccount,
+    });
     const view = find('ClusterRole', 'olm:packagemanifests-view');
     expect(view.metadata.labels).toMatchObject({ 'rbac.authorization.k8s.io/aggregate-to-view': 'true' });
     expect(view.rules).toEqual([{ apiGroups: ['packages.operators.coreos.com'], resources: ['packagemanifests', 'packagemanifests/icon'], verbs: ['get', 'list', 'watch'] }]);

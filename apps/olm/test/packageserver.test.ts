@@ -16,10 +16,11 @@ import { runCliCaptured } from './run-cli.js';
 
 type Json = CachedObject & Record<string, any>;
 
-/** An HTTPS GET straight to the packageserver (not through the API server), trusting `ca`. */
-function getDirect(url: string, ca: string): Promise<{ status: number; body: string }> {
+/** An HTTPS GET straight to the packageserver (not through the API server), trusting `ca`, with a bearer token if given. */
+function getDirect(url: string, ca: string, token?: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const call = request(url, { ca, servername: 'packageserver-service.olm.svc' }, (response) => {
+    const headers = token !== undefined ? { Authorization: `Bearer ${token}` } : {};
+    const call = request(url, { ca, servername: 'packageserver-service.olm.svc', headers }, (response) => {
       let body = '';
       response.on('data', (chunk) => (body += chunk));
       response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
@@ -128,7 +129,10 @@ describe('olm packageserver', () => {
     await writeFile(join(directory, 'tls.key'), material.key);
     await running({ ...base(port), tlsCertFile: join(directory, 'tls.crt'), tlsKeyFile: join(directory, 'tls.key') }, async () => {
       expect(Buffer.from((await apiService())?.spec.caBundle, 'base64').toString()).toBe(material.cert);
-      const answer = await getDirect(`https://127.0.0.1:${port}/apis/packages.operators.coreos.com/v1/namespaces/olm/packagemanifests/acme-database`, material.cert);
+      const url = `https://127.0.0.1:${port}/apis/packages.operators.coreos.com/v1/namespaces/olm/packagemanifests/acme-database`;
+      // Callers authenticate (the packageserver reviews their token with the API server), as with any aggregated API server.
+      expect((await getDirect(url, material.cert)).status).toBe(401);
+      const answer = await getDirect(url, material.cert, server.token);
       expect(answer.status).toBe(200);
       expect(JSON.parse(answer.body).status.defaultChannel).toBe('stable');
       await expect

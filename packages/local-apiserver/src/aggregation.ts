@@ -3,8 +3,10 @@ import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders,
 import { request as httpsRequest } from 'node:https';
 import { resolveBackend, serviceReference } from './api-service-backend.js';
 import type { Cluster } from './cluster.js';
+import type { UserInfo } from './auth/user-info.js';
 import { apiGroupList } from './discovery.js';
 import { ApiError } from './errors.js';
+import { withAuthProxyHeaders, type FrontProxyMaterial } from './front-proxy.js';
 import { isJsonObject, type JsonObject, type KubeObject } from './kube-object.js';
 import { openApiV3Index } from './openapi.js';
 import { compareKubeVersions, groupVersion } from './resource-type.js';
@@ -13,7 +15,9 @@ import { compareKubeVersions, groupVersion } from './resource-type.js';
  * API aggregation, as kube-aggregator does it: an `apiregistration.k8s.io/v1` APIService with
  * `spec.service` claims `/apis/<group>/<version>`; requests under it are proxied to that backend
  * (see `resolveBackend` for how it is found), and its group shows in `/apis` and
- * `/apis/<group>` beside the groups served here. The client's credentials are not forwarded.
+ * `/apis/<group>` beside the groups served here. The client's credentials are not forwarded: as
+ * kube-aggregator, the proxy presents the front-proxy client certificate and names the
+ * authenticated user in X-Remote-User/X-Remote-Group/X-Remote-Extra-* (see front-proxy.ts).
  * Unlike kube-aggregator, a request is proxied whatever the APIService's `Available` condition
  * says (an unreachable backend answers 503), so that a freshly registered backend is usable
  * before its first availability check. Access control (authentication, authorization) is in front.
@@ -22,6 +26,10 @@ export interface AggregationOptions {
   readonly cluster: Cluster;
   /** Registers an open proxied request (a watch) so that stop() can end it; returns the unregister function. */
   readonly trackWatch: (close: () => void) => () => void;
+  /** The client certificate proxied requests present to backends. */
+  readonly frontProxy?: FrontProxyMaterial;
+  /** The authenticated user of a request (set by access control in front), named to the backend. */
+  readonly userOf?: (request: IncomingMessage) => UserInfo | undefined;
 }
 
 const apiServiceResource = 'apiregistration.k8s.io/apiservices';
@@ -89,12 +97,15 @@ export function aggregatedApiGroupList(cluster: Cluster): JsonObject {
   return { ...local, groups };
 }
 
-function proxy(request: IncomingMessage, response: ServerResponse, cluster: Cluster, apiService: KubeObject, trackWatch: AggregationOptions['trackWatch']): void {
+function proxy(request: IncomingMessage, response: ServerResponse, apiService: KubeObject, options: AggregationOptions): void {
+  const { cluster, trackWatch, frontProxy } = options;
   const resolution = resolveBackend(cluster, apiService);
   if (!resolution.ok) throw new ApiError(503, 'ServiceUnavailable', `service unavailable: ${resolution.message}`);
   const { backend } = resolution;
-  const headers: OutgoingHttpHeaders = {};
+  let headers: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(request.headers)) if (!hopByHop.has(name) && value !== undefined) headers[name] = value;
+  const user = options.userOf?.(request);
+  if (user) headers = withAuthProxyHeaders(headers, user);
   const remote = request.socket.remoteAddress;
   if (remote) headers['x-forwarded-for'] = request.headers['x-forwarded-for'] ? `${String(request.headers['x-forwarded-for'])}, ${remote}` : remote;
   const send = backend.protocol === 'https' ? httpsRequest : httpRequest;
@@ -104,7 +115,7 @@ function proxy(request: IncomingMessage, response: ServerResponse, cluster: Clus
     method: request.method,
     path: request.url,
     headers,
-    ...(backend.protocol === 'https' ? backend.tls : {}),
+    ...(backend.protocol === 'https' ? { ...backend.tls, ...(frontProxy ? { cert: frontProxy.clientCertificate, key: frontProxy.clientKey } : {}) } : {}),
   });
   // A Service address nothing answers on (a simulated cluster IP) fails in seconds, not at the OS timeout.
   upstream.on('socket', (socket) => {
@@ -174,7 +185,7 @@ export function withAggregation(
     const named = /^\/openapi\/v3\/apis\/([^/]+)\/([^/]+)$/.exec(path);
     const apiService = named ? aggregated.get(`${named[1]}/${named[2]}`) : undefined;
     if (!apiService) return false;
-    proxy(request, response, cluster, apiService, options.trackWatch);
+    proxy(request, response, apiService, options);
     return true;
   };
   const serve = (request: IncomingMessage, response: ServerResponse): boolean => {
@@ -207,7 +218,7 @@ export function withAggregation(
     }
     const apiService = aggregatedApiServices(cluster).get(`${group}/${segments[2] ?? ''}`);
     if (!apiService) return false;
-    proxy(request, response, cluster, apiService, options.trackWatch);
+    proxy(request, response, apiService, options);
     return true;
   };
   return (request, response) => {

@@ -24,6 +24,7 @@ import { defaultConnectionLimits, guardConnections, serverTimeouts, type Connect
 import { versionInfo } from './discovery.js';
 import { makePrivateDirectory, tightenDataDirModes } from './data-dir-modes.js';
 import { DurableLog } from './durable-log.js';
+import { frontProxyMaterial, publishAuthenticationConfig } from './front-proxy.js';
 import { createRequestHandler } from './http-handler.js';
 import { observeRequests, type ServedRequest } from './request-observer.js';
 import { renderKubeconfig } from './kubeconfig.js';
@@ -150,6 +151,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const tlsMaterial = options.tls === true ? selfSignedCertificate(options.dataDir !== undefined ? join(options.dataDir, 'tls') : undefined) : options.tls === false || options.tls === undefined ? undefined : options.tls;
   const maxBodyBytes = options.maxRequestBodyBytes ?? defaultMaxRequestBodyBytes;
   const auth = setUpServerAuth(cluster, { dataDir: options.dataDir, token: options.token, users: options.users ?? [], maxBodyBytes, caCertificate: tlsMaterial?.cert, anonymousAuth: options.anonymousAuth ?? true });
+  const frontProxy = frontProxyMaterial(options.dataDir !== undefined ? join(options.dataDir, 'tls') : undefined);
+  publishAuthenticationConfig(cluster, frontProxy);
 
   const crdController = new CrdController(cluster);
   const namespaceController = new NamespaceController(cluster);
@@ -157,7 +160,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const deploymentSimulator = new DeploymentSimulator(cluster, options.deploymentRolloutDelayMs ?? 50);
   const podSimulator = new PodSimulator(cluster, options.deploymentRolloutDelayMs ?? 50, options.podImageServers);
   const eventExpiry = new EventExpiry(cluster, options.eventTtlMs ?? 3_600_000);
-  const apiServiceAvailability = new ApiServiceAvailability(cluster, { ...(options.apiServiceCheckIntervalMs !== undefined ? { intervalMs: options.apiServiceCheckIntervalMs } : {}) });
+  const apiServiceAvailability = new ApiServiceAvailability(cluster, { frontProxy, ...(options.apiServiceCheckIntervalMs !== undefined ? { intervalMs: options.apiServiceCheckIntervalMs } : {}) });
   const controllers = [
     crdController,
     namespaceController,
@@ -192,6 +195,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   // Access control first; then APIServices with a Service are proxied before the local handler sees the request.
   const aggregated = withAggregation(handler, {
     cluster,
+    frontProxy,
+    userOf: (request) => auth.accessControl.userOf(request),
     trackWatch: (close) => {
       watches.add(close);
       return () => watches.delete(close);

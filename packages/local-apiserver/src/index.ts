@@ -2,6 +2,7 @@ export { startApiServer, type ApiServer, type ApiServerOptions } from './api-ser
 export type { ServedRequest } from './request-observer.js';
 export type { StaticTokenUser } from './auth/authenticator.js';
 export type { UserInfo } from './auth/user-info.js';
+export { hostCheck, type HostCheck } from './auth/host-check.js';
 export { Cluster, type DeleteOptions, type FieldValidation, type ListOptions, type ListResult, type PatchType, type WriteOptions } from './cluster.js';
 export { ApiError, statusBody, type StatusCause, type StatusDetails } from './errors.js';
 export { failAnnotation } from './controllers/deployment-simulator.js';

@@ -1,9 +1,11 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { X509Certificate } from 'node:crypto';
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
+import type { TLSSocket } from 'node:tls';
 import { join } from 'node:path';
 import { CustomObjectsApi } from '@kubernetes/client-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -295,6 +297,42 @@ describe('APIService aggregation', () => {
       await guarded.stop();
       await close(echo);
     }
+  });
+
+  it('names the user to an HTTPS backend with the front-proxy client certificate, as kube-aggregator; forged X-Remote-* headers are dropped', async () => {
+    const configMap = (await call(server, 'GET', '/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication')).body;
+    expect(configMap.data).toMatchObject({
+      'requestheader-allowed-names': '["front-proxy-client"]',
+      'requestheader-username-headers': '["X-Remote-User"]',
+      'requestheader-group-headers': '["X-Remote-Group"]',
+      'requestheader-extra-headers-prefix': '["X-Remote-Extra-"]',
+    });
+    const frontProxyCa = new X509Certificate(configMap.data['requestheader-client-ca-file']);
+    const reader = (await call(server, 'GET', '/apis/rbac.authorization.k8s.io/v1/namespaces/kube-system/roles/extension-apiserver-authentication-reader')).body;
+    expect(reader.rules).toEqual([{ apiGroups: [''], resources: ['configmaps'], resourceNames: ['extension-apiserver-authentication'], verbs: ['get', 'list', 'watch'] }]);
+
+    const tls = certificateFor(['gadgets.agg.svc']);
+    const seen: { headers: IncomingMessage['headersDistinct']; client: string; signedByFrontProxyCa: boolean }[] = [];
+    backend = createHttpsServer({ ...tls, requestCert: true, rejectUnauthorized: false }, (request, response) => {
+      const peer = (request.socket as TLSSocket).getPeerX509Certificate();
+      seen.push({ headers: request.headersDistinct, client: peer?.subject ?? '', signedByFrontProxyCa: peer !== undefined && peer.checkIssued(frontProxyCa) && peer.verify(frontProxyCa.publicKey) });
+      gadgetsBackend(request, response);
+    });
+    const port = await listen(backend);
+    await call(server, 'POST', '/api/v1/namespaces/agg/services', externalService(port));
+    await call(server, 'POST', '/apis/apiregistration.k8s.io/v1/apiservices', apiService({ service: { namespace: 'agg', name: 'gadgets', port }, caBundle: Buffer.from(tls.cert).toString('base64') }));
+    await waitForAvailable(server, 'True', 'Passed');
+    // The availability check, as kube-aggregator's: system:kube-aggregator in system:masters.
+    expect(seen[0]).toMatchObject({ client: 'CN=front-proxy-client', signedByFrontProxyCa: true, headers: { 'x-remote-user': ['system:kube-aggregator'], 'x-remote-group': ['system:masters'] } });
+
+    const forged = { 'X-Remote-User': 'mallory', 'X-Remote-Group': 'system:masters', 'X-Remote-Extra-Scopes': 'everything' };
+    expect((await call(server, 'GET', '/apis/gadgets.example.com/v1/namespaces/agg/gizmos/g1', undefined, forged)).status).toBe(200);
+    const proxied = seen.at(-1);
+    expect(proxied).toMatchObject({ client: 'CN=front-proxy-client', signedByFrontProxyCa: true });
+    expect(proxied?.headers['x-remote-user']).toEqual(['kubernetes-admin']);
+    // One header line per group, as Go's request-header authenticator reads them.
+    expect(proxied?.headers['x-remote-group']).toEqual(['system:masters', 'system:authenticated']);
+    expect(proxied?.headers['x-remote-extra-scopes']).toBeUndefined();
   });
 
   it('serves the aggregated group to kubectl and client-node', async () => {

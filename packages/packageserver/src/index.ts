@@ -19,5 +19,5 @@ export { followOlmConfigSyncInterval, syncIntervalOf, type OlmConfigSyncInterval
 export { indexQueries, isConfigMapCatalog, readConfigMapCatalog } from './configmap-catalog.js';
 export { readSourceTypeCatalog } from './source-type-catalog.js';
 export { selfSignedCertificate, type SelfSignedCertificateOptions, type ServingCertificate } from './self-signed-certificate.js';
-export { startPackageServer, type PackageServer, type PackageServerOptions } from './package-server.js';
+export { startPackageServer, type PackageServer, type PackageServerAccessOptions, type PackageServerOptions } from './package-server.js';
 export * from './plugin.js';

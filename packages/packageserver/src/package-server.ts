@@ -3,8 +3,11 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { describeError, type CatalogSourceType, type Logger } from '@olm/core';
 import { silentLogger, type KubeClient } from '@olm/controller-runtime';
+import { hostCheck, type HostCheck } from '@olm/local-apiserver';
 import { createApiHandler } from './api-handler.js';
 import { defaultPackageServerServiceName, registerApiService, unregisterApiService, type ApiServiceRegistration } from './api-service.js';
+import { withDelegatedAccess } from './auth/delegated-access.js';
+import { followRequestHeaderConfig } from './auth/request-header-config.js';
 import { CatalogSourceSync, type RegistryConnection } from './catalog-source-sync.js';
 import { followOlmConfigSyncInterval } from './olm-config-sync-interval.js';
 import { PackageManifestStore } from './package-manifest-store.js';
@@ -30,6 +33,8 @@ export interface PackageServerOptions {
   readonly caBundle?: string;
   /** Require TLS client certificates signed by this PEM CA (a real aggregator's front-proxy CA). */
   readonly clientCa?: string;
+  /** Who may call the API: see {@link PackageServerAccessOptions}. */
+  readonly access?: PackageServerAccessOptions;
   /**
    * Registers this server as `v1.packages.operators.coreos.com`: the APIService (with this
    * server's CA) pointing at Service `<namespace>/<serviceName>`, and with `externalHost` that
@@ -57,6 +62,26 @@ export interface PackageServerOptions {
   readonly connect?: (address: string) => RegistryConnection;
   /** The booted catalog source types (the `catalogSourceTypes` point): CatalogSources of other types than `grpc` and `configmap` are read through them. */
   readonly catalogSourceTypes?: ReadonlyMap<string, CatalogSourceType>;
+}
+
+/**
+ * Delegated authentication and authorization, as kube's aggregated API servers do them: callers are
+ * the users a trusted front proxy names (request headers, client certificate signed by the CA of
+ * ConfigMap `kube-system/extension-apiserver-authentication`) or bearer tokens (TokenReview), and
+ * each request is authorized with a SubjectAccessReview. The client needs `system:auth-delegator`
+ * and the `extension-apiserver-authentication-reader` Role.
+ */
+export interface PackageServerAccessOptions {
+  /** Requests without credentials act as `system:anonymous` (kube's default); default false: they get 401. */
+  readonly anonymous?: boolean;
+  /** How long TokenReview and SubjectAccessReview answers are reused; default 10 s. */
+  readonly cacheTtlMs?: number;
+  /** Reviews waiting for the API server at most (each kind); more requests get 429 at once. Default 256. */
+  readonly maxPendingReviews?: number;
+  /** How long one review may take; default 10 s. */
+  readonly reviewTimeoutMs?: number;
+  /** How often the request-header settings (ConfigMap) are read again; default 30 s. */
+  readonly requestHeaderRefreshMs?: number;
 }
 
 export interface PackageServer {
@@ -90,7 +115,7 @@ export async function startPackageServer(options: PackageServerOptions): Promise
     ...(options.catalogSourceTypes !== undefined ? { catalogSourceTypes: options.catalogSourceTypes } : {}),
   });
   const watches = new Set<() => void>();
-  const handler = createApiHandler({
+  const api = createApiHandler({
     store,
     isReady: () => sync.isSynced,
     trackWatch: (close) => {
@@ -100,15 +125,30 @@ export async function startPackageServer(options: PackageServerOptions): Promise
   });
 
   const certificate = await servingCertificate(options);
+  const requestHeader = await followRequestHeaderConfig(options.client, options.access?.requestHeaderRefreshMs ?? 30_000, logger);
+  // Set once listening: the Host check needs the port.
+  let checkHost: HostCheck = () => undefined;
+  const handler = withDelegatedAccess(api, { ...options.access, client: options.client, requestHeader: requestHeader.current, hostCheck: (value) => checkHost(value), logger });
   const server: Server = certificate
     ? createHttpsServer(
-        { cert: certificate.cert, key: certificate.key, ...(options.clientCa !== undefined ? { ca: options.clientCa, requestCert: true, rejectUnauthorized: true } : {}) },
+        {
+          cert: certificate.cert,
+          key: certificate.key,
+          // A front proxy proves itself with a client certificate, checked against the request-header CA per request.
+          requestCert: true,
+          rejectUnauthorized: options.clientCa !== undefined,
+          ...(options.clientCa !== undefined ? { ca: options.clientCa } : {}),
+        },
         handler,
       )
     : createHttpServer(handler);
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 0;
-  const { port, sockets } = await listen(server, options.port ?? 0, host);
+  const { port, sockets } = await listen(server, options.port ?? 0, host).catch((error: unknown) => {
+    requestHeader.stop();
+    throw error;
+  });
+  checkHost = hostCheck(host, port, certificate !== undefined);
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   const url = `${certificate ? 'https' : 'http'}://${urlHost}:${port}`;
 
@@ -116,6 +156,7 @@ export async function startPackageServer(options: PackageServerOptions): Promise
   let olmConfig: { stop(): Promise<void> } | undefined;
   const stop = async (): Promise<void> => {
     await olmConfig?.stop();
+    requestHeader.stop();
     await sync.stop();
     for (const close of [...watches]) close();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -74,7 +74,7 @@ export class AccessControl {
     };
   }
 
-  /** The user a request was admitted as (undefined when it was refused before authentication). */
+  /** The user a request was admitted as (undefined when it was refused before authentication); the aggregator names them to backends. */
   userOf(request: IncomingMessage): UserInfo | undefined {
     return this.contexts.get(request)?.user;
   }

@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { resolveBackend, serviceReference, type ApiServiceBackend } from '../api-service-backend.js';
 import type { Cluster } from '../cluster.js';
+import { withAuthProxyHeaders, type FrontProxyMaterial } from '../front-proxy.js';
 import { deepEqual, isJsonObject, type JsonObject, type KubeObject } from '../kube-object.js';
 import type { StoreEvent } from '../store.js';
 import { WorkQueue } from './controller-loop.js';
@@ -12,7 +13,8 @@ import { mergeConditions, type Condition } from './crd-controller.js';
  * Local ones (no `spec.service`) are always available; a service-backed one is checked (the
  * Service exists, lists the port unless it is an ExternalName, and the backend answers
  * `GET /apis/<group>/<version>` with a 2xx within the timeout) when it or its Service changes and
- * every `intervalMs`. Reasons and messages are kube-aggregator's. A Service's endpoints are the served
+ * every `intervalMs`. Reasons and messages are kube-aggregator's; as there, the check presents the
+ * front-proxy client certificate as `system:kube-aggregator` in `system:masters`. A Service's endpoints are the served
  * Pods it selects (see `resolveBackend`), so Pod changes in its namespace check it again.
  */
 export interface ApiServiceAvailabilityOptions {
@@ -20,7 +22,11 @@ export interface ApiServiceAvailabilityOptions {
   readonly intervalMs?: number;
   /** Timeout of one discovery check. Default 5 s. */
   readonly timeoutMs?: number;
+  /** The client certificate the checks present (kube-aggregator's proxy client certificate). */
+  readonly frontProxy?: FrontProxyMaterial;
 }
+
+const aggregatorUser = { username: 'system:kube-aggregator', groups: ['system:masters'] };
 
 const apiServiceResource = 'apiregistration.k8s.io/apiservices';
 const serviceResource = '/services';
@@ -34,11 +40,13 @@ export class ApiServiceAvailability {
   private stopped = false;
   private readonly intervalMs: number;
   private readonly timeoutMs: number;
+  private readonly frontProxy: FrontProxyMaterial | undefined;
 
   constructor(
     private readonly cluster: Cluster,
     options: ApiServiceAvailabilityOptions = {},
   ) {
+    this.frontProxy = options.frontProxy;
     this.queue = new WorkQueue((name) => this.reconcile(name));
     this.intervalMs = options.intervalMs ?? 30_000;
     this.timeoutMs = options.timeoutMs ?? 5_000;
@@ -131,10 +139,10 @@ export class ApiServiceAvailability {
         port: backend.port,
         path,
         method: 'GET',
-        headers: { Accept: 'application/json' },
+        headers: withAuthProxyHeaders({ Accept: 'application/json' }, aggregatorUser),
         signal,
         timeout: this.timeoutMs,
-        ...(backend.protocol === 'https' ? backend.tls : {}),
+        ...(backend.protocol === 'https' ? { ...backend.tls, ...(this.frontProxy ? { cert: this.frontProxy.clientCertificate, key: this.frontProxy.clientKey } : {}) } : {}),
       });
       request.on('timeout', () => request.destroy(new Error(`Client.Timeout exceeded while awaiting headers (${this.timeoutMs} ms)`)));
       request.on('error', (error) => resolve(error.message));
