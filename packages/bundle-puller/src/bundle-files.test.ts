@@ -5,20 +5,9 @@ import { join } from 'node:path';
 import { hasErrorCode } from '@olm/core';
 import { describe, expect, it } from 'vitest';
 import { gzip, tarLayer, thingCsvYaml as csvYaml } from '../test/oci-images.js';
-import {
-  applyLayer,
-  BundleUnpackErrorCodes,
-  bundleDigestAnnotation,
-  bundleImageAnnotation,
-  configMapMaxBytes,
-  extractBundleFiles,
-  manifestsFromConfigMap,
-  normalizeTarPath,
-  parseManifestFile,
-  readLayerEntries,
-  unpackedConfigMap,
-  unpackedConfigMapName,
-} from './bundle-files.js';
+import { bundleDigestAnnotation, bundleImageAnnotation, configMapMaxBytes, manifestsFromConfigMap, parseManifestFile, unpackedConfigMap, unpackedConfigMapName } from './bundle-files.js';
+import { BundleUnpackErrorCodes } from './bundle-image-errors.js';
+import { applyLayer, extractBundleFiles, normalizeTarPath, readLayerEntries } from './layer-entries.js';
 
 const crdJson = JSON.stringify({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'things.acme.example.com' }, spec: {} });
 
