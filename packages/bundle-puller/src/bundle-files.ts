@@ -74,9 +74,20 @@ export interface UnpackedConfigMapInput {
  * bundle fails before anything is stored.
  */
 export function unpackedConfigMap(input: UnpackedConfigMapInput): KubeObject & { data: Record<string, string> } {
+  const manifestFiles = [...input.files.keys()].filter((path) => /^manifests\/[^/]+$/.test(path)).sort();
+  const keys = new Map<string, string>();
+  for (const path of manifestFiles) keys.set(path, configMapKey(path.slice('manifests/'.length), new Set(keys.values())));
+  // before decoding or parsing (hard links make many files of one buffer): what a ConfigMap cannot hold is never read
+  const size = manifestFiles.reduce((sum, path) => sum + Buffer.byteLength(keys.get(path)!) + input.files.get(path)!.length, 0);
+  if (size > configMapMaxBytes) {
+    throw new OlmError(
+      BundleUnpackErrorCodes.tooLarge,
+      `the manifests of bundle image ${input.image} take ${size} bytes, more than the ${configMapMaxBytes} bytes a ConfigMap can hold; shrink the bundle (large CRD schemas, descriptions, icons) or ship its manifests in the catalog as olm.bundle.object properties`,
+      { details: { size, limit: configMapMaxBytes } },
+    );
+  }
   const data: Record<string, string> = {};
   const texts: Array<[path: string, text: string]> = [];
-  const manifestFiles = [...input.files.keys()].filter((path) => /^manifests\/[^/]+$/.test(path)).sort();
   for (const path of manifestFiles) {
     let text: string;
     try {
@@ -85,16 +96,7 @@ export function unpackedConfigMap(input: UnpackedConfigMapInput): KubeObject & {
       throw new OlmError(BundleUnpackErrorCodes.badManifest, `manifest file ${path} of bundle image ${input.image} is not UTF-8 text; only YAML and JSON manifests belong in manifests/`);
     }
     texts.push([path, text]);
-    data[configMapKey(path.slice('manifests/'.length), new Set(Object.keys(data)))] = text;
-  }
-  // before parsing: what a ConfigMap cannot hold is never parsed
-  const size = Object.entries(data).reduce((sum, [key, value]) => sum + Buffer.byteLength(key) + Buffer.byteLength(value), 0);
-  if (size > configMapMaxBytes) {
-    throw new OlmError(
-      BundleUnpackErrorCodes.tooLarge,
-      `the manifests of bundle image ${input.image} take ${size} bytes, more than the ${configMapMaxBytes} bytes a ConfigMap can hold; shrink the bundle (large CRD schemas, descriptions, icons) or ship its manifests in the catalog as olm.bundle.object properties`,
-      { details: { size, limit: configMapMaxBytes } },
-    );
+    data[keys.get(path)!] = text;
   }
   const manifests = texts.flatMap(([path, text]) => parseManifestFile(path, text, input.image));
   if (!manifests.some((manifest) => manifest.kind === 'ClusterServiceVersion')) {
