@@ -28,7 +28,7 @@ export interface OciRegistryClientOptions {
   readonly insecureRegistries?: readonly string[];
   /** Per request. Default 60 s. */
   readonly requestTimeoutMs?: number;
-  /** Largest manifest or single layer blob accepted. Default 64 MiB (bundle images are a few KiB to MiB); the image's `BundleImageLimits` bound all layers together. */
+  /** Largest image manifest or index accepted (at most 4 MiB are read). Layers are bounded by the pull's `BundleImageLimits`. */
   readonly maxBlobBytes?: number;
   readonly userAgent?: string;
   /**
@@ -88,10 +88,10 @@ async function imageManifest(requests: RegistryRequests, session: PullSession, m
 }
 
 /**
- * One layer blob, streamed: refused when its media type cannot be read, when it is larger than
- * `maxBlobBytes` or takes the image past its compressed bytes, or (at its end) when its digest does not match.
+ * One layer blob, streamed: refused when its media type cannot be read, when it takes the image past
+ * its compressed bytes (`BundleImageLimits`), or (at its end) when its digest does not match.
  */
-function streamLayer(requests: RegistryRequests, session: PullSession, layer: Descriptor, index: number, count: number, maxBlobBytes: number, budget: BundleImageBudget): PulledLayer {
+function streamLayer(requests: RegistryRequests, session: PullSession, layer: Descriptor, index: number, count: number, budget: BundleImageBudget): PulledLayer {
   const what = `layer ${layer.digest}${count > 1 ? ` (${index + 1} of ${count})` : ''} of ${session.imageText}`;
   if (!readableLayerTypes.has(layer.mediaType)) {
     throw new OlmError(
@@ -100,18 +100,12 @@ function streamLayer(requests: RegistryRequests, session: PullSession, layer: De
     );
   }
   checkDigestAlgorithm(layer.digest, what);
-  const tooLarge = (size: number) =>
-    new OlmError(BundleImageErrorCodes.tooLarge, `${what} is ${size} bytes, more than ${maxBlobBytes}; a bundle image holds only manifests and metadata: is this really a bundle image?`);
-  if (layer.size > maxBlobBytes) throw tooLarge(layer.size);
   async function* open(): AsyncGenerator<Buffer> {
     const response = await requests.get(session, `blobs/${layer.digest}`, undefined);
     if (!response.ok) throw await requests.failure(response, session, `blob ${layer.digest}`);
     const hash = createHash('sha256');
-    let size = 0;
     // leaving this loop early (a bound, a bad tar) cancels the body, which lets the connection go
     for await (const chunk of response.body ?? []) {
-      size += chunk.byteLength;
-      if (size > maxBlobBytes) throw tooLarge(size);
       budget.addCompressed(chunk.byteLength, what);
       hash.update(chunk);
       yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
@@ -163,7 +157,7 @@ export function createOciRegistryClient(options: OciRegistryClientOptions = {}):
       const budget = pullOptions.budget ?? new BundleImageBudget(defaultBundleImageLimits, imageText);
       checkLayerList(manifest.layers, budget);
       const count = manifest.layers.length;
-      return { digest, layers: manifest.layers.map((layer, index) => streamLayer(requests, session, layer, index, count, maxBlobBytes, budget)) };
+      return { digest, layers: manifest.layers.map((layer, index) => streamLayer(requests, session, layer, index, count, budget)) };
     },
   };
 }
