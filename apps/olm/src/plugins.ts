@@ -1,3 +1,4 @@
+import type { BundleImageLimits } from '@olm/bundle-puller';
 import { usageError } from './cli-errors.js';
 import { lazyPlugin, type LazyPlugin } from './lazy-plugin.js';
 
@@ -51,6 +52,8 @@ export interface DistributionOptions {
   readonly bundleUnpackTimeoutMs?: number;
   /** A pull secret tried for every bundle image after the catalog's own (OLM v1's `--global-pull-secret`). */
   readonly globalPullSecret?: { readonly namespace: string; readonly name: string };
+  /** Bounds of one bundle image (`--bundle-max-layers`, `--bundle-max-uncompressed-bytes`, …); the puller's defaults otherwise. */
+  readonly bundleImageLimits?: Partial<BundleImageLimits>;
 }
 
 /** The Lease the controllers elect a leader on when every controller runs in one process. */
@@ -95,6 +98,7 @@ export function controllerPlugins(options: DistributionOptions): LazyPlugin[] {
         ...(options.insecureRegistries?.length ? { insecureRegistries: options.insecureRegistries } : {}),
         ...(options.bundleUnpackTimeoutMs !== undefined ? { bundleUnpackTimeoutMs: options.bundleUnpackTimeoutMs } : {}),
         ...(options.globalPullSecret ? { globalPullSecret: options.globalPullSecret } : {}),
+        ...(options.bundleImageLimits ? { bundleImageLimits: options.bundleImageLimits } : {}),
       }),
     ),
   ];

@@ -13,9 +13,18 @@ type Json = CachedObject & Record<string, any>;
 
 const login = `Basic ${Buffer.from('olm:s3cret').toString('base64')}`;
 
+/** An image manifest listing three layers (never fetched: the layer count is checked first). */
+const threeLayers = JSON.stringify({
+  schemaVersion: 2,
+  mediaType: 'application/vnd.oci.image.manifest.v1+json',
+  config: { mediaType: 'application/vnd.oci.image.config.v1+json', digest: `sha256:${'c'.repeat(64)}`, size: 2 },
+  layers: ['a', 'b', 'd'].map((hex) => ({ mediaType: 'application/vnd.oci.image.layer.v1.tar', digest: `sha256:${hex.repeat(64)}`, size: 1024 })),
+});
+
 /**
  * A registry stand-in: `acme/slow-bundle` never answers; every other repository needs basic credentials
- * (401 without them) and then has no such manifest (404), so the message says whether credentials were sent.
+ * (401 without them) and then has no such manifest (404, so the message says whether credentials were
+ * sent), except `acme/layered-bundle:v1`, an image of three layers.
  */
 async function startFakeRegistry(): Promise<{ host: string; close(): Promise<void> }> {
   const held: ServerResponse[] = [];
@@ -26,6 +35,10 @@ async function startFakeRegistry(): Promise<{ host: string; close(): Promise<voi
     }
     if (request.headers.authorization !== login) {
       response.writeHead(401, { 'WWW-Authenticate': 'Basic realm="fake"' }).end();
+      return;
+    }
+    if (request.url === '/v2/acme/layered-bundle/manifests/v1') {
+      response.writeHead(200, { 'Content-Type': 'application/vnd.oci.image.manifest.v1+json' }).end(threeLayers);
       return;
     }
     response.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ errors: [{ code: 'MANIFEST_UNKNOWN', message: 'manifest unknown' }] }));
@@ -64,11 +77,15 @@ describe('olm run bundle unpack flags (the built CLI)', () => {
     await mkdir(join(directory, 'catalog'));
     await writeFile(
       join(directory, 'catalog', 'catalog.json'),
-      [...imageOnlyPackage('slow', `${registry.host}/acme/slow-bundle:v1`), ...imageOnlyPackage('private', `${registry.host}/acme/private-bundle:v1`)]
+      [
+        ...imageOnlyPackage('slow', `${registry.host}/acme/slow-bundle:v1`),
+        ...imageOnlyPackage('private', `${registry.host}/acme/private-bundle:v1`),
+        ...imageOnlyPackage('layered', `${registry.host}/acme/layered-bundle:v1`),
+      ]
         .map((blob) => JSON.stringify(blob))
         .join('\n'),
     );
-    cluster = await startOlmCluster({ catalogs: [{ name: 'fake-images', directory: join(directory, 'catalog') }], operatorNamespaces: ['unpack-slow', 'unpack-private'] });
+    cluster = await startOlmCluster({ catalogs: [{ name: 'fake-images', directory: join(directory, 'catalog') }], operatorNamespaces: ['unpack-slow', 'unpack-private', 'unpack-layered'] });
     ({ client, kubeconfigPath: kubeconfig } = cluster);
     const config = { auths: { [registry.host]: { auth: Buffer.from('olm:s3cret').toString('base64') } } };
     await client.create({
@@ -78,7 +95,7 @@ describe('olm run bundle unpack flags (the built CLI)', () => {
       type: 'kubernetes.io/dockerconfigjson',
       data: { '.dockerconfigjson': Buffer.from(JSON.stringify(config)).toString('base64') },
     } as Json);
-    for (const [namespace, name] of [['unpack-slow', 'slow'], ['unpack-private', 'private']] as const) {
+    for (const [namespace, name] of [['unpack-slow', 'slow'], ['unpack-private', 'private'], ['unpack-layered', 'layered']] as const) {
       await client.create({
         apiVersion: 'operators.coreos.com/v1alpha1',
         kind: 'Subscription',
@@ -103,8 +120,8 @@ describe('olm run bundle unpack flags (the built CLI)', () => {
     throw new Error(`no BundleUnpackFailed on ${namespace}/${name}`);
   };
 
-  it('gives up an unpack past --bundle-unpack-timeout and pulls with --global-pull-secret', async () => {
-    const olmRun = startBuiltOlmRun(kubeconfig, ['--bundle-unpack-timeout', '1s', '--global-pull-secret', 'olm/global-pull']);
+  it('gives up an unpack past --bundle-unpack-timeout, pulls with --global-pull-secret and bounds images with --bundle-max-layers', async () => {
+    const olmRun = startBuiltOlmRun(kubeconfig, ['--bundle-unpack-timeout', '1s', '--global-pull-secret', 'olm/global-pull', '--bundle-max-layers', '2']);
     try {
       const slow = await unpackFailure('unpack-slow', 'slow');
       expect(slow.reason, olmRun.output()).toBe('BundleUnpackFailed');
@@ -114,6 +131,9 @@ describe('olm run bundle unpack flags (the built CLI)', () => {
       // the registry accepted the global pull secret's credentials: the image is then missing, not forbidden
       const missing = await unpackFailure('unpack-private', 'private');
       expect(missing.message).toContain(`bundle image ${registry.host}/acme/private-bundle:v1 not found: registry ${registry.host} answered HTTP 404 (MANIFEST_UNKNOWN: manifest unknown)`);
+      const layered = await unpackFailure('unpack-layered', 'layered');
+      expect(layered.message).toContain(`bundle image ${registry.host}/acme/layered-bundle:v1 is over its limit of 2 layers: its manifest lists 3 layers`);
+      expect(layered.message).toContain("raise the bundle puller's bundleImageLimits.maxLayers (olm run/up --bundle-max-layers)");
     } finally {
       await olmRun.stop();
     }
@@ -126,5 +146,8 @@ describe('olm run bundle unpack flags (the built CLI)', () => {
     const secret = await runCliCaptured(['run', '--kubeconfig', kubeconfig, '--global-pull-secret', 'pull-secret', '--exit-after-start']);
     expect(secret.code).toBe(2);
     expect(secret.stderr).toContain('--global-pull-secret "pull-secret": give the Secret as NAMESPACE/NAME, e.g. olm/global-pull-secret');
+    const limit = await runCliCaptured(['run', '--kubeconfig', kubeconfig, '--bundle-max-uncompressed-bytes', '0', '--exit-after-start']);
+    expect(limit.code).toBe(2);
+    expect(limit.stderr).toContain("option '--bundle-max-uncompressed-bytes <bytes>' argument '0' is invalid. give a whole number greater than 0");
   });
 });

@@ -4,21 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hasErrorCode } from '@olm/core';
 import { describe, expect, it } from 'vitest';
-import { gzip, tarLayer, thingCsvYaml as csvYaml } from '../test/oci-images.js';
-import {
-  applyLayer,
-  BundleUnpackErrorCodes,
-  bundleDigestAnnotation,
-  bundleImageAnnotation,
-  configMapMaxBytes,
-  extractBundleFiles,
-  manifestsFromConfigMap,
-  normalizeTarPath,
-  parseManifestFile,
-  readLayerEntries,
-  unpackedConfigMap,
-  unpackedConfigMapName,
-} from './bundle-files.js';
+import { gzip, tarLayer, thingCsvYaml as csvYaml, zeroFileLayer } from '../test/oci-images.js';
+import { BundleImageBudget, defaultBundleImageLimits } from './bundle-image-limits.js';
+import { BundleImageErrorCodes, BundleUnpackErrorCodes } from './bundle-image-errors.js';
+import { bundleDigestAnnotation, bundleImageAnnotation, configMapMaxBytes, manifestsFromConfigMap, parseManifestFile, unpackedConfigMap, unpackedConfigMapName } from './bundle-files.js';
+import { applyLayer, extractBundleFiles, normalizeTarPath, readLayerEntries } from './layer-entries.js';
 
 const crdJson = JSON.stringify({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'things.acme.example.com' }, spec: {} });
 
@@ -80,6 +70,24 @@ describe('reading layers', () => {
       /^layer sha256:x of img is not a readable tar archive: /,
     );
     await expect(readLayerEntries(Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0, 0]), 'layer z')).rejects.toThrow(/zstd-compressed, which is not supported/);
+  });
+
+  it('refuses a manifest file over the per-file limit from its tar header, before reading its content', async () => {
+    // only the header: the 10 MiB of content never arrive, so reading them would fail as a truncated archive instead
+    const headerOnly = zeroFileLayer('manifests/big.yaml', 10 * 1024 * 1024, Buffer.alloc(0));
+    const error = await readLayerEntries(headerOnly, 'layer sha256:x of img', new BundleImageBudget(defaultBundleImageLimits, 'img')).catch((caught: unknown) => caught);
+    expect(hasErrorCode(error, BundleImageErrorCodes.limitExceeded)).toBe(true);
+    expect((error as Error).message).toMatch(/^bundle image img is over its limit of 1048576 bytes in one file: file manifests\/big\.yaml of layer sha256:x of img is 10485760 bytes; .*--bundle-max-file-bytes\)$/);
+  });
+
+  it('counts every layer against one budget, also the same layer again', async () => {
+    const layer = gzip(await tarLayer([{ name: 'manifests/a.yaml', content: 'x'.repeat(1000) }]));
+    const limits = { ...defaultBundleImageLimits, maxManifestBytes: 2500 };
+    const layers = [1, 2, 3].map(() => ({ digest: 'sha256:same', bytes: layer }));
+    await expect(extractBundleFiles(layers.slice(0, 2), 'img', new BundleImageBudget(limits, 'img'))).resolves.toBeDefined();
+    await expect(extractBundleFiles(layers, 'img', new BundleImageBudget(limits, 'img'))).rejects.toThrow(
+      'bundle image img is over its limit of 2500 bytes of manifests/ and metadata/ files: file manifests/a.yaml of layer sha256:same (3 of 3) of img takes the files kept so far past it (3000 bytes)',
+    );
   });
 
   it('never leaves the image root', () => {

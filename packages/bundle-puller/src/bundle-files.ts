@@ -1,138 +1,18 @@
 import { createHash } from 'node:crypto';
-import { promisify } from 'node:util';
-import { gunzip } from 'node:zlib';
 import { findExcessiveAliasing, indexOfYamlAnchor } from '@olm/untrusted-input';
 import jsYaml from 'js-yaml';
-import tarStream from 'tar-stream';
 import { ownerReferenceTo } from '@olm/api';
 import { OlmError, describeError, type CatalogRef, type KubeObject } from '@olm/core';
+import { BundleUnpackErrorCodes } from './bundle-image-errors.js';
 import { Kinds } from './kinds.js';
-import type { PulledLayer } from './oci-content.js';
-
-export const BundleUnpackErrorCodes = {
-  badLayer: 'OLM_BUNDLE_UNPACK_BAD_LAYER',
-  badManifest: 'OLM_BUNDLE_UNPACK_BAD_MANIFEST',
-  noCsv: 'OLM_BUNDLE_UNPACK_NO_CSV',
-  tooLarge: 'OLM_BUNDLE_UNPACK_TOO_LARGE',
-  badConfigMap: 'OLM_BUNDLE_UNPACK_BAD_CONFIGMAP',
-} as const;
 
 /** The image the unpacked ConfigMap holds, and the manifest digest it was read at. */
 export const bundleImageAnnotation = 'operatorframework.io/bundle-image';
 export const bundleDigestAnnotation = 'operatorframework.io/bundle-digest';
+/** On the ConfigMap of an image that failed on one of its limits: why (the image is not pulled again while it is there). */
+export const bundleUnpackFailureAnnotation = 'operatorframework.io/bundle-unpack-failure';
 /** Kubernetes refuses ConfigMaps whose data (keys and values) exceeds 1 MiB. */
 export const configMapMaxBytes = 1024 * 1024;
-
-const gunzipAsync = promisify(gunzip);
-const bundleDirectories = ['manifests/', 'metadata/'];
-
-// ---------------------------------------------------------------------------------------------
-// Layers to files
-
-export interface TarEntry {
-  /** Normalised: no leading `./` or `/`. */
-  readonly path: string;
-  readonly type: string;
-  readonly linkname?: string;
-  readonly data: Buffer;
-}
-
-/** The image root path of a tar entry name, or undefined for names that would leave it (`..`). */
-export function normalizeTarPath(name: string): string | undefined {
-  const parts: string[] = [];
-  for (const part of name.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') return undefined;
-    parts.push(part);
-  }
-  return parts.join('/');
-}
-
-/** Reads a layer blob: gzip-compressed (by its magic bytes, whatever the media type says) or plain tar. */
-export async function readLayerEntries(bytes: Buffer, what: string, maxBytes = 256 * 1024 * 1024): Promise<TarEntry[]> {
-  let tar = bytes;
-  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
-    try {
-      tar = await gunzipAsync(bytes, { maxOutputLength: maxBytes });
-    } catch (error) {
-      throw new OlmError(BundleUnpackErrorCodes.badLayer, `${what} could not be decompressed: ${describeError(error)}; rebuild and push the bundle image`);
-    }
-  } else if (bytes[0] === 0x28 && bytes[1] === 0xb5 && bytes[2] === 0x2f && bytes[3] === 0xfd) {
-    throw new OlmError(BundleUnpackErrorCodes.badLayer, `${what} is zstd-compressed, which is not supported; rebuild the bundle image with gzip or uncompressed layers`);
-  }
-  const extract = tarStream.extract();
-  const entries: TarEntry[] = [];
-  const reading = (async () => {
-    for await (const entry of extract) {
-      const chunks: Buffer[] = [];
-      for await (const chunk of entry) chunks.push(chunk as Buffer);
-      const path = normalizeTarPath(entry.header.name);
-      if (path === undefined) continue;
-      entries.push({
-        path,
-        type: entry.header.type ?? 'file',
-        ...(entry.header.linkname ? { linkname: entry.header.linkname } : {}),
-        data: Buffer.concat(chunks),
-      });
-    }
-  })();
-  extract.end(tar);
-  try {
-    await reading;
-  } catch (error) {
-    throw new OlmError(BundleUnpackErrorCodes.badLayer, `${what} is not a readable tar archive: ${describeError(error)}; rebuild and push the bundle image`);
-  }
-  return entries;
-}
-
-const isUnder = (path: string, directory: string) => directory === '' || path === directory || path.startsWith(`${directory}/`);
-
-/**
- * Lays one layer over the files of the layers below, as a container runtime does: its whiteouts
- * (`.wh.<name>` removes `<name>`, `.wh..wh..opq` empties its directory) apply to the lower layers
- * only, then its files replace theirs. Only `manifests/` and `metadata/` are kept.
- */
-export function applyLayer(files: Map<string, Buffer>, entries: readonly TarEntry[]): void {
-  for (const entry of entries) {
-    const slash = entry.path.lastIndexOf('/');
-    const directory = slash === -1 ? '' : entry.path.slice(0, slash);
-    const base = entry.path.slice(slash + 1);
-    if (!base.startsWith('.wh.')) continue;
-    const opaque = base === '.wh..wh..opq';
-    // an opaque marker hides everything below its directory; `.wh.<name>` hides `<name>` (and its contents)
-    const removed = opaque ? directory : (directory ? `${directory}/` : '') + base.slice('.wh.'.length);
-    for (const path of [...files.keys()]) {
-      if (isUnder(path, removed) && !(opaque && path === removed)) files.delete(path);
-    }
-  }
-  for (const entry of entries) {
-    const base = entry.path.slice(entry.path.lastIndexOf('/') + 1);
-    if (base.startsWith('.wh.')) continue;
-    // a directory merges with the one below; anything else replaces what was at its path
-    files.delete(entry.path);
-    if (entry.type === 'directory') continue;
-    for (const path of [...files.keys()]) if (path.startsWith(`${entry.path}/`)) files.delete(path);
-    if (!bundleDirectories.some((directory) => entry.path.startsWith(directory))) continue;
-    if (entry.type === 'file' || entry.type === 'contiguous-file') {
-      files.set(entry.path, entry.data);
-    } else if (entry.type === 'link' && entry.linkname !== undefined) {
-      // hard links point at a file written earlier in the archive
-      const target = files.get(normalizeTarPath(entry.linkname) ?? '');
-      if (target) files.set(entry.path, target);
-    }
-    // symlinks, devices and the like hold no manifest content
-  }
-}
-
-/** The `manifests/` and `metadata/` files of an image, lowest layer first. */
-export async function extractBundleFiles(layers: readonly Pick<PulledLayer, 'digest' | 'bytes'>[], image: string): Promise<Map<string, Buffer>> {
-  const files = new Map<string, Buffer>();
-  for (const layer of layers) applyLayer(files, await readLayerEntries(layer.bytes, `layer ${layer.digest} of ${image}`));
-  return files;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Files to manifests
 
 /**
  * The objects in one manifest file: a JSON document, or YAML with one or more documents. YAML is
@@ -194,9 +74,20 @@ export interface UnpackedConfigMapInput {
  * bundle fails before anything is stored.
  */
 export function unpackedConfigMap(input: UnpackedConfigMapInput): KubeObject & { data: Record<string, string> } {
-  const data: Record<string, string> = {};
-  const manifests: KubeObject[] = [];
   const manifestFiles = [...input.files.keys()].filter((path) => /^manifests\/[^/]+$/.test(path)).sort();
+  const keys = new Map<string, string>();
+  for (const path of manifestFiles) keys.set(path, configMapKey(path.slice('manifests/'.length), new Set(keys.values())));
+  // before decoding or parsing (hard links make many files of one buffer): what a ConfigMap cannot hold is never read
+  const size = manifestFiles.reduce((sum, path) => sum + Buffer.byteLength(keys.get(path)!) + input.files.get(path)!.length, 0);
+  if (size > configMapMaxBytes) {
+    throw new OlmError(
+      BundleUnpackErrorCodes.tooLarge,
+      `the manifests of bundle image ${input.image} take ${size} bytes, more than the ${configMapMaxBytes} bytes a ConfigMap can hold; shrink the bundle (large CRD schemas, descriptions, icons) or ship its manifests in the catalog as olm.bundle.object properties`,
+      { details: { size, limit: configMapMaxBytes } },
+    );
+  }
+  const data: Record<string, string> = {};
+  const texts: Array<[path: string, text: string]> = [];
   for (const path of manifestFiles) {
     let text: string;
     try {
@@ -204,22 +95,15 @@ export function unpackedConfigMap(input: UnpackedConfigMapInput): KubeObject & {
     } catch {
       throw new OlmError(BundleUnpackErrorCodes.badManifest, `manifest file ${path} of bundle image ${input.image} is not UTF-8 text; only YAML and JSON manifests belong in manifests/`);
     }
-    manifests.push(...parseManifestFile(path, text, input.image));
-    data[configMapKey(path.slice('manifests/'.length), new Set(Object.keys(data)))] = text;
+    texts.push([path, text]);
+    data[keys.get(path)!] = text;
   }
+  const manifests = texts.flatMap(([path, text]) => parseManifestFile(path, text, input.image));
   if (!manifests.some((manifest) => manifest.kind === 'ClusterServiceVersion')) {
     const found = [...input.files.keys()].sort();
     throw new OlmError(
       BundleUnpackErrorCodes.noCsv,
       `bundle image ${input.image} has no ClusterServiceVersion in manifests/ (${found.length === 0 ? 'the image has no manifests/ or metadata/ files' : `found ${found.join(', ')}`}); is it a bundle image? Build it with the CSV and CRDs under /manifests`,
-    );
-  }
-  const size = Object.entries(data).reduce((sum, [key, value]) => sum + Buffer.byteLength(key) + Buffer.byteLength(value), 0);
-  if (size > configMapMaxBytes) {
-    throw new OlmError(
-      BundleUnpackErrorCodes.tooLarge,
-      `the manifests of bundle image ${input.image} take ${size} bytes, more than the ${configMapMaxBytes} bytes a ConfigMap can hold; shrink the bundle (large CRD schemas, descriptions, icons) or ship its manifests in the catalog as olm.bundle.object properties`,
-      { details: { size, limit: configMapMaxBytes } },
     );
   }
   const annotations: Record<string, string> = {};
@@ -239,12 +123,16 @@ export function unpackedConfigMap(input: UnpackedConfigMapInput): KubeObject & {
   }
   annotations[bundleImageAnnotation] = input.image;
   annotations[bundleDigestAnnotation] = input.digest;
-  const name = unpackedConfigMapName(input.image);
+  return { ...bundleConfigMap(input, annotations), data };
+}
+
+/** The ConfigMap of an image, named after it, in the catalog source's namespace and owned by it. */
+function bundleConfigMap(input: { readonly image: string; readonly catalog: CatalogRef; readonly catalogUid?: string }, annotations: Record<string, string>): KubeObject {
   return {
     apiVersion: Kinds.configMap.apiVersion,
     kind: Kinds.configMap.kind,
     metadata: {
-      name,
+      name: unpackedConfigMapName(input.image),
       namespace: input.catalog.namespace,
       labels: {
         'olm.managed': 'true',
@@ -259,8 +147,17 @@ export function unpackedConfigMap(input: UnpackedConfigMapInput): KubeObject & {
           }
         : {}),
     },
-    data,
   };
+}
+
+/**
+ * The ConfigMap of an image that failed on one of its limits: no data, the failure in
+ * `bundleUnpackFailureAnnotation`. While it exists the image is not pulled again (deleting it is the
+ * explicit way to try again), also after a restart.
+ */
+export function failedUnpackConfigMap(input: { readonly image: string; readonly message: string; readonly catalog: CatalogRef; readonly catalogUid?: string }): KubeObject {
+  // annotations are bounded too (256 KiB in all); the message is a few hundred bytes, cut to be safe
+  return bundleConfigMap(input, { [bundleImageAnnotation]: input.image, [bundleUnpackFailureAnnotation]: input.message.slice(0, 4096) });
 }
 
 /** The manifests kept in an unpacked ConfigMap, in key order. */

@@ -8,4 +8,15 @@ export const BundleImageErrorCodes = {
   digestMismatch: 'OLM_BUNDLE_IMAGE_DIGEST_MISMATCH',
   unsupported: 'OLM_BUNDLE_IMAGE_UNSUPPORTED',
   tooLarge: 'OLM_BUNDLE_IMAGE_TOO_LARGE',
+  /** Past one of the image's `BundleImageLimits` (layers, bytes, files): terminal for that image. */
+  limitExceeded: 'OLM_BUNDLE_IMAGE_LIMIT_EXCEEDED',
+} as const;
+
+/** Error codes of unpacking a pulled image: its layers, its manifests, the ConfigMap they go into. */
+export const BundleUnpackErrorCodes = {
+  badLayer: 'OLM_BUNDLE_UNPACK_BAD_LAYER',
+  badManifest: 'OLM_BUNDLE_UNPACK_BAD_MANIFEST',
+  noCsv: 'OLM_BUNDLE_UNPACK_NO_CSV',
+  tooLarge: 'OLM_BUNDLE_UNPACK_TOO_LARGE',
+  badConfigMap: 'OLM_BUNDLE_UNPACK_BAD_CONFIGMAP',
 } as const;

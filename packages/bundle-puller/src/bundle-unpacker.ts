@@ -11,7 +11,9 @@ import {
 } from '@olm/core';
 import { isAlreadyExists, type KubeClient } from '@olm/controller-runtime';
 import { formatGoDuration } from '@olm/go-format';
-import { bundleImageAnnotation, extractBundleFiles, manifestsFromConfigMap, unpackedConfigMap, unpackedConfigMapName } from './bundle-files.js';
+import { bundleImageAnnotation, bundleUnpackFailureAnnotation, failedUnpackConfigMap, manifestsFromConfigMap, unpackedConfigMap, unpackedConfigMapName } from './bundle-files.js';
+import { BundleImageBudget, defaultBundleImageLimits, isBundleImageLimitError, type BundleImageLimits } from './bundle-image-limits.js';
+import { extractBundleFiles } from './layer-entries.js';
 import { parseImageReference } from './image-reference.js';
 import { Kinds, type DataObject } from './kinds.js';
 import type { OciRegistryClient } from './oci-registry-client.js';
@@ -38,6 +40,8 @@ export interface BundleUnpackerOptions {
   readonly errorRetryMs?: number;
   /** How long one unpack may take (upstream's `--bundle-unpack-timeout`, the unpack Job's deadline). Default 10 minutes; 0 for none. */
   readonly timeoutMs?: number;
+  /** Bounds of one image (layers, bytes, files); unset ones are `defaultBundleImageLimits`. */
+  readonly limits?: Partial<BundleImageLimits>;
   readonly fieldManager?: string;
 }
 
@@ -45,7 +49,9 @@ interface Pull {
   done: Promise<void>;
   /** The pull secrets it was started with: other ones start a new pull at once. */
   readonly secrets: string;
-  failure?: { readonly reason: BundlePullFailureReason; readonly message: string; readonly failedAt: number; readonly imageAtFault: boolean };
+  failure?: { readonly reason: BundlePullFailureReason; readonly message: string; readonly failedAt: number; readonly imageAtFault: boolean; readonly terminal?: boolean };
+  /** A terminal failure is in the image's ConfigMap too. */
+  failureStored?: boolean;
 }
 
 /** Upstream's words for an unpack Job past its deadline (the Job controller's condition, through the BundleLookup). */
@@ -64,12 +70,14 @@ export class BundleUnpacker implements BundlePuller {
   private readonly failedRetryMs: number;
   private readonly errorRetryMs: number;
   private readonly timeoutMs: number;
+  private readonly limits: BundleImageLimits;
 
   constructor(private readonly options: BundleUnpackerOptions) {
     this.now = options.now ?? Date.now;
     this.failedRetryMs = options.failedRetryMs ?? 5 * 60_000;
     this.errorRetryMs = options.errorRetryMs ?? 5_000;
     this.timeoutMs = options.timeoutMs ?? defaultBundleUnpackTimeoutMs;
+    this.limits = { ...defaultBundleImageLimits, ...options.limits };
   }
 
   async pull(request: BundlePullRequest): Promise<BundlePullResult> {
@@ -78,6 +86,8 @@ export class BundleUnpacker implements BundlePuller {
     const where = `${catalog.namespace}/${name}`;
     const stored = await this.options.client().find<DataObject>({ ...Kinds.configMap, namespace: catalog.namespace, name });
     if (stored && stored.metadata?.annotations?.[bundleImageAnnotation] === bundle.image) {
+      const failure = stored.metadata?.annotations?.[bundleUnpackFailureAnnotation];
+      if (failure !== undefined) return this.terminalFailure(failure, where);
       try {
         return { state: 'unpacked', manifests: manifestsFromConfigMap(stored) };
       } catch (error) {
@@ -90,6 +100,11 @@ export class BundleUnpacker implements BundlePuller {
       }
     }
     let pull = this.pulls.get(where);
+    if (pull?.failure?.terminal) {
+      // once in the ConfigMap (gone now), its deletion is the way to try again; until then this memory holds
+      if (!pull.failureStored) return this.terminalFailure(pull.failure.message, where);
+      pull = undefined;
+    }
     if (pull?.failure) {
       const { failure } = pull;
       const intervalMs = failure.imageAtFault ? (request.minRetryIntervalMs ?? this.failedRetryMs) : this.errorRetryMs;
@@ -102,6 +117,21 @@ export class BundleUnpacker implements BundlePuller {
     }
     if (!pull) this.start(where, request);
     return { state: 'pending', message: `unpacking bundle image ${bundle.image} of ${bundle.name} (catalogsource ${catalog.namespace}/${catalog.name})` };
+  }
+
+  /**
+   * An image that failed on one of its limits: pulling it again would fail (or, without limits, take the
+   * process down) the same way, so it is not pulled again until the catalog names another image or
+   * someone deletes the ConfigMap that remembers the failure.
+   */
+  private terminalFailure(message: string, where: string): BundlePullResult {
+    return {
+      state: 'failed',
+      reason: 'BundleUnpackFailed',
+      message: `${message} (not pulled again: delete the ConfigMap ${where} to try again)`,
+      // asking again only reads the ConfigMap (or this memory): a deleted ConfigMap is noticed then
+      retryInMs: this.failedRetryMs,
+    };
   }
 
   /** Stops pulls in progress. */
@@ -124,9 +154,10 @@ export class BundleUnpacker implements BundlePuller {
       try {
         const found = await this.credentialsFor(image, catalog.namespace, request.pullSecrets ?? []);
         notes = found.notes;
-        const pulled = await this.options.registryClient.pullImage(image, { signal, credentials: found.credentials });
+        const budget = new BundleImageBudget(this.limits, image);
+        const pulled = await this.options.registryClient.pullImage(image, { signal, credentials: found.credentials, budget });
+        const files = await extractBundleFiles(pulled.layers, image, budget);
         signal.throwIfAborted();
-        const files = await extractBundleFiles(pulled.layers, image);
         const configMap = unpackedConfigMap({ image, digest: pulled.digest, files, catalog, ...(request.catalogUid ? { catalogUid: request.catalogUid } : {}) });
         await this.store(configMap);
         this.options.logger.info('bundle image unpacked', { image, configMap: where, digest: pulled.digest });
@@ -143,8 +174,10 @@ export class BundleUnpacker implements BundlePuller {
         const imageAtFault = hasErrorCode(error) && (error.code.startsWith('OLM_BUNDLE_IMAGE_') || error.code.startsWith('OLM_BUNDLE_UNPACK_'));
         const unauthorized = hasErrorCode(error, 'OLM_BUNDLE_IMAGE_UNAUTHORIZED');
         const message = `unpacking ${what} failed: ${describeError(error)}${unauthorized && notes.length > 0 ? ` (pull secrets: ${notes.join('; ')})` : ''}`;
-        pull.failure = { reason: imageAtFault ? 'BundleUnpackFailed' : 'ErrorPreventedUnpacking', message, failedAt: this.now(), imageAtFault };
+        const terminal = hasErrorCode(error) && isBundleImageLimitError(error.code);
+        pull.failure = { reason: imageAtFault ? 'BundleUnpackFailed' : 'ErrorPreventedUnpacking', message, failedAt: this.now(), imageAtFault, terminal };
         this.options.logger.warn('bundle image unpack failed', { image, error: describeError(error) });
+        if (terminal) pull.failureStored = await this.rememberFailure(image, message, request);
       }
     })();
   }
@@ -179,6 +212,18 @@ export class BundleUnpacker implements BundlePuller {
       credentials.push(...matching);
     }
     return { credentials, notes };
+  }
+
+  /** Keeps a terminal failure in the image's ConfigMap, so that a restarted process does not pull the image again either. */
+  private async rememberFailure(image: string, message: string, request: BundlePullRequest): Promise<boolean> {
+    try {
+      await this.store(failedUnpackConfigMap({ image, message, catalog: request.catalog, ...(request.catalogUid ? { catalogUid: request.catalogUid } : {}) }));
+      return true;
+    } catch (error) {
+      // still remembered in memory; a restart pulls once more and fails on the same limit
+      this.options.logger.warn('bundle image unpack failure not stored', { image, error: describeError(error) });
+      return false;
+    }
   }
 
   private async store(configMap: KubeObject): Promise<void> {

@@ -45,10 +45,19 @@ export function sha256Digest(bytes: Uint8Array): string {
 
 /** Refuses content whose sha256 is not the digest it was asked for under (only sha256 is checked; others are refused). */
 export function verifyDigest(expected: string, bytes: Uint8Array, what: string): void {
+  checkDigestAlgorithm(expected, what);
+  verifyComputedDigest(expected, sha256Digest(bytes), what);
+}
+
+/** Refuses digests other than sha256, the only one verified (before any content is read). */
+export function checkDigestAlgorithm(expected: string, what: string): void {
   if (!expected.startsWith('sha256:')) {
     throw new OlmError(BundleImageErrorCodes.unsupported, `${what} has digest ${expected}; only sha256 digests can be verified; rebuild the image with sha256 digests`);
   }
-  const actual = sha256Digest(bytes);
+}
+
+/** Refuses content whose computed digest (`sha256:<hex>`, hashed while it streamed) is not the one expected. */
+export function verifyComputedDigest(expected: string, actual: string, what: string): void {
   if (actual !== expected) {
     throw new OlmError(
       BundleImageErrorCodes.digestMismatch,
@@ -69,13 +78,13 @@ export interface ImageManifest {
 export interface PulledLayer {
   readonly digest: string;
   readonly mediaType: string;
-  /** The blob as stored: a tar archive, gzip-compressed or not. */
-  readonly bytes: Buffer;
+  /** The blob as stored (a tar archive, gzip-compressed or not), fetched when iterated; its digest is checked at its end. */
+  open(): AsyncIterable<Buffer>;
 }
 
 export interface PulledImage {
   /** The digest of the image manifest that was read (after choosing from an index). */
   readonly digest: string;
-  /** Layers, lowest first. */
+  /** Layers, lowest first; each is read only when opened, so a pull holds one chunk of one layer at a time. */
   readonly layers: readonly PulledLayer[];
 }

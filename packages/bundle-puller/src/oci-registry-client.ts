@@ -1,7 +1,22 @@
+import { createHash } from 'node:crypto';
 import { OlmError, describeError } from '@olm/core';
 import { BundleImageErrorCodes } from './bundle-image-errors.js';
+import { BundleImageBudget, defaultBundleImageLimits } from './bundle-image-limits.js';
 import { parseImageReference } from './image-reference.js';
-import { manifestAccept, MediaTypes, readableLayerTypes, selectPlatformManifest, sha256Digest, verifyDigest, type Descriptor, type ImageManifest, type PulledImage, type PulledLayer } from './oci-content.js';
+import {
+  checkDigestAlgorithm,
+  manifestAccept,
+  MediaTypes,
+  readableLayerTypes,
+  selectPlatformManifest,
+  sha256Digest,
+  verifyComputedDigest,
+  verifyDigest,
+  type Descriptor,
+  type ImageManifest,
+  type PulledImage,
+  type PulledLayer,
+} from './oci-content.js';
 import type { RegistryCredential } from './registry-credentials.js';
 import { createRegistryRequests, type PullSession, type RegistryRequests } from './registry-requests.js';
 
@@ -13,7 +28,7 @@ export interface OciRegistryClientOptions {
   readonly insecureRegistries?: readonly string[];
   /** Per request. Default 60 s. */
   readonly requestTimeoutMs?: number;
-  /** Largest manifest or layer blob accepted. Default 64 MiB (bundle images are a few KiB to MiB). */
+  /** Largest image manifest or index accepted (at most 4 MiB are read). Layers are bounded by the pull's `BundleImageLimits`. */
   readonly maxBlobBytes?: number;
   readonly userAgent?: string;
   /**
@@ -27,10 +42,12 @@ export interface PullOptions {
   readonly signal?: AbortSignal;
   /** Credentials that apply to the image's registry, most specific first (`credentialsForImage`). Anonymous when empty. */
   readonly credentials?: readonly RegistryCredential[];
+  /** What the image may use (layers, compressed bytes); shared with the unpack of its layers. Default: `defaultBundleImageLimits`. */
+  readonly budget?: BundleImageBudget;
 }
 
 export interface OciRegistryClient {
-  /** Reads the image's manifest (choosing linux/amd64 from an index) and its layer blobs, verifying every digest. */
+  /** Reads the image's manifest (choosing linux/amd64 from an index), verifying its digest; its layers stream when opened, each digest checked. */
   pullImage(image: string, options?: PullOptions): Promise<PulledImage>;
 }
 
@@ -70,23 +87,43 @@ async function imageManifest(requests: RegistryRequests, session: PullSession, m
   return fetchManifest(requests, session, chosen.digest, maxBlobBytes);
 }
 
-/** One layer blob, refused when its media type cannot be read, it is too large, or its digest does not match. */
-async function pullLayer(requests: RegistryRequests, session: PullSession, layer: Descriptor, maxBlobBytes: number): Promise<PulledLayer> {
-  const what = `layer ${layer.digest} of ${session.imageText}`;
+/**
+ * One layer blob, streamed: refused when its media type cannot be read, when it takes the image past
+ * its compressed bytes (`BundleImageLimits`), or (at its end) when its digest does not match.
+ */
+function streamLayer(requests: RegistryRequests, session: PullSession, layer: Descriptor, index: number, count: number, budget: BundleImageBudget): PulledLayer {
+  const what = `layer ${layer.digest}${count > 1 ? ` (${index + 1} of ${count})` : ''} of ${session.imageText}`;
   if (!readableLayerTypes.has(layer.mediaType)) {
     throw new OlmError(
       BundleImageErrorCodes.unsupported,
       `${what} has media type ${JSON.stringify(layer.mediaType)}; only tar layers, plain or gzip-compressed, can be read: rebuild the bundle image without zstd or other compression`,
     );
   }
-  if (layer.size > maxBlobBytes) {
-    throw new OlmError(BundleImageErrorCodes.tooLarge, `${what} is ${layer.size} bytes, more than ${maxBlobBytes}; a bundle image holds only manifests and metadata: is this really a bundle image?`);
+  checkDigestAlgorithm(layer.digest, what);
+  async function* open(): AsyncGenerator<Buffer> {
+    const response = await requests.get(session, `blobs/${layer.digest}`, undefined);
+    if (!response.ok) throw await requests.failure(response, session, `blob ${layer.digest}`);
+    const hash = createHash('sha256');
+    // leaving this loop early (a bound, a bad tar) cancels the body, which lets the connection go
+    for await (const chunk of response.body ?? []) {
+      budget.addCompressed(chunk.byteLength, what);
+      hash.update(chunk);
+      yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    }
+    verifyComputedDigest(layer.digest, `sha256:${hash.digest('hex')}`, what);
   }
-  const response = await requests.get(session, `blobs/${layer.digest}`, undefined);
-  if (!response.ok) throw await requests.failure(response, session, `blob ${layer.digest}`);
-  const bytes = await requests.readBody(response, maxBlobBytes, what);
-  verifyDigest(layer.digest, bytes, what);
-  return { digest: layer.digest, mediaType: layer.mediaType, bytes };
+  return { digest: layer.digest, mediaType: layer.mediaType, open };
+}
+
+/** Refuses an image whose manifest lists more layers, or more layer bytes, than its limits allow, before any layer is read. */
+function checkLayerList(layers: readonly Descriptor[], budget: BundleImageBudget): void {
+  const { limits } = budget;
+  if (layers.length > limits.maxLayers) throw budget.fail('maxLayers', 'its manifest', `lists ${layers.length} layers`);
+  const declared = layers.reduce((sum, layer) => sum + (Number.isSafeInteger(layer.size) && layer.size > 0 ? layer.size : 0), 0);
+  if (declared > limits.maxCompressedBytes) {
+    const distinct = new Set(layers.map((layer) => layer.digest)).size;
+    throw budget.fail('maxCompressedBytes', 'its manifest', `lists ${layers.length} layers (${distinct} distinct blobs) of ${declared} bytes in all; every layer counts, also one naming a blob another layer names`);
+  }
 }
 
 /**
@@ -117,9 +154,10 @@ export function createOciRegistryClient(options: OciRegistryClientOptions = {}):
           `${imageText} has an unsupported manifest (media type ${JSON.stringify(mediaType)}, schemaVersion ${String(manifest.schemaVersion)}); push it as an OCI image or Docker schema 2 manifest`,
         );
       }
-      const layers: PulledLayer[] = [];
-      for (const layer of manifest.layers) layers.push(await pullLayer(requests, session, layer, maxBlobBytes));
-      return { digest, layers };
+      const budget = pullOptions.budget ?? new BundleImageBudget(defaultBundleImageLimits, imageText);
+      checkLayerList(manifest.layers, budget);
+      const count = manifest.layers.length;
+      return { digest, layers: manifest.layers.map((layer, index) => streamLayer(requests, session, layer, index, count, budget)) };
     },
   };
 }

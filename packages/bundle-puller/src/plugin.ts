@@ -1,5 +1,6 @@
 import { bundlePuller, contribute, definePlugin, logger, optional, type Plugin } from '@olm/core';
 import { kubeClient, silentLogger } from '@olm/controller-runtime';
+import type { BundleImageLimits } from './bundle-image-limits.js';
 import { BundleUnpacker, type BundleUnpackerOptions } from './bundle-unpacker.js';
 import { createOciRegistryClient } from './oci-registry-client.js';
 
@@ -31,6 +32,13 @@ export interface BundlePullerPluginOptions {
    * limit. An OperatorGroup's `operatorframework.io/bundle-unpack-timeout` overrides it.
    */
   readonly bundleUnpackTimeoutMs?: number;
+  /**
+   * Bounds of one bundle image: layers, compressed and uncompressed bytes, one file's size, the bytes and
+   * number of `manifests/` and `metadata/` entries (`defaultBundleImageLimits` for those unset). An image
+   * past one fails with `BundleUnpackFailed` and is not pulled again until the catalog names another image
+   * or its ConfigMap is deleted.
+   */
+  readonly bundleImageLimits?: Partial<BundleImageLimits>;
 }
 
 /** A `BundleUnpacker` over a registry client, from the plugin's options. */
@@ -48,6 +56,7 @@ export function createBundlePuller(options: BundlePullerPluginOptions & Pick<Bun
     ...(options.bundleUnpackFailedRetryMs !== undefined ? { failedRetryMs: options.bundleUnpackFailedRetryMs } : {}),
     ...(options.bundleUnpackErrorRetryMs !== undefined ? { errorRetryMs: options.bundleUnpackErrorRetryMs } : {}),
     ...(options.bundleUnpackTimeoutMs !== undefined ? { timeoutMs: options.bundleUnpackTimeoutMs } : {}),
+    ...(options.bundleImageLimits ? { limits: options.bundleImageLimits } : {}),
     fieldManager: 'catalog-operator',
   });
 }

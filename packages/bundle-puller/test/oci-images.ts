@@ -160,8 +160,11 @@ export async function pushImage(
   headers: Record<string, string> = {},
 ): Promise<PushedImage> {
   const pushedLayers = [];
+  const pushed = new Set<string>();
   for (const layer of layers) {
-    const digest = await pushBlob(registry.url, repository, layer.bytes, headers);
+    // a blob named by several layers is pushed once
+    const digest = pushed.has(digestOf(layer.bytes)) ? digestOf(layer.bytes) : await pushBlob(registry.url, repository, layer.bytes, headers);
+    pushed.add(digest);
     pushedLayers.push({
       mediaType: layer.gzipped ? 'application/vnd.oci.image.layer.v1.tar+gzip' : 'application/vnd.oci.image.layer.v1.tar',
       digest,
@@ -272,4 +275,48 @@ export function imageOnlyPackage(name: string, image: string) {
 export async function pushMinimalBundle(registry: { host: string; url: string }, repository: string, tag: string, name: string, headers: Record<string, string> = {}): Promise<PushedImage> {
   const csv = `apiVersion: operators.coreos.com/v1alpha1\nkind: ClusterServiceVersion\nmetadata:\n  name: ${name}.v1.0.0\nspec:\n  displayName: ${name}\n  version: 1.0.0\n  install:\n    strategy: deployment\n    spec:\n      deployments: []\n`;
   return pushImage(registry, repository, tag, [{ bytes: await tarLayer([{ name: `manifests/${name}.clusterserviceversion.yaml`, content: csv }]), gzipped: false }], headers);
+}
+
+/** A ustar header for one regular file of `size` bytes (what tar writes before its content). */
+function ustarHeader(name: string, size: number): Buffer {
+  const header = Buffer.alloc(512);
+  const field = (offset: number, length: number, value: string) => header.write(value, offset, length, 'ascii');
+  field(0, 100, name);
+  field(100, 8, '0000644\0');
+  field(108, 8, '0000000\0');
+  field(116, 8, '0000000\0');
+  field(124, 12, `${size.toString(8).padStart(11, '0')}\0`);
+  field(136, 12, '00000000000\0');
+  field(148, 8, '        ');
+  field(156, 1, '0');
+  field(257, 8, 'ustar\x0000');
+  const checksum = header.reduce((sum, byte) => sum + byte, 0);
+  field(148, 8, `${checksum.toString(8).padStart(6, '0')}\0 `);
+  return header;
+}
+
+/** `bytes` zeros, gzip-compressed as a stream (never held whole): zeros compress about a thousandfold. */
+export async function gzipZeros(bytes: number): Promise<Buffer> {
+  const { createGzip } = await import('node:zlib');
+  const gzipper = createGzip({ level: 9 });
+  const chunks: Buffer[] = [];
+  const collected = (async () => {
+    for await (const chunk of gzipper) chunks.push(chunk as Buffer);
+  })();
+  const block = Buffer.alloc(1024 * 1024);
+  for (let left = bytes; left > 0; left -= block.length) {
+    if (!gzipper.write(left >= block.length ? block : block.subarray(0, left))) await new Promise((resolve) => gzipper.once('drain', resolve));
+  }
+  gzipper.end();
+  await collected;
+  return Buffer.concat(chunks);
+}
+
+/**
+ * A gzip layer holding one file of `size` zeros (a multiple of 512) at `name`: a gzip member with the
+ * tar header, then `zeros` (`gzipZeros(size + 1024)`: the content and the end-of-archive blocks), so
+ * many distinct layers share the costly compression. Gzip readers read concatenated members as one stream.
+ */
+export function zeroFileLayer(name: string, size: number, zeros: Buffer): Buffer {
+  return Buffer.concat([gzip(ustarHeader(name, size)), zeros]);
 }

@@ -1,3 +1,4 @@
+import type { BundleImageLimits } from '@olm/bundle-puller';
 import { Command, Option } from 'commander';
 import { availableControllers, leaseNameFor, selectControllers } from '../controller-selection.js';
 import { olmDistribution, type Distribution } from '../distribution.js';
@@ -7,7 +8,7 @@ import { collect, parseDurationFlag, parseList, parseNamespacedName } from '../o
 import { defaultLeaseName, watchedNamespaces, type DistributionOptions } from '../plugins.js';
 import type { LogLevel } from '../runtime/log-levels.js';
 import { untilStopped } from '../runtime/until-stopped.js';
-import { addClusterOptions, addOperationsOptions, addResolutionOptions, addStopOptions } from './shared-options.js';
+import { addBundleImageLimitOptions, addClusterOptions, addOperationsOptions, addResolutionOptions, addStopOptions, bundleImageLimitsOf, type BundleImageLimitFlagValues } from './shared-options.js';
 
 export interface RunOptions {
   readonly kubeconfig?: string;
@@ -31,6 +32,8 @@ export interface RunOptions {
   readonly bundleUnpackTimeoutMs?: number;
   /** A pull secret tried for every bundle image after the catalog's own. */
   readonly globalPullSecret?: { readonly namespace: string; readonly name: string };
+  /** Bounds of one bundle image (`--bundle-max-*`). */
+  readonly bundleImageLimits?: Partial<BundleImageLimits>;
   readonly metricsPort: number;
   readonly metricsHost: string;
   readonly logLevel: LogLevel;
@@ -47,7 +50,7 @@ export function runPlugins(
   distribution: Distribution,
   options: Pick<
     RunOptions,
-    'namespace' | 'watchNamespaces' | 'leaderElection' | 'controllers' | 'insecureRegistries' | 'protectedCopiedCsvNamespaces' | 'installPlanRetryTimeoutMs' | 'bundleUnpackTimeoutMs' | 'globalPullSecret' | 'resolutionBudget'
+    'namespace' | 'watchNamespaces' | 'leaderElection' | 'controllers' | 'insecureRegistries' | 'protectedCopiedCsvNamespaces' | 'installPlanRetryTimeoutMs' | 'bundleUnpackTimeoutMs' | 'globalPullSecret' | 'resolutionBudget' | 'bundleImageLimits'
   >,
 ): LazyPlugin[] {
   const selected = options.controllers ?? [];
@@ -61,6 +64,7 @@ export function runPlugins(
     ...(options.resolutionBudget !== undefined ? { resolutionBudget: options.resolutionBudget } : {}),
     ...(options.bundleUnpackTimeoutMs !== undefined ? { bundleUnpackTimeoutMs: options.bundleUnpackTimeoutMs } : {}),
     ...(options.globalPullSecret ? { globalPullSecret: options.globalPullSecret } : {}),
+    ...(options.bundleImageLimits ? { bundleImageLimits: options.bundleImageLimits } : {}),
   };
   const available = availableControllers(distribution.distributionPlugins(base));
   const plugins = distribution.distributionPlugins({ ...base, leaseName: leaseNameFor(defaultLeaseName, available, selected) });
@@ -119,6 +123,7 @@ export function registerRunCommand(program: Command, distribution: Distribution 
     .option('--bundle-unpack-timeout <duration>', 'how long a bundle image unpack may take before it fails with DeadlineExceeded (upstream\'s flag; default 10m, 0 for none)')
     .option('--global-pull-secret <namespace/name>', 'a kubernetes.io/dockerconfigjson Secret whose credentials are tried for every bundle image after the catalog\'s own pull secrets')
     .option('--no-leader-election', 'reconcile without electing a leader (only for a single replica)');
+  addBundleImageLimitOptions(command);
   addResolutionOptions(command);
   addStopOptions(command).action(
     async ({
@@ -126,8 +131,14 @@ export function registerRunCommand(program: Command, distribution: Distribution 
       installPlanRetryTimeout,
       bundleUnpackTimeout,
       globalPullSecret,
+      bundleMaxLayers,
+      bundleMaxCompressedBytes,
+      bundleMaxUncompressedBytes,
+      bundleMaxFileBytes,
+      bundleMaxManifestBytes,
+      bundleMaxFiles,
       ...options
-    }: Omit<RunOptions, 'leaderElection' | 'insecureRegistries' | 'globalPullSecret'> & {
+    }: Omit<RunOptions, 'leaderElection' | 'insecureRegistries' | 'globalPullSecret'> & BundleImageLimitFlagValues & {
       leaderElection: boolean;
       insecureRegistry: string[];
       installPlanRetryTimeout?: string;
@@ -137,6 +148,7 @@ export function registerRunCommand(program: Command, distribution: Distribution 
       const retryTimeoutMs = await parseDurationFlag('--install-plan-retry-timeout', installPlanRetryTimeout);
       const unpackTimeoutMs = await parseDurationFlag('--bundle-unpack-timeout', bundleUnpackTimeout, { allowZero: true });
       const pullSecret = parseNamespacedName('--global-pull-secret', globalPullSecret);
+      const limits = bundleImageLimitsOf({ bundleMaxLayers, bundleMaxCompressedBytes, bundleMaxUncompressedBytes, bundleMaxFileBytes, bundleMaxManifestBytes, bundleMaxFiles });
       await runControllers(
         {
           ...options,
@@ -144,6 +156,7 @@ export function registerRunCommand(program: Command, distribution: Distribution 
           ...(retryTimeoutMs !== undefined ? { installPlanRetryTimeoutMs: retryTimeoutMs } : {}),
           ...(unpackTimeoutMs !== undefined ? { bundleUnpackTimeoutMs: unpackTimeoutMs } : {}),
           ...(pullSecret ? { globalPullSecret: pullSecret } : {}),
+          ...(limits ? { bundleImageLimits: limits } : {}),
         },
         undefined,
         distribution,

@@ -1,3 +1,4 @@
+import type { BundleImageLimits } from '@olm/bundle-puller';
 import { Option, type Command } from 'commander';
 import { parseMilliseconds, parsePort, parsePositiveInteger } from '../option-parsers.js';
 import { logLevels, type LogLevel } from '../runtime/log-levels.js';
@@ -51,4 +52,29 @@ export function addStopOptions(command: Command): Command {
   return command
     .addOption(new Option('--exit-after-start', 'stop once everything started').hideHelp())
     .addOption(new Option('--run-for <ms>', 'stop after this many milliseconds').argParser(parseMilliseconds).hideHelp());
+}
+
+/** The bundle image limit flags (`@olm/bundle-puller`'s `bundleImageLimitFlags`), as commander names their values. */
+const bundleImageLimitOptions = [
+  ['maxLayers', '--bundle-max-layers <count>', 'bundleMaxLayers', 'most layers of one bundle image (default 128)'],
+  ['maxCompressedBytes', '--bundle-max-compressed-bytes <bytes>', 'bundleMaxCompressedBytes', 'most bytes of layer blobs read for one bundle image, every layer counted (default 134217728, 128 MiB)'],
+  ['maxUncompressedBytes', '--bundle-max-uncompressed-bytes <bytes>', 'bundleMaxUncompressedBytes', 'most bytes of one bundle image\'s layers once decompressed (default 268435456, 256 MiB)'],
+  ['maxFileBytes', '--bundle-max-file-bytes <bytes>', 'bundleMaxFileBytes', 'largest file under manifests/ or metadata/ of a bundle image, refused before it is read (default 1048576, 1 MiB)'],
+  ['maxManifestBytes', '--bundle-max-manifest-bytes <bytes>', 'bundleMaxManifestBytes', 'most bytes of manifests/ and metadata/ files kept from one bundle image (default 8388608, 8 MiB)'],
+  ['maxFiles', '--bundle-max-files <count>', 'bundleMaxFiles', 'most entries under manifests/ and metadata/ of one bundle image (default 1000)'],
+] as const;
+
+export type BundleImageLimitFlagValues = { readonly [K in (typeof bundleImageLimitOptions)[number][2]]?: number };
+
+/** `--bundle-max-layers`, `--bundle-max-compressed-bytes`, …: the bounds of one bundle image (`bundleImageLimits` of the bundle puller). */
+export function addBundleImageLimitOptions(command: Command): Command {
+  for (const [, flag, , description] of bundleImageLimitOptions) command.option(flag, `${description}; an image past it fails with BundleUnpackFailed`, parsePositiveInteger);
+  return command;
+}
+
+/** The limits given with `addBundleImageLimitOptions`' flags; undefined when none was. */
+export function bundleImageLimitsOf(values: BundleImageLimitFlagValues): Partial<BundleImageLimits> | undefined {
+  const limits: Partial<Record<keyof BundleImageLimits, number>> = {};
+  for (const [key, , property] of bundleImageLimitOptions) if (values[property] !== undefined) limits[key] = values[property];
+  return Object.keys(limits).length > 0 ? limits : undefined;
 }

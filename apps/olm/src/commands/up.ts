@@ -1,6 +1,7 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { KubeClient } from '@olm/controller-runtime';
+import type { BundleImageLimits } from '@olm/bundle-puller';
 import type { ApiServer } from '@olm/local-apiserver';
 import type { PackageServer } from '@olm/packageserver';
 import { Command, Option } from 'commander';
@@ -11,7 +12,7 @@ import { collect, parseDurationFlag, parseMilliseconds, parsePort } from '../opt
 import { deployDirectory, exampleCatalogDirectory } from '../paths.js';
 import { logLevels, type LogLevel } from '../runtime/log-levels.js';
 import { untilStopped } from '../runtime/until-stopped.js';
-import { addResolutionOptions, addStopOptions } from './shared-options.js';
+import { addBundleImageLimitOptions, addResolutionOptions, addStopOptions, bundleImageLimitsOf, type BundleImageLimitFlagValues } from './shared-options.js';
 
 export interface UpOptions {
   readonly port: number;
@@ -31,6 +32,8 @@ export interface UpOptions {
   readonly resolutionBudget?: number;
   /** How long a bundle image unpack may take (upstream's `--bundle-unpack-timeout`; 0 for none). */
   readonly bundleUnpackTimeoutMs?: number;
+  /** Bounds of one bundle image (`--bundle-max-*`). */
+  readonly bundleImageLimits?: Partial<BundleImageLimits>;
   /** Stop as soon as everything started (tests, smoke checks). */
   readonly exitAfterStart?: boolean;
   /** Stop after this many milliseconds (tests). */
@@ -107,6 +110,7 @@ export async function runUp(
         ...(options.installPlanRetryTimeoutMs !== undefined ? { installPlanRetryTimeoutMs: options.installPlanRetryTimeoutMs } : {}),
         ...(options.resolutionBudget !== undefined ? { resolutionBudget: options.resolutionBudget } : {}),
         ...(options.bundleUnpackTimeoutMs !== undefined ? { bundleUnpackTimeoutMs: options.bundleUnpackTimeoutMs } : {}),
+        ...(options.bundleImageLimits ? { bundleImageLimits: options.bundleImageLimits } : {}),
       }),
       metricsPort: options.metricsPort ?? 0,
       metricsHost: options.host,
@@ -250,10 +254,12 @@ export function registerUpCommand(program: Command, distribution: Distribution =
     .option('--kubernetes-version <version>', 'the Kubernetes version the local API server reports, e.g. v1.28.3 (default v1.32.4)')
     .option('--bundle-unpack-timeout <duration>', 'how long a bundle image unpack may take before it fails with DeadlineExceeded (default 10m, 0 for none)')
     .addOption(new Option('--rollout-delay <ms>', 'how long simulated Deployments take to become available').argParser(parseMilliseconds).hideHelp());
+  addBundleImageLimitOptions(command);
   addResolutionOptions(command);
-  addStopOptions(command).action(async (options: { port: number; host: string; dataDir?: string; kubeconfig?: string; catalog: string[]; insecureRegistry: string[]; installPlanRetryTimeout?: string; bundleUnpackTimeout?: string; metricsPort: number; logLevel: LogLevel; exitAfterStart?: boolean; runFor?: number; rolloutDelay?: number; resolutionBudget?: number; kubernetesVersion?: string }) => {
+  addStopOptions(command).action(async (options: BundleImageLimitFlagValues & { port: number; host: string; dataDir?: string; kubeconfig?: string; catalog: string[]; insecureRegistry: string[]; installPlanRetryTimeout?: string; bundleUnpackTimeout?: string; metricsPort: number; logLevel: LogLevel; exitAfterStart?: boolean; runFor?: number; rolloutDelay?: number; resolutionBudget?: number; kubernetesVersion?: string }) => {
     const retryTimeoutMs = await parseDurationFlag('--install-plan-retry-timeout', options.installPlanRetryTimeout);
     const unpackTimeoutMs = await parseDurationFlag('--bundle-unpack-timeout', options.bundleUnpackTimeout, { allowZero: true });
+    const limits = bundleImageLimitsOf(options);
     await runUp({
       port: options.port,
       host: options.host,
@@ -263,6 +269,7 @@ export function registerUpCommand(program: Command, distribution: Distribution =
       insecureRegistries: options.insecureRegistry,
       ...(retryTimeoutMs !== undefined ? { installPlanRetryTimeoutMs: retryTimeoutMs } : {}),
       ...(unpackTimeoutMs !== undefined ? { bundleUnpackTimeoutMs: unpackTimeoutMs } : {}),
+      ...(limits ? { bundleImageLimits: limits } : {}),
       ...(options.dataDir !== undefined ? { dataDir: options.dataDir } : {}),
       ...(options.kubeconfig !== undefined ? { kubeconfig: options.kubeconfig } : {}),
       ...(options.exitAfterStart ? { exitAfterStart: true } : {}),
