@@ -1,9 +1,10 @@
 import { Option } from 'commander';
 import type { Command } from 'commander';
 import { usageError } from '../cli-errors.js';
+import { addCatalogHttpOptions, startCatalogHttp, type CatalogHttpOptions } from './catalog-serve-http.js';
 import { commandGroup } from './command-group.js';
 
-interface ServeOptions {
+interface ServeOptions extends CatalogHttpOptions {
   readonly port: string;
   readonly host: string;
   readonly exitAfterStart?: boolean;
@@ -11,14 +12,15 @@ interface ServeOptions {
 
 /** `olm catalog serve DIR`: the file-based catalog in DIR over the registry gRPC API, like `opm serve`. */
 export function registerCatalogServeCommand(program: Command): void {
-  commandGroup(program, 'catalog', 'work with file-based catalogs')
+  const command = commandGroup(program, 'catalog', 'work with file-based catalogs')
     .command('serve')
     .description('serve a file-based catalog directory over the registry gRPC API (api.Registry + grpc.health.v1) until SIGINT/SIGTERM')
     .argument('<dir>', 'the catalog directory')
     .option('-p, --port <port>', 'port to listen on (0 picks a free one)', '50051')
     // Loopback unless asked: a catalog server in a pod says `--host 0.0.0.0` (deploy/30-catalog.yaml).
     .option('--host <host>', 'interface to listen on (0.0.0.0 for every interface, as in a pod)', '127.0.0.1')
-    .addOption(new Option('--exit-after-start', 'stop as soon as the server is listening (for tests)').hideHelp())
+    .addOption(new Option('--exit-after-start', 'stop as soon as the server is listening (for tests)').hideHelp());
+  addCatalogHttpOptions(command)
     .action(async (dir: string, options: ServeOptions) => {
       const port = Number(options.port);
       if (!/^\d+$/.test(options.port) || port > 65535) throw usageError(`--port must be an integer from 0 to 65535, got "${options.port}"`);
@@ -29,8 +31,13 @@ export function registerCatalogServeCommand(program: Command): void {
       let bundles = 0;
       for (const pkg of catalog.packages.values()) bundles += pkg.bundles.size;
       process.stdout.write(`serving ${dir} (${catalog.packages.size} packages, ${bundles} bundles) on ${server.address}\n`);
+      const http = await startCatalogHttp(dir, catalog, options, options.host).catch(async (error: unknown) => {
+        await server.stop();
+        throw error;
+      });
+      if (http !== undefined) process.stdout.write(`serving catalogd's HTTP API on ${http.url}\n`);
       if (!options.exitAfterStart) await untilSignal();
-      await server.stop();
+      await Promise.all([server.stop(), http?.stop()]);
     });
 }
 
