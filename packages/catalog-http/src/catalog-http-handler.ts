@@ -138,12 +138,15 @@ async function serve(request: IncomingMessage, response: ServerResponse, found: 
   const sections: Section[] | undefined = query === undefined ? undefined : store.index.sections(query);
   headers['Content-Type'] = 'application/jsonl';
   if (gzip) headers['Content-Encoding'] = 'gzip';
-  else headers['Content-Length'] = String(sections === undefined ? revision.size : sections.reduce((sum, section) => sum + section.length, 0));
+  // The whole catalog was compressed once at write; a filtered answer is compressed as it streams.
+  if (gzip && sections === undefined) headers['Content-Length'] = String(revision.gzipSize);
+  if (!gzip) headers['Content-Length'] = String(sections === undefined ? revision.size : sections.reduce((sum, section) => sum + section.length, 0));
   response.writeHead(200, headers);
   if (request.method === 'HEAD') {
     response.end();
     return;
   }
-  const body = Readable.from(store.read(sections));
-  await (gzip ? pipeline(body, createGzip(), response) : pipeline(body, response));
+  if (gzip && sections === undefined) await pipeline(Readable.from(store.readGzip()), response);
+  else if (gzip) await pipeline(Readable.from(store.read(sections)), createGzip(), response);
+  else await pipeline(Readable.from(store.read(sections)), response);
 }

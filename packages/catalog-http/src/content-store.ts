@@ -1,5 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, open, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
 import { basename, dirname, join } from 'node:path';
 import type { Catalog } from '@olm/registry';
 import { catalogObjects } from './catalog-objects.js';
@@ -7,6 +10,7 @@ import { CatalogIndexBuilder, type CatalogIndex, type Section, parseCatalogIndex
 
 /** The file names catalogd uses in a catalog's directory, plus ours for the revision. */
 const catalogFile = 'catalog.jsonl';
+const gzipFile = 'catalog.jsonl.gz';
 const indexFile = 'index.json';
 const revisionFile = 'revision.json';
 
@@ -20,6 +24,8 @@ export interface CatalogContentRevision {
   readonly size: number;
   /** FBC objects (lines) in it. */
   readonly objects: number;
+  /** Bytes of its gzip encoding, `catalog.jsonl.gz`. */
+  readonly gzipSize: number;
 }
 
 /** An opened revision: its index in memory, its content read from disk on demand. */
@@ -28,6 +34,8 @@ export interface CatalogContentStore {
   readonly index: CatalogIndex;
   /** The bytes of the given sections (sorted by offset), or of the whole file, streamed in chunks. */
   read(sections?: readonly Section[]): AsyncGenerator<Buffer>;
+  /** The whole file gzip-encoded, compressed once at write so that serving it costs no CPU. */
+  readGzip(): AsyncGenerator<Buffer>;
   /** Closes the file once the reads in progress end. */
   close(): Promise<void>;
 }
@@ -39,7 +47,7 @@ const readChunkBytes = 64 * 1024;
  * Precomputes a catalog's content once per revision into `directory` (created, or replaced
  * atomically: the new content is written beside it and renamed over it): `catalog.jsonl` (one FBC
  * object a line, as catalogd's `/api/v1/all` serves it), `index.json` (byte sections by schema,
- * package and name, catalogd's format) and `revision.json`.
+ * package and name, catalogd's format), `catalog.jsonl.gz` and `revision.json`.
  */
 export async function writeCatalogContent(directory: string, catalog: Catalog, now: Date = new Date()): Promise<CatalogContentRevision> {
   await mkdir(dirname(directory), { recursive: true });
@@ -73,11 +81,13 @@ export async function writeCatalogContent(directory: string, catalog: Catalog, n
     } finally {
       await file.close();
     }
+    await pipeline(createReadStream(join(staging, catalogFile)), createGzip(), createWriteStream(join(staging, gzipFile), { mode: 0o600 }));
     const revision: CatalogContentRevision = {
       etag: `"${hash.digest('hex')}"`,
       lastModified: new Date(Math.floor(now.getTime() / 1000) * 1000),
       size,
       objects,
+      gzipSize: (await stat(join(staging, gzipFile))).size,
     };
     await writeFile(join(staging, indexFile), index.toJson(), { mode: 0o600 });
     await writeFile(join(staging, revisionFile), JSON.stringify({ ...revision, lastModified: revision.lastModified.toISOString() }), { mode: 0o600 });
@@ -108,10 +118,10 @@ async function readRevision(directory: string): Promise<CatalogContentRevision> 
   }
   const value = parsed as Record<string, unknown>;
   const lastModified = new Date(String(value.lastModified));
-  if (typeof value.etag !== 'string' || typeof value.size !== 'number' || typeof value.objects !== 'number' || Number.isNaN(lastModified.getTime())) {
-    throw contentError(directory, `${revisionFile} is not a revision (etag, lastModified, size, objects)`);
+  if (typeof value.etag !== 'string' || typeof value.size !== 'number' || typeof value.objects !== 'number' || typeof value.gzipSize !== 'number' || Number.isNaN(lastModified.getTime())) {
+    throw contentError(directory, `${revisionFile} is not a revision (etag, lastModified, size, objects, gzipSize)`);
   }
-  return { etag: value.etag, lastModified, size: value.size, objects: value.objects };
+  return { etag: value.etag, lastModified, size: value.size, objects: value.objects, gzipSize: value.gzipSize };
 }
 
 /** Opens a revision written by `writeCatalogContent`; it keeps one file open until `close()`. */
@@ -123,13 +133,19 @@ export async function openCatalogContent(directory: string): Promise<CatalogCont
   } catch (error) {
     throw contentError(directory, `cannot read ${indexFile}: ${(error as Error).message}`, error);
   }
-  const file = await open(join(directory, catalogFile), 'r');
-  const { size } = await file.stat();
-  if (size !== revision.size) {
-    await file.close();
-    throw contentError(directory, `${catalogFile} has ${size} bytes, ${revisionFile} says ${revision.size}`);
+  const files: FileHandle[] = [];
+  try {
+    for (const [name, expected] of [[catalogFile, revision.size], [gzipFile, revision.gzipSize]] as const) {
+      const file = await open(join(directory, name), 'r');
+      files.push(file);
+      const { size } = await file.stat();
+      if (size !== expected) throw contentError(directory, `${name} has ${size} bytes, ${revisionFile} says ${expected}`);
+    }
+  } catch (error) {
+    await Promise.all(files.map((file) => file.close()));
+    throw error;
   }
-  return new FileContentStore(revision, index, file);
+  return new FileContentStore(revision, index, files[0]!, files[1]!);
 }
 
 class FileContentStore implements CatalogContentStore {
@@ -141,18 +157,27 @@ class FileContentStore implements CatalogContentStore {
     readonly revision: CatalogContentRevision,
     readonly index: CatalogIndex,
     private readonly file: FileHandle,
+    private readonly gzipFile: FileHandle,
   ) {}
 
-  async *read(sections?: readonly Section[]): AsyncGenerator<Buffer> {
+  read(sections?: readonly Section[]): AsyncGenerator<Buffer> {
+    return this.#read(this.file, sections ?? [{ offset: 0, length: this.revision.size }]);
+  }
+
+  readGzip(): AsyncGenerator<Buffer> {
+    return this.#read(this.gzipFile, [{ offset: 0, length: this.revision.gzipSize }]);
+  }
+
+  async *#read(file: FileHandle, sections: readonly Section[]): AsyncGenerator<Buffer> {
     if (this.#closed) throw new Error('the catalog content store is closed');
     this.#reads += 1;
     try {
-      for (const section of mergeAdjacent(sections ?? [{ offset: 0, length: this.revision.size }])) {
+      for (const section of mergeAdjacent(sections)) {
         for (let done = 0; done < section.length; ) {
           const length = Math.min(readChunkBytes, section.length - done);
           const chunk = Buffer.allocUnsafe(length);
-          const { bytesRead } = await this.file.read(chunk, 0, length, section.offset + done);
-          if (bytesRead === 0) throw new Error(`catalog content ended at byte ${section.offset + done}, expected ${this.revision.size}`);
+          const { bytesRead } = await file.read(chunk, 0, length, section.offset + done);
+          if (bytesRead === 0) throw new Error(`catalog content ended at byte ${section.offset + done}, before the end of its section`);
           done += bytesRead;
           yield bytesRead === length ? chunk : chunk.subarray(0, bytesRead);
         }
@@ -167,7 +192,7 @@ class FileContentStore implements CatalogContentStore {
     if (this.#closed) return;
     this.#closed = true;
     if (this.#reads > 0) await new Promise<void>((resolve) => (this.#idle = resolve));
-    await this.file.close();
+    await Promise.all([this.file.close(), this.gzipFile.close()]);
   }
 }
 

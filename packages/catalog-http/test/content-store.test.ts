@@ -67,7 +67,7 @@ describe('writeCatalogContent / openCatalogContent', () => {
     const revision = await writeCatalogContent(content, await loadCatalog(await catalogDir('a', '1.0.0')), new Date('2030-01-02T03:04:05.678Z'));
     expect(revision).toMatchObject({ objects: 5, lastModified: new Date('2030-01-02T03:04:05Z') });
     expect(revision.etag).toMatch(/^"[0-9a-f]{64}"$/);
-    expect((await readdir(content)).sort()).toEqual(['catalog.jsonl', 'index.json', 'revision.json']);
+    expect((await readdir(content)).sort()).toEqual(['catalog.jsonl', 'catalog.jsonl.gz', 'index.json', 'revision.json']);
     const lines = (await readFile(join(content, 'catalog.jsonl'), 'utf8')).split('\n');
     expect(lines).toEqual([
       '{"defaultChannel":"stable","name":"demo","schema":"olm.package"}',
