@@ -95,10 +95,11 @@ describe('olm catalog serve --http', () => {
       expect(allUrl).toMatch(/\/catalogs\/operatorhubio\/api\/v1\/all$/);
       expect((await fetchText(allUrl, { ca: material.cert })).status).toBe(200);
     });
-    await whileServing(['--http', '0', '--http-plain'], async (allUrl) => {
+    await whileServing(['--http', '0', '--http-plain', '--http-max-in-flight-per-client', '1'], async (allUrl) => {
       expect(allUrl).toMatch(/^http:\/\//);
       const reply = await fetch(allUrl);
       expect([reply.status, reply.headers.get('content-type')]).toEqual([200, 'application/jsonl']);
+      await reply.text();
     });
   });
 
@@ -109,6 +110,9 @@ describe('olm catalog serve --http', () => {
     const half = await runCliCaptured(['catalog', 'serve', dir, '--port', '0', '--http', '0', '--http-tls-cert', join(root, 'tls.crt'), '--exit-after-start']);
     expect(half.code).toBe(2);
     expect(half.stderr).toContain('--http-tls-cert and --http-tls-key go together');
+    const limit = await runCliCaptured(['catalog', 'serve', dir, '--port', '0', '--http', '0', '--http-max-in-flight', '0', '--exit-after-start']);
+    expect(limit.code).toBe(2);
+    expect(limit.stderr).toContain('--http-max-in-flight must be an integer from 1 to 999999, got "0"');
   });
 
   it('lists the options in --help', async () => {
@@ -116,5 +120,6 @@ describe('olm catalog serve --http', () => {
     expect(help.stdout).toContain("--http <port>");
     expect(help.stdout).toContain('/catalogs/NAME/api/v1/all');
     expect(help.stdout).toContain('--http-plain');
+    expect(help.stdout).toContain('--http-max-in-flight-per-client <n>');
   });
 });

@@ -74,6 +74,18 @@ describe('request limits', () => {
     expect(await eventuallyOk(all, '127.0.0.6')).toBe(200);
   });
 
+  it('names the limit as the caller configures it (a CLI flag)', async () => {
+    const named = await startCatalogHttpServer({ catalog: () => store, tls: false, limits: { maxInFlightPerClient: 1 }, limitNames: { maxInFlightPerClient: '--http-max-in-flight-per-client' } });
+    const url = `${named.url}/catalogs/synthetic/api/v1/all`;
+    const held = await open(url);
+    try {
+      expect((await get(url)).body.toString()).toBe('429 Too Many Requests: 1 requests already in flight from 127.0.0.1 (--http-max-in-flight-per-client); retry after 1s\n');
+    } finally {
+      held.destroy();
+      await named.stop();
+    }
+  });
+
   it('414 for a request target past maxUrlBytes, naming the limit', async () => {
     const reply = await get(`${server.url}/catalogs/synthetic/api/v1/metas?name=${'x'.repeat(300)}`);
     expect(reply.status).toBe(414);

@@ -11,6 +11,8 @@ export interface CatalogHttpOptions {
   readonly httpPlain?: boolean;
   readonly httpTlsCert?: string;
   readonly httpTlsKey?: string;
+  readonly httpMaxInFlight?: string;
+  readonly httpMaxInFlightPerClient?: string;
 }
 
 /** The `--http*` options of `olm catalog serve`: catalogd's HTTP API next to the gRPC one. */
@@ -20,13 +22,20 @@ export function addCatalogHttpOptions(command: Command): Command {
     .option('--http-catalog-name <name>', 'the NAME in /catalogs/NAME/ (default: the directory name)')
     .option('--http-tls-cert <file>', 'PEM certificate for the HTTP API (default: a self-signed one made at start)')
     .option('--http-tls-key <file>', 'PEM private key of --http-tls-cert')
-    .option('--http-plain', 'serve the HTTP API over plain HTTP instead of HTTPS');
+    .option('--http-plain', 'serve the HTTP API over plain HTTP instead of HTTPS')
+    .option('--http-max-in-flight <n>', 'HTTP requests answered at once in total; more get 429 with Retry-After', '64')
+    .option('--http-max-in-flight-per-client <n>', 'HTTP requests answered at once per client address; more get 429 with Retry-After', '8');
 }
 
 export interface RunningCatalogHttp {
   /** The `/api/v1/all` URL. */
   readonly url: string;
   stop(): Promise<void>;
+}
+
+function positiveInteger(flag: string, value: string): number {
+  if (!/^[1-9]\d{0,5}$/.test(value)) throw usageError(`${flag} must be an integer from 1 to 999999, got "${value}"`);
+  return Number(value);
 }
 
 async function certificateFrom(options: CatalogHttpOptions): Promise<{ cert: string; key: string } | 'self-signed' | false> {
@@ -50,12 +59,20 @@ export async function startCatalogHttp(dir: string, catalog: Catalog, options: C
   const name = options.httpCatalogName ?? basename(resolve(dir));
   if (name === '' || name.includes('/')) throw usageError(`--http-catalog-name must be one path segment, got "${name}"`);
   const tls = await certificateFrom(options);
+  const limits = { maxInFlight: positiveInteger('--http-max-in-flight', options.httpMaxInFlight ?? '64'), maxInFlightPerClient: positiveInteger('--http-max-in-flight-per-client', options.httpMaxInFlightPerClient ?? '8') };
   const { openCatalogContent, startCatalogHttpServer, writeCatalogContent } = await import('@olm/catalog-http');
   const work = await mkdtemp(join(tmpdir(), 'olm-catalog-http-'));
   try {
     await writeCatalogContent(join(work, 'content'), catalog);
     const store = await openCatalogContent(join(work, 'content'));
-    const server = await startCatalogHttpServer({ catalog: (requested) => (requested === name ? store : undefined), host, port, tls });
+    const server = await startCatalogHttpServer({
+      catalog: (requested) => (requested === name ? store : undefined),
+      host,
+      port,
+      tls,
+      limits,
+      limitNames: { maxInFlight: '--http-max-in-flight', maxInFlightPerClient: '--http-max-in-flight-per-client' },
+    });
     return {
       url: `${server.url}/catalogs/${encodeURIComponent(name)}/api/v1/all`,
       stop: async () => {
