@@ -85,7 +85,12 @@ export function createCatalogHttpHandler(options: CatalogHttpHandlerOptions): Ca
       sendError(response, 405, 'Method Not Allowed', { Allow: 'GET, HEAD' });
       return;
     }
-    const url = new URL(target, 'http://catalog.invalid');
+    // URL.parse, not new URL: a target that is no URL (`http://[`) must not throw out of the handler.
+    const url = URL.parse(target, 'http://catalog.invalid');
+    if (url === null) {
+      sendError(response, 400, '400 Bad Request');
+      return;
+    }
     const found = route(url.pathname, basePath);
     if (found === undefined) {
       sendError(response, 404, '404 page not found');

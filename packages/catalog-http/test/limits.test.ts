@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { connect } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,6 +85,18 @@ describe('request limits', () => {
       held.destroy();
       await named.stop();
     }
+  });
+
+  it('400 for a request target that is no URL, and keeps serving', async () => {
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(server.port, '127.0.0.1', () => socket.end('GET http://[ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString()));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect((await get(all, { method: 'HEAD' })).status).toBe(200);
   });
 
   it('414 for a request target past maxUrlBytes, naming the limit', async () => {
