@@ -18,6 +18,6 @@ export {
 export { followOlmConfigSyncInterval, syncIntervalOf, type OlmConfigSyncIntervalOptions } from './olm-config-sync-interval.js';
 export { indexQueries, isConfigMapCatalog, readConfigMapCatalog } from './configmap-catalog.js';
 export { readSourceTypeCatalog } from './source-type-catalog.js';
-export { selfSignedCertificate, type SelfSignedCertificateOptions, type ServingCertificate } from './self-signed-certificate.js';
+export { selfSignedCertificate, type SelfSignedCertificateOptions, type ServingCertificate } from '@olm/serving-certificate';
 export { startPackageServer, type PackageServer, type PackageServerAccessOptions, type PackageServerOptions } from './package-server.js';
 export * from './plugin.js';

@@ -11,7 +11,7 @@ import { followRequestHeaderConfig } from './auth/request-header-config.js';
 import { CatalogSourceSync, type RegistryConnection } from './catalog-source-sync.js';
 import { followOlmConfigSyncInterval } from './olm-config-sync-interval.js';
 import { PackageManifestStore } from './package-manifest-store.js';
-import { selfSignedCertificate, type ServingCertificate } from './self-signed-certificate.js';
+import { selfSignedCertificate, type ServingCertificate } from '@olm/serving-certificate';
 
 export interface PackageServerOptions {
   /** The cluster whose CatalogSources are served (and where the APIService is registered). */

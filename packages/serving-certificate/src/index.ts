@@ -1,0 +1,1 @@
+export { selfSignedCertificate, type SelfSignedCertificateOptions, type ServingCertificate } from './self-signed-certificate.js';
