@@ -36,8 +36,6 @@ export const SubscriptionConditionTypes = {
   PackageDeprecated: 'PackageDeprecated',
   ChannelDeprecated: 'ChannelDeprecated',
   BundleDeprecated: 'BundleDeprecated',
-  /** This project's own: a newer version waits outside the `olm-ts.io/version-pin` annotation's range. */
-  VersionPinned: 'VersionPinned',
 } as const;
 export type SubscriptionConditionType = (typeof SubscriptionConditionTypes)[keyof typeof SubscriptionConditionTypes];
 
@@ -61,10 +59,19 @@ export const SubscriptionReasons = {
   ErrorPreventedUnpacking: 'ErrorPreventedUnpacking',
   EnsureInstallPlanFailed: 'EnsureInstallPlanFailed',
   Deprecated: 'Deprecated',
-  /** This project's own (`VersionPinned`): a newer version is outside the Subscription's version pin. */
-  NewerVersionOutsidePin: 'NewerVersionOutsidePin',
 } as const;
 export type SubscriptionReason = (typeof SubscriptionReasons)[keyof typeof SubscriptionReasons];
+
+/** This project's own Subscription conditions (upstream has none of these). */
+export const ProjectSubscriptionConditionTypes = {
+  /** A newer version waits outside the `olm-ts.io/version-pin` annotation's range (reason `NewerVersionOutsidePin`). */
+  VersionPinned: 'VersionPinned',
+} as const;
+
+/** Reasons of this project's own Subscription conditions. */
+export const ProjectSubscriptionReasons = {
+  NewerVersionOutsidePin: 'NewerVersionOutsidePin',
+} as const;
 
 /** Overrides applied to the operator's deployments (`spec.config`). */
 export interface SubscriptionConfig {

@@ -1,4 +1,4 @@
-import { ProjectAnnotations, SubscriptionConditionTypes, SubscriptionReasons } from '@olm/api';
+import { ProjectAnnotations, ProjectSubscriptionConditionTypes, ProjectSubscriptionReasons, SubscriptionConditionTypes, SubscriptionReasons } from '@olm/api';
 import { describeError, hasErrorCode, type FailedSubscription, type WithheldUpdate } from '@olm/core';
 import { isSemanticallyEqual } from '@olm/controller-runtime';
 import type { CatalogControllerContext } from './controller-context.js';
@@ -106,12 +106,12 @@ export function reportVersionPins(working: Working[], withheld: readonly Withhel
   for (const sub of working) {
     const update = byName.get(nameOf(sub.object));
     if (!update) {
-      sub.status = removeConditions(sub.status, [SubscriptionConditionTypes.VersionPinned], now).status;
+      sub.status = removeConditions(sub.status, [ProjectSubscriptionConditionTypes.VersionPinned], now).status;
       continue;
     }
     const message =
       `${update.bundle.name} (version ${update.bundle.version}) is available but outside the version pin ${JSON.stringify(update.versionRange)} ` +
       `(annotation ${ProjectAnnotations.versionPin}); widen or remove the annotation to upgrade`;
-    sub.status = setCondition(sub.status, { type: SubscriptionConditionTypes.VersionPinned, status: 'True', reason: SubscriptionReasons.NewerVersionOutsidePin, message }, now).status;
+    sub.status = setCondition(sub.status, { type: ProjectSubscriptionConditionTypes.VersionPinned, status: 'True', reason: ProjectSubscriptionReasons.NewerVersionOutsidePin, message }, now).status;
   }
 }
