@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,6 +43,8 @@ function generate(directory: string): void {
   writeFileSync(path('front-proxy-client.ext'), 'extendedKeyUsage=clientAuth\nkeyUsage=critical,digitalSignature\n');
   const serial = `0x${randomBytes(8).toString('hex')}`;
   openssl(['x509', '-req', '-in', path('front-proxy-client.csr'), '-CA', path('front-proxy-ca.crt'), '-CAkey', path('front-proxy-ca.key'), '-set_serial', serial, '-days', '3650', '-out', path('front-proxy-client.crt'), '-extfile', path('front-proxy-client.ext')]);
+  // openssl writes with the umask's mode; a data directory's files are the server's alone.
+  for (const name of readdirSync(directory)) if (name.startsWith('front-proxy-')) chmodSync(path(name), 0o600);
 }
 
 /**
@@ -53,7 +55,7 @@ function generate(directory: string): void {
 export function frontProxyMaterial(directory?: string): FrontProxyMaterial {
   if (directory === undefined && processMaterial) return processMaterial;
   const target = directory ?? mkdtempSync(join(tmpdir(), 'olm-front-proxy-'));
-  mkdirSync(target, { recursive: true });
+  mkdirSync(target, { recursive: true, mode: 0o700 });
   const files = ['front-proxy-ca.crt', 'front-proxy-client.crt', 'front-proxy-client.key'].map((name) => join(target, name));
   if (!files.every((file) => existsSync(file))) generate(target);
   const [caCertificate = '', clientCertificate = '', clientKey = ''] = files.map((file) => readFileSync(file, 'utf8'));

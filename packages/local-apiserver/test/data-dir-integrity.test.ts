@@ -122,7 +122,7 @@ describe('data directory integrity', () => {
     const { dataDir, path } = await dataDirWithThreeConfigMaps();
     chmodSync(dataDir, 0o755);
     chmodSync(path, 0o644);
-    mkdirSync(join(dataDir, 'tls'), { mode: 0o755 });
+    mkdirSync(join(dataDir, 'tls'), { recursive: true, mode: 0o755 });
     chmodSync(join(dataDir, 'tls'), 0o755);
     writeFileSync(join(dataDir, 'kubeconfig'), 'stale', { mode: 0o644 });
     chmodSync(join(dataDir, 'kubeconfig'), 0o644);

@@ -51,7 +51,9 @@ describe('generated YAML request bodies', () => {
           ? await call(server, 'PATCH', `/api/v1/namespaces/default/configmaps/${name}?fieldManager=fuzz&force=true`, yaml, { 'Content-Type': 'application/apply-patch+yaml' })
           : await call(server, 'POST', '/api/v1/namespaces/default/configmaps', yaml, { 'Content-Type': 'application/yaml' });
         const described = `${apply ? 'apply' : 'create'} ${JSON.stringify(yaml.slice(0, 300))} → ${response.status} ${response.text.slice(0, 300)}`;
-        expect(response.status, described).toBeLessThan(500);
+        // kube-apiserver answers etcd's refusal of an object over its request limit with a 500 (no reason), as this server does.
+        const tooLargeForEtcd = response.status === 500 && response.text.includes('etcdserver: request is too large');
+        if (!tooLargeForEtcd) expect(response.status, described).toBeLessThan(500);
         expect(response.status, described).toBeGreaterThanOrEqual(200);
         if (response.status >= 300) {
           outcomes.refused += 1;
