@@ -1,6 +1,7 @@
 import type { CachedObject, Logger, ObjectKind, ReconcileRequest, Reconciler } from '@olm/core';
 import { describeError, OlmError } from '@olm/core';
 import { isTerminalError, RuntimeErrorCodes } from './errors.js';
+import { yieldToEventLoop } from './event-loop-yield.js';
 import type { InformerCache } from './informer-cache.js';
 import type { KubeClient } from './kube-client.js';
 import { silentLogger } from './logger.js';
@@ -179,6 +180,7 @@ export class Controller {
       } finally {
         queue.done(key);
       }
+      await yieldToEventLoop();
     }
   }
 
