@@ -93,7 +93,10 @@ export class Controller {
     this.abort = new AbortController();
     this.metrics.maxConcurrentReconciles.set({ controller: this.name }, this.concurrency);
     this.series ??= this.bindSeries();
-    for (const object of this.cache.list(this.reconciler.for)) queue.add(requestKey(requestFor(object)));
+    const accepts = this.reconciler.accepts;
+    for (const object of this.cache.list(this.reconciler.for)) {
+      if (!accepts || accepts(object)) queue.add(requestKey(requestFor(object)));
+    }
     const signal = this.abort.signal;
     this.workers = Array.from({ length: this.concurrency }, () => this.work(queue, signal));
     this.logger.info('controller started', { workers: this.concurrency });
@@ -124,7 +127,8 @@ export class Controller {
 
   private wire(): void {
     const reconciler = this.reconciler;
-    const self = (object: CachedObject) => [requestFor(object)];
+    const accepts = reconciler.accepts;
+    const self = (object: CachedObject) => (!accepts || accepts(object) ? [requestFor(object)] : []);
     const wirings: WatchWiring[] = [{ kind: reconciler.for, map: self }];
     let ownerMapper: RequestMapper | undefined;
     const toOwner = (object: CachedObject) => {

@@ -82,6 +82,12 @@ export interface Reconciler {
   readonly name: string;
   /** The watched kind, e.g. `{ apiVersion: 'operators.coreos.com/v1alpha1', kind: 'ClusterServiceVersion' }`. */
   readonly for: ObjectKind;
+  /**
+   * Which objects of the `for` kind it reconciles (default all): an event for an object this rejects,
+   * judged by the object after the change, queues nothing, nor does the start-up sweep. A cheap test of
+   * the object alone, e.g. leaving out tens of thousands of copied CSVs that need no reconcile.
+   */
+  readonly accepts?: (object: CachedObject) => boolean;
   /** Kinds this reconciler creates; a change to one reconciles its owner. */
   readonly owns?: readonly ObjectKind[];
   /** Further kinds to watch, each with a mapper from a changed object to the requests to reconcile. */
