@@ -1,5 +1,5 @@
 import type { ClusterServiceVersion, OLMConfig, OperatorGroup } from '@olm/api';
-import { OLMConfigName } from '@olm/api';
+import { isCopied, Labels, OLMConfigName } from '@olm/api';
 import type { CachedObject, InstallStrategy, Logger, ObjectReader, RbacGenerator } from '@olm/core';
 import type { EventRecorder, KubeClient } from '@olm/controller-runtime';
 import { Kinds } from './kinds.js';
@@ -31,6 +31,15 @@ export interface Shared {
 /** The OLMConfig `cluster`, from the cache. */
 export function clusterOlmConfig(cache: ObjectReader): OLMConfig | undefined {
   return cache.get(Kinds.olmConfig, OLMConfigName) as OLMConfig | undefined;
+}
+
+/**
+ * The CSVs that are not copies (in a namespace, or all), from the cache's index of CSVs without the
+ * `olm.copiedFrom` label: tens of thousands of copies cost nothing here.
+ */
+export function sourceCsvs(cache: ObjectReader, namespace?: string): Csv[] {
+  const csvs = cache.list(Kinds.clusterServiceVersion, { ...(namespace === undefined ? {} : { namespace }), labelSelector: `!${Labels.copiedFrom}` }) as Csv[];
+  return csvs.filter((csv) => !isCopied(csv));
 }
 
 /** The cached namespaces, telling those being deleted. */

@@ -74,6 +74,16 @@ describe('copied CSVs', () => {
     await waitForPhase(client, 'copy-op', 'copied.v1', 'Succeeded');
     await copyInPhase('copy-a', 'copied.v1', 'Succeeded');
 
+    // A copy carries the hashes of what it was copied from; one whose hash does not match is written again.
+    const current = await getCsv(client, 'copy-b', 'copied.v1');
+    const hashes = { nonStatus: current?.metadata?.annotations?.['olm.operatorframework.io/nonStatusCopyHash'], status: current?.metadata?.annotations?.['olm.operatorframework.io/statusCopyHash'] };
+    expect(hashes.nonStatus).toMatch(/^[0-9a-zA-Z]+$/);
+    expect(hashes.status).toMatch(/^[0-9a-zA-Z]+$/);
+    await client.patch({ ...Kinds.clusterServiceVersion, namespace: 'copy-b', name: 'copied.v1' }, { metadata: { annotations: { 'olm.operatorframework.io/nonStatusCopyHash': 'tampered' } } });
+    await eventually(async () => (await getCsv(client, 'copy-b', 'copied.v1'))?.metadata?.annotations?.['olm.operatorframework.io/nonStatusCopyHash'] === hashes.nonStatus, {
+      message: 'the copy is written again',
+    });
+
     // A copy deleted by hand comes back.
     await client.delete({ ...Kinds.clusterServiceVersion, namespace: 'copy-a', name: 'copied.v1' });
     await copyInPhase('copy-a', 'copied.v1', 'Succeeded');
