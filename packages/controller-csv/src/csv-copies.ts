@@ -4,7 +4,7 @@ import { type CachedObject, describeError, type ObjectReader, type ReconcileCont
 import { allNamespacesCopyTargets, copiedCsvsEnabled } from './copied-csvs-config.js';
 import type { CsvMemory } from './csv-memory.js';
 import { fieldManager, Kinds } from './kinds.js';
-import { clusterOlmConfig, type Csv, csvReference, namespaceViews, type Shared } from './shared.js';
+import { clusterOlmConfig, type Csv, csvReference, namespaceViews, namespaceViewsOf, type Shared } from './shared.js';
 import { hashOf } from './spec-hash.js';
 import { syncTargetRbac } from './target-rbac.js';
 
@@ -67,7 +67,9 @@ function copyTargets(shared: CopyOptions, csv: Csv, context: ReconcileContext): 
   if (annotation === undefined) return [];
   if (annotation === '') {
     const enabled = copiedCsvsEnabled(clusterOlmConfig(context.cache));
-    return allNamespacesCopyTargets(csv.metadata.namespace, namespaceViews(context.cache), enabled, shared.protectedCopiedCsvNamespaces);
+    // Disabled: only the protected namespaces are looked at, so the cost does not grow with the namespaces.
+    const namespaces = enabled ? namespaceViews(context.cache) : namespaceViewsOf(context.cache, shared.protectedCopiedCsvNamespaces);
+    return allNamespacesCopyTargets(csv.metadata.namespace, namespaces, enabled, shared.protectedCopiedCsvNamespaces);
   }
   return annotation.split(',').filter((name) => name !== '' && name !== csv.metadata.namespace);
 }
@@ -122,13 +124,7 @@ async function syncCopyingDisabledEvent(shared: CopyServices, memory: Pick<CsvMe
 async function syncCopies(shared: CopyServices, csv: Csv, context: ReconcileContext): Promise<Csv[]> {
   const client = shared.client();
   const targets = new Set(copyTargets(shared, csv, context));
-  for (const copy of copiesOf(context.cache, csv)) {
-    if (targets.has(copy.metadata.namespace)) continue;
-    await client.delete(csvReference(copy)).catch((error: unknown) => {
-      if (!isNotFound(error)) throw error;
-    });
-    await yieldToEventLoop();
-  }
+  await deleteCopies(client, copiesOf(context.cache, csv).filter((copy) => !targets.has(copy.metadata.namespace)), context);
   const copies: Csv[] = [];
   if (targets.size === 0) return copies;
   const desired = desiredCopy(csv);
@@ -141,6 +137,21 @@ async function syncCopies(shared: CopyServices, csv: Csv, context: ReconcileCont
     await yieldToEventLoop();
   }
   return copies;
+}
+
+/** Copies deleted at once: turning copies off removes one per namespace and operator, tens of thousands. */
+const copyDeleteConcurrency = 16;
+
+async function deleteCopies(client: ReturnType<CopyServices['client']>, copies: readonly Csv[], context: ReconcileContext): Promise<void> {
+  for (let start = 0; start < copies.length && !context.signal.aborted; start += copyDeleteConcurrency) {
+    await Promise.all(
+      copies.slice(start, start + copyDeleteConcurrency).map((copy) =>
+        client.delete(csvReference(copy)).catch((error: unknown) => {
+          if (!isNotFound(error)) throw error;
+        }),
+      ),
+    );
+  }
 }
 
 interface DesiredCopy {

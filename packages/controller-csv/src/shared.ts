@@ -50,6 +50,16 @@ export function namespaceViews(cache: ObjectReader): Array<{ name: string; termi
   }));
 }
 
+/** The views of the named namespaces that exist in the cache. */
+export function namespaceViewsOf(cache: ObjectReader, names: Iterable<string>): Array<{ name: string; terminating: boolean }> {
+  const views: Array<{ name: string; terminating: boolean }> = [];
+  for (const name of names) {
+    const namespace = cache.get(Kinds.namespace, name) as { status?: { phase?: string } } | undefined;
+    if (namespace) views.push({ name, terminating: namespace.status?.phase === 'Terminating' });
+  }
+  return views;
+}
+
 export function csvReference(csv: { metadata: { name: string; namespace: string } }) {
   return { ...Kinds.clusterServiceVersion, name: csv.metadata.name, namespace: csv.metadata.namespace };
 }

@@ -143,7 +143,8 @@ describe('OLMConfig disableCopiedCSVs', () => {
       await createOperatorGroup(client, 'cfg-multi', 'og', { targetNamespaces: ['cfg-multi', 'cfg-target'] });
       await createOperatorGroup(client, 'cfg-own', 'og', { targetNamespaces: ['cfg-own'] });
       for (const namespace of ['cfg-all', 'cfg-multi', 'cfg-own']) await groupSynced(client, namespace, 'og');
-      await client.create({ apiVersion: 'operators.coreos.com/v1', kind: 'OLMConfig', metadata: { name: 'cluster' }, spec: {} });
+      // Nobody creates the OLMConfig `cluster`: the controller does at start-up, as upstream.
+      expect(await eventually(() => client.find(configReference), { message: 'OLMConfig cluster created at start-up' })).toMatchObject({ spec: {} });
       await client.create(csv({ namespace: 'cfg-all', name: 'global.v1' }));
       await client.create(csv({ namespace: 'cfg-multi', name: 'scoped.v1' }));
       await client.create(csv({ namespace: 'cfg-own', name: 'own.v1' }));
@@ -217,7 +218,9 @@ describe('OLMConfig disableCopiedCSVs', () => {
     const running = await startController(local);
     try {
       const { client } = local;
-      await client.create({ apiVersion: 'operators.coreos.com/v1', kind: 'OLMConfig', metadata: { name: 'cluster' }, spec: { features: { disableCopiedCSVs: true } } });
+      const configReference = { ...Kinds.olmConfig, name: 'cluster' };
+      await eventually(() => client.find(configReference), { message: 'OLMConfig cluster created at start-up' });
+      await client.patch(configReference, { spec: { features: { disableCopiedCSVs: true } } });
       for (const namespace of ['dis-all', 'dis-multi', 'dis-target']) await createNamespace(client, namespace);
       await createOperatorGroup(client, 'dis-all', 'og', {});
       await createOperatorGroup(client, 'dis-multi', 'og', { targetNamespaces: ['dis-target'] });

@@ -97,6 +97,7 @@ export class Controller {
     for (const object of this.cache.list(this.reconciler.for)) {
       if (!accepts || accepts(object)) queue.add(requestKey(requestFor(object)));
     }
+    for (const request of this.reconciler.startRequests ?? []) queue.add(requestKey(request));
     const signal = this.abort.signal;
     this.workers = Array.from({ length: this.concurrency }, () => this.work(queue, signal));
     this.logger.info('controller started', { workers: this.concurrency });

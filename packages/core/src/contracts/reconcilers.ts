@@ -92,6 +92,8 @@ export interface Reconciler {
   readonly owns?: readonly ObjectKind[];
   /** Further kinds to watch, each with a mapper from a changed object to the requests to reconcile. */
   readonly watches?: readonly ReconcilerWatch[];
+  /** Requests queued each time the reconciler starts, besides every cached object of its kind: e.g. a singleton that may not exist yet. */
+  readonly startRequests?: readonly ReconcileRequest[];
   /** Further triggers from outside the cluster. */
   readonly eventSources?: readonly ReconcilerEventSource[];
   /** How many keys may be reconciled at once (never one key twice at once). Default 1. */
