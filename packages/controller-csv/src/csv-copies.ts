@@ -1,10 +1,11 @@
 import { Annotations, CSVMessages, CSVPhases, CSVReasons, CSVUncopiableReasons, Labels, OLMConfigConditionTypes, OLMConfigMessages, isCopied } from '@olm/api';
-import { isNamespaceTerminating, isNotFound, isSemanticallyEqual } from '@olm/controller-runtime';
+import { isNamespaceTerminating, isNotFound, yieldToEventLoop } from '@olm/controller-runtime';
 import { type CachedObject, describeError, type ObjectReader, type ReconcileContext } from '@olm/core';
 import { allNamespacesCopyTargets, copiedCsvsEnabled } from './copied-csvs-config.js';
 import type { CsvMemory } from './csv-memory.js';
 import { fieldManager, Kinds } from './kinds.js';
-import { clusterOlmConfig, type Csv, csvReference, namespaceViews, type Shared } from './shared.js';
+import { clusterOlmConfig, type Csv, csvReference, namespaceViews, namespaceViewsOf, type Shared } from './shared.js';
+import { hashOf } from './spec-hash.js';
 import { syncTargetRbac } from './target-rbac.js';
 
 // Copied CSVs (§2.7): a CSV's copies in its group's target namespaces, and the OLMConfig's switch for them.
@@ -30,9 +31,19 @@ export async function syncCopiesAndRbac(shared: Shared, memory: CsvMemory, csv: 
   });
 }
 
+/**
+ * On a copy, hashes of what it was copied from (upstream's annotations): whether a copy is current is two
+ * string comparisons, without reading (or caching) its spec and status.
+ */
+export const CopyHashAnnotations = {
+  nonStatus: 'olm.operatorframework.io/nonStatusCopyHash',
+  status: 'olm.operatorframework.io/statusCopyHash',
+} as const;
+
 export function copiesOf(cache: ObjectReader, csv: Csv): Csv[] {
-  return (cache.list(Kinds.clusterServiceVersion) as Csv[]).filter(
-    (item) => item.metadata.name === csv.metadata.name && item.metadata.labels?.[Labels.copiedFrom] === csv.metadata.namespace,
+  // From the label index: the copies of this namespace's CSVs only.
+  return (cache.list(Kinds.clusterServiceVersion, { labelSelector: `${Labels.copiedFrom}=${csv.metadata.namespace}` }) as Csv[]).filter(
+    (item) => item.metadata.name === csv.metadata.name,
   );
 }
 
@@ -56,9 +67,21 @@ function copyTargets(shared: CopyOptions, csv: Csv, context: ReconcileContext): 
   if (annotation === undefined) return [];
   if (annotation === '') {
     const enabled = copiedCsvsEnabled(clusterOlmConfig(context.cache));
-    return allNamespacesCopyTargets(csv.metadata.namespace, namespaceViews(context.cache), enabled, shared.protectedCopiedCsvNamespaces);
+    // Disabled: only the protected namespaces are looked at, so the cost does not grow with the namespaces.
+    const namespaces = enabled ? namespaceViews(context.cache) : namespaceViewsOf(context.cache, shared.protectedCopiedCsvNamespaces);
+    return allNamespacesCopyTargets(csv.metadata.namespace, namespaces, enabled, shared.protectedCopiedCsvNamespaces);
   }
   return annotation.split(',').filter((name) => name !== '' && name !== csv.metadata.namespace);
+}
+
+/** Whether a namespace is one of the CSV's copy targets: `copyTargets(…).includes(namespace)` without building the list. */
+function isCopyTarget(shared: CopyOptions, csv: Csv, namespace: string, context: ReconcileContext): boolean {
+  const annotation = copiableTargets(shared, csv, context);
+  if (annotation === undefined || namespace === csv.metadata.namespace) return false;
+  if (annotation !== '') return annotation.split(',').includes(namespace);
+  const view = context.cache.get(Kinds.namespace, namespace) as { status?: { phase?: string } } | undefined;
+  if (!view || view.status?.phase === 'Terminating') return false;
+  return copiedCsvsEnabled(clusterOlmConfig(context.cache)) || shared.protectedCopiedCsvNamespaces.has(namespace);
 }
 
 /**
@@ -94,7 +117,9 @@ async function syncCopyingDisabledEvent(shared: CopyServices, memory: Pick<CsvMe
 
 /**
  * Copies the CSV to each target namespace other than its own, and removes copies no longer targeted.
- * Returns the copies as stored (their UIDs own the RBAC copied next to them).
+ * Returns the copies as stored (their UIDs own the RBAC copied next to them). A copy carrying the hashes
+ * of the source's current spec and status needs no API call; the pass gives the event loop a turn every
+ * few milliseconds (an AllNamespaces operator has a copy in each of thousands of namespaces).
  */
 async function syncCopies(shared: CopyServices, csv: Csv, context: ReconcileContext): Promise<Csv[]> {
   const client = shared.client();
@@ -103,57 +128,90 @@ async function syncCopies(shared: CopyServices, csv: Csv, context: ReconcileCont
   // a target namespace that does not exist (yet) gets its copy when it appears.
   const terminating = (namespace: string) => isNamespaceTerminating(context.cache, namespace);
   const missing = (namespace: string) => context.cache.get(Kinds.namespace, namespace) === undefined;
-  const existing = copiesOf(context.cache, csv);
-  for (const copy of existing) {
-    if (!targets.has(copy.metadata.namespace) && !terminating(copy.metadata.namespace)) {
-      await client.delete(csvReference(copy)).catch((error: unknown) => {
-        if (!isNotFound(error)) throw error;
-      });
-    }
-  }
+  await deleteCopies(client, copiesOf(context.cache, csv).filter((copy) => !targets.has(copy.metadata.namespace) && !terminating(copy.metadata.namespace)), context);
   const copies: Csv[] = [];
   if (targets.size === 0) return copies;
+  const desired = desiredCopy(csv);
+  for (const namespace of targets) {
+    if (context.signal.aborted) return copies;
+    if (terminating(namespace) || missing(namespace)) continue;
+    const live = context.cache.get(Kinds.clusterServiceVersion, csv.metadata.name, namespace) as Csv | undefined;
+    if (live && !isCopied(live)) continue; // a real CSV of that name lives there
+    const stored = await writeCopy(client, desired, namespace, live, context);
+    if (stored) copies.push(stored);
+    await yieldToEventLoop();
+  }
+  return copies;
+}
+
+/** Copies deleted at once: turning copies off removes one per namespace and operator, tens of thousands. */
+const copyDeleteConcurrency = 16;
+
+async function deleteCopies(client: ReturnType<CopyServices['client']>, copies: readonly Csv[], context: ReconcileContext): Promise<void> {
+  for (let start = 0; start < copies.length && !context.signal.aborted; start += copyDeleteConcurrency) {
+    await Promise.all(
+      copies.slice(start, start + copyDeleteConcurrency).map((copy) =>
+        client.delete(csvReference(copy)).catch((error: unknown) => {
+          if (!isNotFound(error)) throw error;
+        }),
+      ),
+    );
+  }
+}
+
+interface DesiredCopy {
+  readonly base: Csv;
+  readonly status: NonNullable<Csv['status']>;
+  readonly nonStatusHash: string;
+  readonly statusHash: string;
+}
+
+/** What every copy of the CSV holds (metadata but the namespace, spec, status), with its hashes: computed once per pass. */
+function desiredCopy(csv: Csv): DesiredCopy {
   const annotations = { ...(csv.metadata.annotations ?? {}) };
   delete annotations[Annotations.targetNamespaces];
   delete annotations['kubectl.kubernetes.io/last-applied-configuration'];
+  delete annotations[CopyHashAnnotations.nonStatus];
+  delete annotations[CopyHashAnnotations.status];
   const labels: Record<string, string> = {};
   for (const [key, value] of Object.entries(csv.metadata.labels ?? {})) {
     if (!key.startsWith('operators.coreos.com/')) labels[key] = value;
   }
   labels[Labels.copiedFrom] = csv.metadata.namespace;
-  const status = { ...(csv.status ?? {}), reason: CSVReasons.Copied, message: CSVMessages.copied(csv.metadata.namespace) };
-  delete (status as { requirementStatus?: unknown }).requirementStatus;
-  for (const namespace of targets) {
-    if (terminating(namespace) || missing(namespace)) continue;
-    const live = context.cache.get(Kinds.clusterServiceVersion, csv.metadata.name, namespace) as Csv | undefined;
-    if (live && !isCopied(live)) continue; // a real CSV of that name lives there
-    const desired = {
-      apiVersion: csv.apiVersion,
-      kind: csv.kind,
-      metadata: { name: csv.metadata.name, namespace, annotations, labels },
-      spec: csv.spec,
-    } as Csv;
-    let stored: Csv | undefined = live;
-    if (!live) {
-      try {
-        stored = await client.create(desired, { fieldManager });
-      } catch (error) {
-        if (context.signal.aborted) return copies;
-        throw error;
-      }
-    } else if (!isSemanticallyEqual([live.spec, live.metadata.annotations, live.metadata.labels], [desired.spec, annotations, labels])) {
-      stored = await client.replace({ ...desired, metadata: { ...desired.metadata, resourceVersion: live.metadata.resourceVersion } } as Csv);
+  const { lastUpdateTime: _ignored, requirementStatus: _dropped, ...status } = { ...(csv.status ?? {}) } as NonNullable<Csv['status']> & {
+    lastUpdateTime?: string;
+    requirementStatus?: unknown;
+  };
+  const copyStatus = { ...status, reason: CSVReasons.Copied, message: CSVMessages.copied(csv.metadata.namespace) } as NonNullable<Csv['status']>;
+  const nonStatusHash = hashOf({ spec: csv.spec, annotations, labels });
+  const statusHash = hashOf(copyStatus);
+  const base = {
+    apiVersion: csv.apiVersion,
+    kind: csv.kind,
+    metadata: { name: csv.metadata.name, namespace: '', annotations: { ...annotations, [CopyHashAnnotations.nonStatus]: nonStatusHash, [CopyHashAnnotations.status]: statusHash }, labels },
+    spec: csv.spec,
+  } as Csv;
+  const lastUpdateTime = (csv.status as { lastUpdateTime?: string } | undefined)?.lastUpdateTime;
+  return { base, status: { ...copyStatus, ...(lastUpdateTime ? { lastUpdateTime } : {}) } as NonNullable<Csv['status']>, nonStatusHash, statusHash };
+}
+
+/** Creates or brings up to date one copy; none written when its hashes are current. */
+async function writeCopy(client: ReturnType<CopyServices['client']>, desired: DesiredCopy, namespace: string, live: Csv | undefined, context: ReconcileContext): Promise<Csv | undefined> {
+  const annotations = live?.metadata.annotations;
+  if (live && annotations?.[CopyHashAnnotations.nonStatus] === desired.nonStatusHash && annotations?.[CopyHashAnnotations.status] === desired.statusHash) return live;
+  const copy = { ...desired.base, metadata: { ...desired.base.metadata, namespace } } as Csv;
+  let stored: Csv;
+  if (!live) {
+    try {
+      stored = await client.create(copy, { fieldManager });
+    } catch (error) {
+      if (context.signal.aborted) return undefined;
+      throw error;
     }
-    const comparable = (value: unknown) => {
-      const { lastUpdateTime: _ignored, ...rest } = (value ?? {}) as Record<string, unknown>;
-      return rest;
-    };
-    if (stored && !isSemanticallyEqual(comparable(stored.status), comparable(status))) {
-      stored = await client.replaceStatus({ ...stored, status } as Csv);
-    }
-    if (stored) copies.push(stored);
+  } else {
+    stored = await client.replace({ ...copy, metadata: { ...copy.metadata, resourceVersion: live.metadata.resourceVersion } } as Csv);
   }
-  return copies;
+  return client.replaceStatus({ ...stored, status: desired.status } as Csv);
 }
 
 /** A copy whose source is gone or no longer targets its namespace is deleted. */
@@ -161,7 +219,7 @@ export async function reconcileCopy(shared: CopyServices, copy: Csv, context: Re
   const sourceNamespace = copy.metadata.labels?.[Labels.copiedFrom];
   if (!sourceNamespace) return;
   const source = context.cache.get(Kinds.clusterServiceVersion, copy.metadata.name, sourceNamespace) as Csv | undefined;
-  if (source && !source.metadata.deletionTimestamp && copyTargets(shared, source, context).includes(copy.metadata.namespace)) return;
+  if (source && !source.metadata.deletionTimestamp && isCopyTarget(shared, source, copy.metadata.namespace, context)) return;
   await shared.client().delete(csvReference(copy)).catch((error: unknown) => {
     if (!isNotFound(error)) throw error;
   });

@@ -13,7 +13,7 @@ import { replacing } from './csv-replacement.js';
 import { proceed } from './csv-step.js';
 import { csvWatches } from './csv-watches.js';
 import { Kinds } from './kinds.js';
-import { type Csv, csvReference, type Shared } from './shared.js';
+import { type Csv, csvReference, type Shared, sourceCsvs } from './shared.js';
 
 /** The ClusterServiceVersion reconciler: pre-checks, then one phase transition per sync, as upstream. */
 export function createCsvReconciler(shared: Shared): Reconciler {
@@ -37,7 +37,7 @@ export function createCsvReconciler(shared: Shared): Reconciler {
 async function reconcileCsv(shared: Shared, memory: CsvMemory, request: ReconcileRequest, context: ReconcileContext): Promise<ReconcileResult | void> {
   const namespace = request.namespace ?? '';
   const cached = context.cache.get(Kinds.clusterServiceVersion, request.name, namespace) as Csv | undefined;
-  shared.metrics()?.setCount(context.cache.list(Kinds.clusterServiceVersion).filter((csv) => !isCopied(csv)).length);
+  shared.metrics()?.setCount(sourceCsvs(context.cache).length);
   if (!cached) return forgetGoneCsv(shared, memory, namespace, request.name, context);
   if (cached.metadata.deletionTimestamp && !isCopied(cached)) return finalize(shared, memory, cached, context);
   // A namespace being deleted refuses new content: nothing is installed or copied there, and the namespace

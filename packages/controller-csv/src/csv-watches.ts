@@ -2,7 +2,7 @@ import { Annotations, CSVPhases, CSVReasons, Labels, parseProvidedApis, csvProvi
 import type { CachedObject, ObjectReader, ReconcileRequest, ReconcilerWatch } from '@olm/core';
 import type { CsvMemory } from './csv-memory.js';
 import { Kinds } from './kinds.js';
-import type { Csv, Shared } from './shared.js';
+import { type Csv, type Shared, sourceCsvs } from './shared.js';
 
 /**
  * What else reconciles a CSV: its group, the CRDs, APIServices and RBAC it needs or owns, the Subscription
@@ -38,7 +38,7 @@ export function csvWatches(shared: Pick<Shared, 'rbac'>, memory: Pick<CsvMemory,
 }
 
 function csvsInNamespace(cache: ObjectReader, namespace: string): ReconcileRequest[] {
-  return cache.list(Kinds.clusterServiceVersion, { namespace }).map((csv) => ({ namespace, name: csv.metadata?.name ?? '' }));
+  return sourceCsvs(cache, namespace).map((csv) => ({ namespace, name: csv.metadata.name }));
 }
 
 function csvsForOperatorGroup(cache: ObjectReader, og: CachedObject): ReconcileRequest[] {
@@ -46,8 +46,8 @@ function csvsForOperatorGroup(cache: ObjectReader, og: CachedObject): ReconcileR
   const requests = csvsInNamespace(cache, namespace);
   const groupApis = parseProvidedApis(og.metadata?.annotations?.[Annotations.providedAPIs]);
   if (groupApis.size > 0) {
-    for (const csv of cache.list(Kinds.clusterServiceVersion) as Csv[]) {
-      if (csv.metadata.namespace === namespace || isCopied(csv)) continue;
+    for (const csv of sourceCsvs(cache)) {
+      if (csv.metadata.namespace === namespace) continue;
       if ([...csvProvidedApis(csv)].some((api) => groupApis.has(api))) requests.push({ namespace: csv.metadata.namespace, name: csv.metadata.name });
     }
   }
@@ -57,9 +57,9 @@ function csvsForOperatorGroup(cache: ObjectReader, og: CachedObject): ReconcileR
 /** Non-copied CSVs whose `olm.targetNamespaces` names the namespace or all namespaces. */
 function csvsTargeting(cache: ObjectReader, namespace: string): ReconcileRequest[] {
   if (!namespace) return [];
-  return (cache.list(Kinds.clusterServiceVersion) as Csv[])
+  return sourceCsvs(cache)
     .filter((csv) => {
-      if (isCopied(csv) || csv.metadata.namespace === namespace) return false;
+      if (csv.metadata.namespace === namespace) return false;
       const targets = csv.metadata.annotations?.[Annotations.targetNamespaces];
       return targets !== undefined && (targets === '' || targets.split(',').includes(namespace));
     })
@@ -76,8 +76,8 @@ function csvsReplacing(cache: ObjectReader, condition: CachedObject): ReconcileR
 
 /** Non-copied CSVs of AllNamespaces operators (`olm.targetNamespaces` is empty). */
 function allNamespacesCsvs(cache: ObjectReader): ReconcileRequest[] {
-  return (cache.list(Kinds.clusterServiceVersion) as Csv[])
-    .filter((csv) => !isCopied(csv) && csv.metadata.annotations?.[Annotations.targetNamespaces] === '')
+  return sourceCsvs(cache)
+    .filter((csv) => csv.metadata.annotations?.[Annotations.targetNamespaces] === '')
     .map((csv) => ({ namespace: csv.metadata.namespace, name: csv.metadata.name }));
 }
 
@@ -97,7 +97,7 @@ function csvOwningRbac(shared: Pick<Shared, 'rbac'>, object: CachedObject): Reco
  */
 function csvsAffectedByRbac(clusterChanges: Set<string>, cache: ObjectReader, object: CachedObject): ReconcileRequest[] {
   const namespace = object.metadata?.namespace;
-  const csvs = (cache.list(Kinds.clusterServiceVersion, namespace ? { namespace } : {}) as Csv[]).filter((csv) => !isCopied(csv));
+  const csvs = sourceCsvs(cache, namespace || undefined);
   const requests: ReconcileRequest[] = [];
   for (const csv of csvs) {
     const phase = csv.status?.phase ?? CSVPhases.None;
@@ -113,7 +113,7 @@ function csvsAffectedByRbac(clusterChanges: Set<string>, cache: ObjectReader, ob
 }
 
 function csvsUsingCrd(cache: ObjectReader, crdName: string): ReconcileRequest[] {
-  return (cache.list(Kinds.clusterServiceVersion) as Csv[])
+  return sourceCsvs(cache)
     .filter((csv) => {
       const crds = csv.spec?.customresourcedefinitions;
       return [...(crds?.owned ?? []), ...(crds?.required ?? [])].some((crd) => crd.name === crdName);
@@ -130,7 +130,7 @@ function csvsOfSubscription(subscription: CachedObject): ReconcileRequest[] {
 
 /** CSVs owning or requiring the APIService `<version>.<group>`. */
 function csvsUsingApiService(cache: ObjectReader, name: string): ReconcileRequest[] {
-  return (cache.list(Kinds.clusterServiceVersion) as Csv[])
+  return sourceCsvs(cache)
     .filter((csv) => {
       const services = csv.spec?.apiservicedefinitions;
       return [...(services?.owned ?? []), ...(services?.required ?? [])].some((service) => `${service.version}.${service.group}` === name);

@@ -1,11 +1,11 @@
 import type { OLMConfig } from '@olm/api';
 import { Labels, OLMConfigName, updatedConditions, isCopied } from '@olm/api';
 import type { CachedObject, ObjectReader, ReconcileContext, ReconcileRequest, Reconciler } from '@olm/core';
-import { updateStatus } from '@olm/controller-runtime';
+import { isAlreadyExists, updateStatus } from '@olm/controller-runtime';
 import { formatTime } from '@olm/go-format';
 import { allNamespacesCopyTargets, copiedCsvsCondition, copiedCsvsEnabled, copiesAsExpected } from './copied-csvs-config.js';
-import { Kinds } from './kinds.js';
-import { clusterOlmConfig, namespaceViews, type Og, type Shared } from './shared.js';
+import { fieldManager, Kinds } from './kinds.js';
+import { clusterOlmConfig, namespaceViews, namespaceViewsOf, type Og, type Shared } from './shared.js';
 
 const clusterConfig: ReconcileRequest = { name: OLMConfigName };
 
@@ -24,11 +24,14 @@ export function createOlmConfigReconciler(shared: Shared): Reconciler {
       { ...Kinds.operatorGroup, map: () => [clusterConfig] },
       { ...Kinds.namespace, map: () => [clusterConfig] },
     ],
+    // As upstream, the OLMConfig `cluster` exists from start-up on: whoever wants copies off edits it.
+    startRequests: [clusterConfig],
     async reconcile(request, context) {
-      // With copies off altogether (`copiedCsvs: false`) there is nothing to report on.
-      if (request.name !== OLMConfigName || !shared.copiedCsvsEnabled) return;
+      if (request.name !== OLMConfigName) return;
       const config = clusterOlmConfig(context.cache);
-      if (!config) return;
+      if (!config) return createClusterConfig(shared);
+      // With copies off altogether (`copiedCsvs: false`) there is nothing to report on.
+      if (!shared.copiedCsvsEnabled) return;
       const enabled = copiedCsvsEnabled(config);
       const condition = copiedCsvsCondition(enabled, allNamespacesCopiesAsExpected(shared, enabled, context));
       if (!updatedConditions(config.status?.conditions ?? [], condition, '')) return;
@@ -39,6 +42,15 @@ export function createOlmConfigReconciler(shared: Shared): Reconciler {
       });
     },
   };
+}
+
+/** Creates the OLMConfig `cluster` (empty spec: upstream's defaults); one created meanwhile is kept. */
+async function createClusterConfig(shared: Shared): Promise<void> {
+  try {
+    await shared.client().create({ ...Kinds.olmConfig, metadata: { name: OLMConfigName }, spec: {} }, { fieldManager });
+  } catch (error) {
+    if (!isAlreadyExists(error)) throw error;
+  }
 }
 
 /** A copy, or a CSV in the namespace of an AllNamespaces group (its source or a would-be source). */
@@ -57,7 +69,8 @@ function targetsAllNamespaces(og: Og): boolean {
  * they belong: every other namespace while copies are enabled, only the protected ones otherwise.
  */
 function allNamespacesCopiesAsExpected(shared: Shared, enabled: boolean, context: ReconcileContext): boolean {
-  const namespaces = namespaceViews(context.cache);
+  // Disabled: only the protected namespaces matter, so the cost does not grow with the namespaces.
+  const namespaces = enabled ? namespaceViews(context.cache) : namespaceViewsOf(context.cache, shared.protectedCopiedCsvNamespaces);
   for (const og of context.cache.list(Kinds.operatorGroup) as Og[]) {
     if (!targetsAllNamespaces(og)) continue;
     const namespace = og.metadata.namespace;

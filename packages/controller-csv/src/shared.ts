@@ -1,5 +1,5 @@
 import type { ClusterServiceVersion, OLMConfig, OperatorGroup } from '@olm/api';
-import { OLMConfigName } from '@olm/api';
+import { isCopied, Labels, OLMConfigName } from '@olm/api';
 import type { CachedObject, InstallStrategy, Logger, ObjectReader, RbacGenerator } from '@olm/core';
 import type { EventRecorder, KubeClient } from '@olm/controller-runtime';
 import { Kinds } from './kinds.js';
@@ -33,12 +33,31 @@ export function clusterOlmConfig(cache: ObjectReader): OLMConfig | undefined {
   return cache.get(Kinds.olmConfig, OLMConfigName) as OLMConfig | undefined;
 }
 
+/**
+ * The CSVs that are not copies (in a namespace, or all), from the cache's index of CSVs without the
+ * `olm.copiedFrom` label: tens of thousands of copies cost nothing here.
+ */
+export function sourceCsvs(cache: ObjectReader, namespace?: string): Csv[] {
+  const csvs = cache.list(Kinds.clusterServiceVersion, { ...(namespace === undefined ? {} : { namespace }), labelSelector: `!${Labels.copiedFrom}` }) as Csv[];
+  return csvs.filter((csv) => !isCopied(csv));
+}
+
 /** The cached namespaces, telling those being deleted. */
 export function namespaceViews(cache: ObjectReader): Array<{ name: string; terminating: boolean }> {
   return cache.list(Kinds.namespace).map((namespace) => ({
     name: namespace.metadata?.name ?? '',
     terminating: (namespace as { status?: { phase?: string } }).status?.phase === 'Terminating',
   }));
+}
+
+/** The views of the named namespaces that exist in the cache. */
+export function namespaceViewsOf(cache: ObjectReader, names: Iterable<string>): Array<{ name: string; terminating: boolean }> {
+  const views: Array<{ name: string; terminating: boolean }> = [];
+  for (const name of names) {
+    const namespace = cache.get(Kinds.namespace, name) as { status?: { phase?: string } } | undefined;
+    if (namespace) views.push({ name, terminating: namespace.status?.phase === 'Terminating' });
+  }
+  return views;
 }
 
 export function csvReference(csv: { metadata: { name: string; namespace: string } }) {

@@ -74,6 +74,16 @@ describe('copied CSVs', () => {
     await waitForPhase(client, 'copy-op', 'copied.v1', 'Succeeded');
     await copyInPhase('copy-a', 'copied.v1', 'Succeeded');
 
+    // A copy carries the hashes of what it was copied from; one whose hash does not match is written again.
+    const current = await getCsv(client, 'copy-b', 'copied.v1');
+    const hashes = { nonStatus: current?.metadata?.annotations?.['olm.operatorframework.io/nonStatusCopyHash'], status: current?.metadata?.annotations?.['olm.operatorframework.io/statusCopyHash'] };
+    expect(hashes.nonStatus).toMatch(/^[0-9a-zA-Z]+$/);
+    expect(hashes.status).toMatch(/^[0-9a-zA-Z]+$/);
+    await client.patch({ ...Kinds.clusterServiceVersion, namespace: 'copy-b', name: 'copied.v1' }, { metadata: { annotations: { 'olm.operatorframework.io/nonStatusCopyHash': 'tampered' } } });
+    await eventually(async () => (await getCsv(client, 'copy-b', 'copied.v1'))?.metadata?.annotations?.['olm.operatorframework.io/nonStatusCopyHash'] === hashes.nonStatus, {
+      message: 'the copy is written again',
+    });
+
     // A copy deleted by hand comes back.
     await client.delete({ ...Kinds.clusterServiceVersion, namespace: 'copy-a', name: 'copied.v1' });
     await copyInPhase('copy-a', 'copied.v1', 'Succeeded');
@@ -133,7 +143,8 @@ describe('OLMConfig disableCopiedCSVs', () => {
       await createOperatorGroup(client, 'cfg-multi', 'og', { targetNamespaces: ['cfg-multi', 'cfg-target'] });
       await createOperatorGroup(client, 'cfg-own', 'og', { targetNamespaces: ['cfg-own'] });
       for (const namespace of ['cfg-all', 'cfg-multi', 'cfg-own']) await groupSynced(client, namespace, 'og');
-      await client.create({ apiVersion: 'operators.coreos.com/v1', kind: 'OLMConfig', metadata: { name: 'cluster' }, spec: {} });
+      // Nobody creates the OLMConfig `cluster`: the controller does at start-up, as upstream.
+      expect(await eventually(() => client.find(configReference), { message: 'OLMConfig cluster created at start-up' })).toMatchObject({ spec: {} });
       await client.create(csv({ namespace: 'cfg-all', name: 'global.v1' }));
       await client.create(csv({ namespace: 'cfg-multi', name: 'scoped.v1' }));
       await client.create(csv({ namespace: 'cfg-own', name: 'own.v1' }));
@@ -207,7 +218,9 @@ describe('OLMConfig disableCopiedCSVs', () => {
     const running = await startController(local);
     try {
       const { client } = local;
-      await client.create({ apiVersion: 'operators.coreos.com/v1', kind: 'OLMConfig', metadata: { name: 'cluster' }, spec: { features: { disableCopiedCSVs: true } } });
+      const configReference = { ...Kinds.olmConfig, name: 'cluster' };
+      await eventually(() => client.find(configReference), { message: 'OLMConfig cluster created at start-up' });
+      await client.patch(configReference, { spec: { features: { disableCopiedCSVs: true } } });
       for (const namespace of ['dis-all', 'dis-multi', 'dis-target']) await createNamespace(client, namespace);
       await createOperatorGroup(client, 'dis-all', 'og', {});
       await createOperatorGroup(client, 'dis-multi', 'og', { targetNamespaces: ['dis-target'] });

@@ -20,6 +20,8 @@ export function createOperatorConditionGeneratorReconciler(shared: Shared): Reco
   return {
     name: 'operator-condition-generator',
     for: Kinds.clusterServiceVersion,
+    // Copies get no OperatorCondition: tens of thousands of their events must not queue a reconcile each.
+    accepts: (csv) => !isCopiedCsv(csv as CsvForOperatorCondition),
     // A changed or deleted OperatorCondition reconciles its CSV, which puts it back.
     owns: [Kinds.operatorCondition],
     // Cached only to know which namespaces are being deleted: nothing is created in those.

@@ -50,7 +50,8 @@ export function createOperatorGroupReconciler(services: OperatorGroupServices): 
     owns: [Kinds.clusterRole],
     watches: [
       { ...Kinds.namespace, map: (_, cache) => allGroups(cache) },
-      { ...Kinds.clusterServiceVersion, map: (csv, cache) => groupsInNamespace(cache, csv.metadata?.namespace ?? '') },
+      // A copy is no member of the groups beside it: its events (tens of thousands) concern none.
+      { ...Kinds.clusterServiceVersion, map: (csv, cache) => (isCopied(csv) ? [] : groupsInNamespace(cache, csv.metadata?.namespace ?? '')) },
       { ...Kinds.serviceAccount, map: (account, cache) => groupsUsingServiceAccount(cache, account) },
       // Roles that lost their owner labels (recreated by kube's aggregation controller) are known by name.
       { ...Kinds.clusterRole, map: (role, cache) => groupNamingRole(shared, cache, role) },

@@ -1,5 +1,8 @@
 import type { ReconcileContext, ReconcileRequest, Reconciler } from '@olm/core';
 import { hasErrorCode } from '@olm/core';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { sleep } from './backoff.js';
@@ -226,6 +229,30 @@ describe('Controller', () => {
     expect(calls.sort()).toEqual(['ns/a', 'undefined/b']);
     expect(unsubscribed).toBe(1);
   });
+
+  it('lets a /healthz request be served while its workers drain a queue of no-op reconciles', async () => {
+    const keys = 100_000;
+    let reconciled = 0;
+    const { controller } = setup(async () => {
+      reconciled++;
+    });
+    const server = createServer((_request, response) => response.end(JSON.stringify({ reconciled })));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      await controller.start();
+      for (let index = 0; index < keys; index++) controller.enqueue({ namespace: 'ns', name: `key-${index}` });
+      const { port } = server.address() as AddressInfo;
+      // Sent while the queue is full: without yielding, the answer would wait for the last key.
+      const answer = (await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()) as { reconciled: number };
+      expect(answer.reconciled).toBeGreaterThan(0);
+      expect(answer.reconciled).toBeLessThan(keys);
+      await until(() => reconciled === keys, 60_000);
+      await controller.stop();
+    } finally {
+      server.close();
+    }
+  }, 90_000);
 
   it('reads the cache only for kinds an informer watches', () => {
     const { cache } = setup(async () => {});

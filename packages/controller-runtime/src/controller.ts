@@ -2,6 +2,7 @@ import type { CachedObject, Logger, ObjectKind, ReconcileRequest, Reconciler } f
 import { describeError, OlmError } from '@olm/core';
 import { isTerminalError, RuntimeErrorCodes } from './errors.js';
 import { isNamespaceTerminatingError } from './namespace-termination.js';
+import { yieldToEventLoop } from './event-loop-yield.js';
 import type { InformerCache } from './informer-cache.js';
 import type { KubeClient } from './kube-client.js';
 import { silentLogger } from './logger.js';
@@ -93,7 +94,11 @@ export class Controller {
     this.abort = new AbortController();
     this.metrics.maxConcurrentReconciles.set({ controller: this.name }, this.concurrency);
     this.series ??= this.bindSeries();
-    for (const object of this.cache.list(this.reconciler.for)) queue.add(requestKey(requestFor(object)));
+    const accepts = this.reconciler.accepts;
+    for (const object of this.cache.list(this.reconciler.for)) {
+      if (!accepts || accepts(object)) queue.add(requestKey(requestFor(object)));
+    }
+    for (const request of this.reconciler.startRequests ?? []) queue.add(requestKey(request));
     const signal = this.abort.signal;
     this.workers = Array.from({ length: this.concurrency }, () => this.work(queue, signal));
     this.logger.info('controller started', { workers: this.concurrency });
@@ -124,7 +129,8 @@ export class Controller {
 
   private wire(): void {
     const reconciler = this.reconciler;
-    const self = (object: CachedObject) => [requestFor(object)];
+    const accepts = reconciler.accepts;
+    const self = (object: CachedObject) => (!accepts || accepts(object) ? [requestFor(object)] : []);
     const wirings: WatchWiring[] = [{ kind: reconciler.for, map: self }];
     let ownerMapper: RequestMapper | undefined;
     const toOwner = (object: CachedObject) => {
@@ -180,6 +186,7 @@ export class Controller {
       } finally {
         queue.done(key);
       }
+      await yieldToEventLoop();
     }
   }
 

@@ -2,6 +2,7 @@ export * from './api-warnings.js';
 export * from './backoff.js';
 export * from './controller.js';
 export * from './errors.js';
+export * from './event-loop-yield.js';
 export * from './event-recorder.js';
 export * from './indexer.js';
 export * from './informer.js';

@@ -89,4 +89,19 @@ describe('Indexer', () => {
     }
     expect(hasErrorCode(duplicate, RuntimeErrorCodes.invalidArgument)).toBe(true);
   });
+
+  it('lists the objects without a label from an index that follows adds, label changes and deletes', () => {
+    const indexer = new Indexer();
+    indexer.upsert(configMap('a', 'source'));
+    indexer.upsert(configMap('b', 'copy', { labels: { copiedFrom: 'a' } }));
+    expect(names(indexer.list({ labelSelector: '!copiedFrom' }))).toEqual(['source']);
+    indexer.upsert(configMap('c', 'later'));
+    indexer.upsert(configMap('a', 'source', { labels: { copiedFrom: 'z' } }));
+    indexer.upsert(configMap('b', 'copy'));
+    expect(names(indexer.list({ labelSelector: '!copiedFrom' }))).toEqual(['copy', 'later']);
+    indexer.delete('c/later');
+    expect(names(indexer.list({ labelSelector: '!copiedFrom,tier=x' }))).toEqual([]);
+    expect(names(indexer.list({ labelSelector: '!copiedFrom' }))).toEqual(['copy']);
+    expect(names(indexer.list({ namespace: 'a', labelSelector: '!copiedFrom' }))).toEqual([]);
+  });
 });

@@ -2,6 +2,7 @@ import type { CachedObject, Logger, ObjectKind } from '@olm/core';
 import { describeError, OlmError } from '@olm/core';
 import { Backoff, sleep, type BackoffOptions } from './backoff.js';
 import { isGone, RuntimeErrorCodes } from './errors.js';
+import { yieldToEventLoop } from './event-loop-yield.js';
 import { BuiltInIndexes, Indexer, type IndexFunction } from './indexer.js';
 import type { KubeClient, WatchEvent } from './kube-client.js';
 import { silentLogger } from './logger.js';
@@ -121,7 +122,7 @@ export class Informer {
     this.running = this.run();
     const period = this.options.resyncPeriodMs ?? 0;
     if (period > 0) {
-      this.resyncTimer = setInterval(() => this.resync(), period);
+      this.resyncTimer = setInterval(() => void this.resync(), period);
       this.resyncTimer.unref();
     }
   }
@@ -174,9 +175,14 @@ export class Informer {
   }
 
   /** Replays every cached object to handlers as an update, so level-based controllers re-check them. */
-  resync(): void {
+  async resync(): Promise<void> {
     if (!this.synced) return;
-    for (const object of this.indexer.values()) this.emit('onUpdate', object, object);
+    // A snapshot, replayed in slices: tens of thousands of objects must not block the event loop.
+    for (const object of [...this.indexer.values()]) {
+      if (this.isStopped) return;
+      this.emit('onUpdate', object, object);
+      await yieldToEventLoop();
+    }
   }
 
   private async run(): Promise<void> {
@@ -282,9 +288,12 @@ export class Informer {
     }
     if (this.isStopped) return;
     const seen = new Set<string>();
+    // In slices (handlers run for each object): a list of tens of thousands must not block the event loop.
     for (const object of items) {
       seen.add(objectKey(object));
       this.upsert(object);
+      await yieldToEventLoop();
+      if (this.isStopped) return;
     }
     // Only this stream's part of the cache: other namespaces have streams of their own.
     const mine = stream.namespace === undefined ? [...this.indexer.values()] : this.indexer.byIndex(BuiltInIndexes.namespace, stream.namespace);
@@ -293,6 +302,7 @@ export class Informer {
       if (!seen.has(key)) {
         const removed = this.indexer.delete(key);
         if (removed) this.emit('onDelete', removed);
+        await yieldToEventLoop();
       }
     }
     stream.resourceVersion = listResourceVersion;

@@ -53,7 +53,7 @@ describe('Informer against the local API server', () => {
     const late: string[] = [];
     informer.addEventHandler({ onAdd: (object) => late.push(object.metadata!.name!) });
     expect(late).toContain('live');
-    informer.resync();
+    await informer.resync();
     expect(log.filter((line) => line.startsWith('resync'))).not.toHaveLength(0);
     await informer.stop();
     expect(informer.stats.errors).toBe(0);

@@ -16,7 +16,7 @@ const managers: Manager[] = [];
 beforeAll(async () => {
   env = await startServer({ durable: true });
   client = env.client();
-  for (const namespace of ['copy', 'restart', 'conflict', 'midway', 'leader', 'bad', 'owners', 'parallel', 'stolen', 'resync']) await createNamespace(client, namespace);
+  for (const namespace of ['copy', 'restart', 'conflict', 'midway', 'leader', 'bad', 'owners', 'parallel', 'stolen', 'resync', 'accepts']) await createNamespace(client, namespace);
   await installToyCrd(client);
 });
 afterAll(async () => {
@@ -202,6 +202,29 @@ describe('Manager with a toy reconciler against the local API server', () => {
     });
     await runtime.start();
     await eventually(() => (counts.get('quiet') ?? 0) >= 3, { message: 'three reconciles without any change' });
+    await runtime.stop();
+  });
+
+  it('queues only the objects its accepts() admits, at start and on events', async () => {
+    const reconciled: string[] = [];
+    await client.create(configMap('accepts', 'skipped-before', {}, { skip: 'yes' }));
+    await client.create(configMap('accepts', 'kept-before', {}));
+    const runtime = manager();
+    runtime.add({
+      name: 'accepting',
+      for: configMapKind,
+      accepts: (object) => object.metadata?.labels?.['skip'] !== 'yes',
+      async reconcile(request) {
+        if (request.namespace === 'accepts') reconciled.push(request.name);
+      },
+    });
+    await runtime.start();
+    await client.create(configMap('accepts', 'skipped-after', {}, { skip: 'yes' }));
+    await client.create(configMap('accepts', 'kept-after', {}));
+    // One worker takes keys in order: the skipped ones, had they been queued, would come first.
+    await eventually(() => reconciled.includes('kept-after'), { message: 'the last admitted ConfigMap reconciled' });
+    expect(reconciled).toContain('kept-before');
+    expect(reconciled.filter((name) => name.startsWith('skipped'))).toEqual([]);
     await runtime.stop();
   });
 

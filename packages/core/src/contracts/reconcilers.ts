@@ -88,10 +88,18 @@ export interface Reconciler {
   readonly name: string;
   /** The watched kind, e.g. `{ apiVersion: 'operators.coreos.com/v1alpha1', kind: 'ClusterServiceVersion' }`. */
   readonly for: ObjectKind;
+  /**
+   * Which objects of the `for` kind it reconciles (default all): an event for an object this rejects,
+   * judged by the object after the change, queues nothing, nor does the start-up sweep. A cheap test of
+   * the object alone, e.g. leaving out tens of thousands of copied CSVs that need no reconcile.
+   */
+  readonly accepts?: (object: CachedObject) => boolean;
   /** Kinds this reconciler creates; a change to one reconciles its owner. */
   readonly owns?: readonly ObjectKind[];
   /** Further kinds to watch, each with a mapper from a changed object to the requests to reconcile. */
   readonly watches?: readonly ReconcilerWatch[];
+  /** Requests queued each time the reconciler starts, besides every cached object of its kind: e.g. a singleton that may not exist yet. */
+  readonly startRequests?: readonly ReconcileRequest[];
   /** Further triggers from outside the cluster. */
   readonly eventSources?: readonly ReconcilerEventSource[];
   /** How many keys may be reconciled at once (never one key twice at once). Default 1. */

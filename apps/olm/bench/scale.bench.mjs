@@ -1,0 +1,276 @@
+// Scale benchmark of the built distribution (issue 27): `olm up` (one process: the local API server, the
+// controllers, the catalogs and the packageserver), M AllNamespaces operators in the `operators` namespace,
+// then N namespaces created in waves of 2,500; every namespace gets a copy of every operator's CSV.
+// Prints one JSON line per case:
+//   a. copies: N namespaces created -> all N x M copies present (convergence), the longest event-loop block
+//      and the worst per-second p99 seen by `olm up`'s own /metrics (prom-client's event-loop monitor,
+//      scraped every second), the slowest /healthz answer, peak and final RSS, work-queue adds per copy;
+//   b. at rest: CPU of the `olm up` process over 10 s, and API writes per second (resourceVersion growth);
+//   c. disableCopiedCSVs: OLMConfig `cluster` switched -> every copy gone, CPU at rest after.
+// The first three operators come from the example catalog through Subscriptions (acme-database, acme-backup,
+// acme-monitoring); operators beyond three are CSVs created directly (the catalog has three packages).
+// SCALE_NAMESPACES (default 1000) and SCALE_OPERATORS (default 3, at most 5) choose N and M. A miss is
+// reported, never a failure: the machine may be shared.
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Informer, KubeClient } from '@olm/controller-runtime';
+
+const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const namespaceCount = Number(process.env.SCALE_NAMESPACES ?? 1000);
+const operatorCount = Math.min(5, Math.max(1, Number(process.env.SCALE_OPERATORS ?? 3)));
+const waveSize = 2500;
+const createConcurrency = 32;
+const deadlineMs = Number(process.env.SCALE_DEADLINE_MS ?? 3_600_000);
+const catalogPackages = ['acme-database', 'acme-backup', 'acme-monitoring'];
+const csvKind = { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'ClusterServiceVersion' };
+
+const print = (line) => console.log(JSON.stringify(line));
+const round = (value, digits = 0) => Math.round(value * 10 ** digits) / 10 ** digits;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const mb = (bytes) => round(bytes / 1024 / 1024);
+
+async function until(condition, message, timeoutMs = deadlineMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`${message}: not within ${timeoutMs / 1000} s`);
+    await sleep(250);
+  }
+}
+
+/** `olm up` as a child process, in its own data directory, with its operations endpoint. */
+async function startOlmUp() {
+  const directory = await mkdtemp(join(tmpdir(), 'olm-scale-'));
+  const kubeconfig = join(directory, 'kubeconfig');
+  const child = spawn(
+    process.execPath,
+    ['--max-old-space-size=4096', cli, 'up', '--port', '0', '--host', '127.0.0.1', '--kubeconfig', kubeconfig, '--metrics-port', '0', '--log-level', 'warn'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  await until(() => {
+    if (child.exitCode !== null) throw new Error(`olm up exited with ${child.exitCode}:\n${output}`);
+    return /running; press Ctrl-C/.test(output);
+  }, `olm up did not start:\n${output}`, 120_000);
+  const operationsUrl = /metrics, health and readiness on (\S+)/.exec(output)[1];
+  return {
+    client: new KubeClient({ kubeconfig: await readFile(kubeconfig, 'utf8') }),
+    operationsUrl,
+    pid: child.pid,
+    output: () => output,
+    async stop() {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+      await rm(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Resident memory now and at its peak (Linux /proc), in bytes. */
+async function memoryOf(pid) {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kB = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB$`, 'm').exec(status)?.[1] ?? NaN) * 1024;
+  return { rss: kB('VmRSS'), peak: kB('VmHWM') };
+}
+
+/** CPU seconds (user + system) the process used so far. */
+async function cpuSeconds(pid) {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Scrapes /metrics and /healthz every second: the worst event-loop block and p99, and the slowest /healthz answer. */
+function watchHealth(operationsUrl) {
+  const seen = { lagMaxSeconds: 0, lagP99Seconds: 0, healthzMaxMs: 0, scrapes: 0 };
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const startedAt = performance.now();
+      try {
+        await (await fetch(`${operationsUrl}/healthz`, { signal: AbortSignal.timeout(120_000) })).text();
+        seen.healthzMaxMs = Math.max(seen.healthzMaxMs, performance.now() - startedAt);
+        const metrics = await (await fetch(`${operationsUrl}/metrics`, { signal: AbortSignal.timeout(120_000) })).text();
+        const value = (name) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1] ?? 0);
+        seen.lagMaxSeconds = Math.max(seen.lagMaxSeconds, value('nodejs_eventloop_lag_max_seconds'));
+        seen.lagP99Seconds = Math.max(seen.lagP99Seconds, value('nodejs_eventloop_lag_p99_seconds'));
+        seen.scrapes += 1;
+      } catch {
+        seen.healthzMaxMs = Math.max(seen.healthzMaxMs, performance.now() - startedAt);
+      }
+      await sleep(1_000);
+    }
+  })();
+  return {
+    seen,
+    reset() {
+      Object.assign(seen, { lagMaxSeconds: 0, lagP99Seconds: 0, healthzMaxMs: 0, scrapes: 0 });
+    },
+    async stop() {
+      running = false;
+      await loop;
+    },
+  };
+}
+
+/** Work-queue adds so far, by queue. */
+async function queueAdds(operationsUrl) {
+  const metrics = await (await fetch(`${operationsUrl}/metrics`)).text();
+  const adds = {};
+  for (const match of metrics.matchAll(/^workqueue_adds_total\{name="([^"]+)"[^}]*\} (\S+)$/gm)) adds[match[1]] = Number(match[2]);
+  return adds;
+}
+
+/** The copies of the operators' CSVs, counted from a watch (an informer in this process). */
+async function watchCopies(client) {
+  const informer = new Informer({ client, kind: csvKind, labelSelector: 'olm.copiedFrom=operators', pageSize: 2000 });
+  informer.start();
+  await informer.waitForSync(120_000);
+  return { count: () => informer.indexer.size, stop: () => informer.stop() };
+}
+
+/** Runs `task` over `items`, `concurrency` at a time. */
+async function inParallel(items, concurrency, task) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) await task(items[next++]);
+    }),
+  );
+}
+
+/** A small AllNamespaces operator created as a CSV (the example catalog has only three packages). */
+function extraOperatorCsv(index) {
+  const name = `bench-extra-${index}`;
+  const labels = { 'app.kubernetes.io/name': name };
+  return {
+    ...csvKind,
+    metadata: { name: `${name}.v1.0.0`, namespace: 'operators' },
+    spec: {
+      displayName: name,
+      version: '1.0.0',
+      installModes: ['OwnNamespace', 'SingleNamespace', 'MultiNamespace', 'AllNamespaces'].map((type) => ({ type, supported: true })),
+      install: {
+        strategy: 'deployment',
+        spec: {
+          deployments: [
+            {
+              name: `${name}-operator`,
+              spec: { replicas: 1, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'manager', image: `registry.example.com/${name}:v1` }] } } },
+            },
+          ],
+        },
+      },
+    },
+  };
+}
+
+async function installOperators(client) {
+  const names = [];
+  for (const pkg of catalogPackages.slice(0, operatorCount)) {
+    await client.create({
+      apiVersion: 'operators.coreos.com/v1alpha1',
+      kind: 'Subscription',
+      metadata: { name: pkg, namespace: 'operators' },
+      spec: { name: pkg, channel: 'stable', source: 'acme-examples', sourceNamespace: 'olm' },
+    });
+  }
+  for (let index = catalogPackages.length; index < operatorCount; index += 1) {
+    const csv = extraOperatorCsv(index);
+    await client.create(csv);
+    names.push(csv.metadata.name);
+  }
+  await until(async () => {
+    const csvs = (await client.list(csvKind, { namespace: 'operators' })).items;
+    return csvs.filter((csv) => csv.status?.phase === 'Succeeded').length >= operatorCount;
+  }, `${operatorCount} operators Succeeded`, 300_000);
+}
+
+/** CPU (percent of one core) and API writes per second over a quiet window. */
+async function atRest(olm, windowMs = 10_000) {
+  const version = async () => Number((await olm.client.list({ apiVersion: 'v1', kind: 'Namespace' }, { limit: 1 })).resourceVersion);
+  await sleep(5_000);
+  const [cpuBefore, versionBefore] = [await cpuSeconds(olm.pid), await version()];
+  await sleep(windowMs);
+  const [cpuAfter, versionAfter] = [await cpuSeconds(olm.pid), await version()];
+  return { cpuPercentOfCore: round(((cpuAfter - cpuBefore) / (windowMs / 1000)) * 100, 1), writesPerSecond: round((versionAfter - versionBefore) / (windowMs / 1000), 1) };
+}
+
+const olm = await startOlmUp();
+const health = watchHealth(olm.operationsUrl);
+try {
+  await installOperators(olm.client);
+  const copies = await watchCopies(olm.client);
+  const before = (await olm.client.list({ apiVersion: 'v1', kind: 'Namespace' })).items.length;
+  const expected = () => operatorCount * (before + namespaceCount - 1);
+  const addsBefore = await queueAdds(olm.operationsUrl);
+  health.reset();
+  const startedAt = performance.now();
+  const waves = [];
+  for (let first = 0; first < namespaceCount; first += waveSize) {
+    const names = Array.from({ length: Math.min(waveSize, namespaceCount - first) }, (_, index) => `scale-${first + index}`);
+    const waveStart = performance.now();
+    await inParallel(names, createConcurrency, (name) => olm.client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }));
+    const target = operatorCount * (before + first + names.length - 1);
+    await until(() => copies.count() >= target, `copies of wave ${waves.length + 1}`);
+    waves.push(round((performance.now() - waveStart) / 1000, 1));
+  }
+  const convergedSeconds = round((performance.now() - startedAt) / 1000, 1);
+  const memory = await memoryOf(olm.pid);
+  const addsAfter = await queueAdds(olm.operationsUrl);
+  const copyCount = copies.count();
+  const addsPerCopy = Object.fromEntries(
+    Object.entries(addsAfter)
+      .map(([name, value]) => [name, round((value - (addsBefore[name] ?? 0)) / Math.max(1, copyCount), 2)])
+      .filter(([, value]) => value > 0),
+  );
+  print({
+    case: 'olm scale: N namespaces created -> N x M copied CSVs',
+    namespaces: namespaceCount,
+    operators: operatorCount,
+    copies: copyCount,
+    expectedCopies: expected(),
+    convergedSeconds,
+    waveSeconds: waves,
+    eventLoopBlockMaxMs: round(health.seen.lagMaxSeconds * 1000),
+    eventLoopP99MaxMs: round(health.seen.lagP99Seconds * 1000),
+    healthzMaxMs: round(health.seen.healthzMaxMs),
+    rssMb: mb(memory.rss),
+    peakRssMb: mb(memory.peak),
+    workQueueAddsPerCopy: addsPerCopy,
+    target: { eventLoopBlockMaxMs: 1000, eventLoopP99MaxMs: 100, rssMb: 1024 },
+  });
+  health.reset();
+  const rest = await atRest(olm);
+  print({ case: 'olm scale: at rest with all copies', namespaces: namespaceCount, operators: operatorCount, ...rest, eventLoopBlockMaxMs: round(health.seen.lagMaxSeconds * 1000), target: { cpuPercentOfCore: 5 } });
+
+  health.reset();
+  const disabledAt = performance.now();
+  await olm.client.patch({ apiVersion: 'operators.coreos.com/v1', kind: 'OLMConfig', name: 'cluster' }, { spec: { features: { disableCopiedCSVs: true } } });
+  await until(() => copies.count() === 0, 'copies removed after disableCopiedCSVs');
+  const removedSeconds = round((performance.now() - disabledAt) / 1000, 1);
+  const disabledRest = await atRest(olm);
+  const afterDisable = await memoryOf(olm.pid);
+  print({
+    case: 'olm scale: disableCopiedCSVs -> every copy removed',
+    namespaces: namespaceCount,
+    operators: operatorCount,
+    removed: copyCount,
+    removedSeconds,
+    copiesRemovedPerSecond: round(copyCount / Math.max(0.001, removedSeconds)),
+    eventLoopBlockMaxMs: round(health.seen.lagMaxSeconds * 1000),
+    healthzMaxMs: round(health.seen.healthzMaxMs),
+    rssMb: mb(afterDisable.rss),
+    atRest: disabledRest,
+  });
+  await copies.stop();
+} catch (error) {
+  print({ case: 'olm scale', error: String(error?.message ?? error), output: olm.output().slice(-4000) });
+  process.exitCode = 1;
+} finally {
+  await health.stop();
+  await olm.stop();
+}
