@@ -6,7 +6,7 @@ import { certRenewalReason } from './cert-install.js';
 import { hasCertResources } from './cert-resources.js';
 import { expectedServing, installChecks } from './csv-install.js';
 import { fail, invalidStrategy, setPhase, strategyFor } from './csv-phase.js';
-import { crdOwnerConflict, isFailForward, replacingCsv } from './csv-replacement.js';
+import { crdOwnerConflict, isFailForward, replacedCsv, replacingCsv } from './csv-replacement.js';
 import { apiServiceOwnerConflict, requirementsOf } from './csv-requirements.js';
 import { installOutcome, isInstalled, ServingMessages } from './install-outcome.js';
 import { fieldManager, Kinds, kubeObjectOf } from './kinds.js';
@@ -27,6 +27,11 @@ const recoverableGroupReasons: readonly string[] = [
 export async function succeeded(shared: Shared, csv: Csv, context: ReconcileContext): Promise<ReconcileResult | void> {
   const replacer = replacingCsv(csv, context);
   if (replacer) {
+    // A chain hands over one link at a time: while the CSV this one replaced still waits for it to succeed
+    // (Replacing, not yet Deleting), this one stays Succeeded, so the newer CSV cannot start installing
+    // before the oldest is on its way out (upstream's TestUpdates order); that CSV's change requeues this one.
+    const previous = replacedCsv(csv, context);
+    if (previous && previous.status?.phase === CSVPhases.Replacing) return;
     if (await setPhase(shared, csv, CSVPhases.Replacing, CSVReasons.BeingReplaced, CSVMessages.beingReplaced(replacer.metadata.name))) {
       shared.metrics()?.upgraded();
     }

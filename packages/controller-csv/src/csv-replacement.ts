@@ -9,9 +9,13 @@ export async function replacing(shared: PhaseWriter, csv: Csv, context: Reconcil
   if (replacedCsv(csv, context)) return;
   const replacer = replacingCsv(csv, context);
   if (!replacer) throw new Error(CSVMessages.noReplacementFound);
-  // With fail-forward the direct replacer may itself have failed and be replaced: the newest decides.
-  const next = isFailForward(csv, context) ? newestReplacer(csv, context) ?? replacer : replacer;
-  if (next.status?.phase === CSVPhases.Succeeded) {
+  // The direct replacer decides once it succeeded. With fail-forward it may have failed and be replaced; and
+  // it may be Replacing already, because a newer CSV succeeded before this one was looked at again (the
+  // order of events decides): then the newest of the chain decides, or this CSV would wait for ever.
+  const newest = newestReplacer(csv, context) ?? replacer;
+  const directPhase = replacer.status?.phase;
+  const newestDecides = isFailForward(csv, context) || directPhase === CSVPhases.Replacing || directPhase === CSVPhases.Deleting;
+  if (directPhase === CSVPhases.Succeeded || (newestDecides && newest.status?.phase === CSVPhases.Succeeded)) {
     await setPhase(shared, csv, CSVPhases.Deleting, CSVReasons.Replaced, CSVMessages.replaced);
   }
 }
