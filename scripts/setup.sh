@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# Idempotent set-up for a fresh machine that has only Node 20 (or newer) and npm. The project runs on
-# Node 24 LTS, which comes from the npm registry as the root devDependency `node` (`pnpm exec node`):
+# Idempotent set-up for a fresh machine that has only Node 20 and npm:
 # pnpm (pinned), kubectl (for the tests that drive a real client), docker-registry (a real image
 # registry for the bundle image tests), dependencies, build.
 set -euo pipefail
