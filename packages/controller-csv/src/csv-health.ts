@@ -27,11 +27,11 @@ const recoverableGroupReasons: readonly string[] = [
 export async function succeeded(shared: Shared, csv: Csv, context: ReconcileContext): Promise<ReconcileResult | void> {
   const replacer = replacingCsv(csv, context);
   if (replacer) {
-    // A chain hands over one link at a time: while the CSV this one replaced still waits for it to succeed
-    // (Replacing, not yet Deleting), this one stays Succeeded, so the newer CSV cannot start installing
+    // A chain hands over one link at a time: while the CSV this one replaced is still there and not yet
+    // Deleting (it may not have seen this one succeed yet: caches lag), this one stays Succeeded, so the newer CSV cannot start installing
     // before the oldest is on its way out (upstream's TestUpdates order); that CSV's change requeues this one.
     const previous = replacedCsv(csv, context);
-    if (previous && previous.status?.phase === CSVPhases.Replacing) return;
+    if (previous && previous.status?.phase !== CSVPhases.Deleting) return;
     if (await setPhase(shared, csv, CSVPhases.Replacing, CSVReasons.BeingReplaced, CSVMessages.beingReplaced(replacer.metadata.name))) {
       shared.metrics()?.upgraded();
     }

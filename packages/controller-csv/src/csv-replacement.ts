@@ -17,7 +17,10 @@ export async function replacing(shared: PhaseWriter, csv: Csv, context: Reconcil
   const newestDecides = isFailForward(csv, context) || directPhase === CSVPhases.Replacing || directPhase === CSVPhases.Deleting;
   if (directPhase === CSVPhases.Succeeded || (newestDecides && newest.status?.phase === CSVPhases.Succeeded)) {
     await setPhase(shared, csv, CSVPhases.Deleting, CSVReasons.Replaced, CSVMessages.replaced);
+    return;
   }
+  // Waiting on a CSV two or more links away, whose changes do not requeue this one: look again soon.
+  if (newestDecides) return { requeueAfter: 2_000 };
 }
 
 /** `IsReplacing`: the CSV named by `spec.replaces` (self-reference ignored). */
