@@ -1,3 +1,4 @@
+import { ProjectAnnotations, ProjectSubscriptionConditionTypes } from '@olm/api';
 import type { KubeClient } from '@olm/controller-runtime';
 import type { Command } from 'commander';
 import { withClusterSession, type NamespacedCommandOptions } from '../cluster-session.js';
@@ -6,7 +7,7 @@ import { approveHint, csvKind, findSubscription, installPlanKind, isWaitingForAp
 import { addClusterOptions, addNamespaceOption, addOutputOption, type OutputFormat } from './shared-options.js';
 
 const packageManifestKind = { apiVersion: 'packages.operators.coreos.com/v1', kind: 'PackageManifest' } as const;
-const versionPinAnnotation = 'olm-ts.io/version-pin';
+const versionPinAnnotation = ProjectAnnotations.versionPin;
 
 /** One reason the Subscription is where it is, and what to do about it. */
 export interface Finding {
@@ -111,7 +112,7 @@ function findingsOf(explanation: Omit<Explanation, 'findings'>, subscription: Js
   }
   const planFailed = active('InstallPlanFailed');
   if (planFailed) findings.push({ why: `InstallPlan ${plan?.metadata?.name ?? ''} failed: ${planFailed.message}`, todo: 'fix what the message names, then delete the failed InstallPlan so that OLM plans again' });
-  const pinned = active('VersionPinned');
+  const pinned = active(ProjectSubscriptionConditionTypes.VersionPinned);
   if (pinned) findings.push({ why: `a newer version waits: ${pinned.message}`, todo: `kubectl annotate subscription ${name} -n ${namespace} ${versionPinAnnotation}- (or set a wider range)` });
   if (csv && csv.status?.phase && csv.status.phase !== 'Succeeded') {
     findings.push({ why: `CSV ${csv.metadata!.name} is ${csv.status.phase}${csv.status.reason ? ` (${csv.status.reason})` : ''}: ${csv.status.message ?? ''}`.trim(), todo: `kubectl describe csv ${csv.metadata!.name} -n ${namespace}` });
