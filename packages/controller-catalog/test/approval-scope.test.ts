@@ -1,44 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KubeClient } from '@olm/controller-runtime';
-import type { RegistryServer } from '@olm/registry';
+import { describe, expect, it } from 'vitest';
 import { Kinds, type AnyObject } from '../src/kinds.js';
-import { approveInstallPlan, createOperatorNamespace, eventually, get, grpcCatalogSource, list, startCluster, startController, startRegistry, subscription } from './helpers.js';
+import { approveInstallPlan, createOperatorNamespace, eventually, get, list, subscription, useExampleCatalogEnvironment } from './helpers.js';
 
 // Issue 24 item 2: one Manual Subscription must not force Manual approval on every plan of its namespace.
-let cluster: Awaited<ReturnType<typeof startCluster>>;
-let client: KubeClient;
-let registry: RegistryServer;
-let controller: Awaited<ReturnType<typeof startController>>;
-
-beforeAll(async () => {
-  cluster = await startCluster();
-  client = cluster.client;
-  registry = await startRegistry();
-  await client.create(grpcCatalogSource('olm', 'acme-examples', registry.address));
-  controller = await startController(cluster.server, client);
-});
-afterAll(async () => {
-  await controller?.stop();
-  await registry?.stop();
-  await cluster?.stop();
-});
+const environment = useExampleCatalogEnvironment();
 
 const phaseOf = (plan: AnyObject | undefined) => (plan?.status as { phase?: string } | undefined)?.phase;
 const csvNamesOf = (plan: AnyObject) => (plan.spec as { clusterServiceVersionNames: string[] }).clusterServiceVersionNames;
-const planFor = async (namespace: string, csv: string) => (await list(client, Kinds.installPlan, namespace)).filter((plan) => csvNamesOf(plan).includes(csv));
+const planFor = async (namespace: string, csv: string) => (await list(environment.client, Kinds.installPlan, namespace)).filter((plan) => csvNamesOf(plan).includes(csv));
 
 describe('approval follows the Subscriptions whose bundles a plan holds', () => {
   it('installs an Automatic Subscription beside a Manual one that waits for approval, and the Manual plan still waits', async () => {
     const namespace = 'manual-beside-automatic';
-    await createOperatorNamespace(client, namespace);
-    await client.create(subscription(namespace, 'acme-database', { installPlanApproval: 'Manual' }));
+    await createOperatorNamespace(environment.client, namespace);
+    await environment.client.create(subscription(namespace, 'acme-database', { installPlanApproval: 'Manual' }));
     const [manualPlan] = await eventually(async () => {
       const plans = await planFor(namespace, 'acme-database.v1.2.0');
       return plans.length === 1 && phaseOf(plans[0]) === 'RequiresApproval' && plans;
     });
     expect(manualPlan!.spec).toMatchObject({ approval: 'Manual', approved: false });
 
-    await client.create(subscription(namespace, 'acme-monitoring', { installPlanApproval: 'Automatic' }));
+    await environment.client.create(subscription(namespace, 'acme-monitoring', { installPlanApproval: 'Automatic' }));
     const [automaticPlan] = await eventually(async () => {
       const plans = await planFor(namespace, 'acme-monitoring.v0.1.0');
       return plans.length === 1 && phaseOf(plans[0]) === 'Complete' && plans;
@@ -46,11 +28,11 @@ describe('approval follows the Subscriptions whose bundles a plan holds', () => 
     expect(automaticPlan!.spec).toMatchObject({ approval: 'Automatic', approved: true });
     // The Manual Subscription's bundle was not pulled into the Automatic plan, and its own plan still waits.
     expect(csvNamesOf(automaticPlan!)).toEqual(['acme-monitoring.v0.1.0']);
-    expect(await get(client, Kinds.clusterServiceVersion, namespace, 'acme-database.v1.2.0')).toBeUndefined();
-    expect(phaseOf(await get(client, Kinds.installPlan, namespace, manualPlan!.metadata!.name!))).toBe('RequiresApproval');
+    expect(await get(environment.client, Kinds.clusterServiceVersion, namespace, 'acme-database.v1.2.0')).toBeUndefined();
+    expect(phaseOf(await get(environment.client, Kinds.installPlan, namespace, manualPlan!.metadata!.name!))).toBe('RequiresApproval');
 
     // Approved, it installs as before.
-    await approveInstallPlan(cluster.server, client, namespace, manualPlan!.metadata!.name!);
-    await eventually(async () => phaseOf(await get(client, Kinds.installPlan, namespace, manualPlan!.metadata!.name!)) === 'Complete');
+    await approveInstallPlan(environment.cluster.server, environment.client, namespace, manualPlan!.metadata!.name!);
+    await eventually(async () => phaseOf(await get(environment.client, Kinds.installPlan, namespace, manualPlan!.metadata!.name!)) === 'Complete');
   });
 });

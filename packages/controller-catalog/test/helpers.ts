@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { afterAll, beforeAll } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { KubeClient } from '@olm/controller-runtime';
@@ -110,4 +111,25 @@ export function collectReplacedCsvs(client: KubeClient, namespace: string): () =
     running = false;
     await loop;
   };
+}
+
+/**
+ * The usual environment of a catalog-operator test, for a describe block: a cluster, the example catalog
+ * served over gRPC as the global `olm/acme-examples`, and the controller. Read the fields inside tests.
+ */
+export function useExampleCatalogEnvironment() {
+  const environment = {} as { cluster: testing.TestCluster; client: KubeClient; registry: RegistryServer; controller: Awaited<ReturnType<typeof startController>> };
+  beforeAll(async () => {
+    environment.cluster = await startCluster();
+    environment.client = environment.cluster.client;
+    environment.registry = await startRegistry();
+    await environment.client.create(testing.grpcCatalogSource('olm', 'acme-examples', environment.registry.address));
+    environment.controller = await startController(environment.cluster.server, environment.client);
+  });
+  afterAll(async () => {
+    await environment.controller?.stop();
+    await environment.registry?.stop();
+    await environment.cluster?.stop();
+  });
+  return environment;
 }
