@@ -32,6 +32,12 @@ export const ProjectAnnotations = {
    * only to versions inside it; the `VersionPinned` condition says when a newer version waits.
    */
   versionPin: 'olm-ts.io/version-pin',
+  /**
+   * On Subscriptions, written by the catalog operator: the revisions installed, oldest first, as a JSON
+   * array of `InstallHistoryEntry` (the last `maxInstallHistoryEntries`). `olm history` reads it and
+   * `olm rollback` carries it over; InstallPlans are garbage-collected, so they cannot be the record.
+   */
+  installHistory: 'olm-ts.io/install-history',
 } as const;
 
 /** Label keys OLM reads or writes, verbatim from upstream. */

@@ -1,5 +1,6 @@
 export * from './meta.js';
 export * from './annotations.js';
+export * from './install-history.js';
 export * from './cluster-service-version.js';
 export * from './install-plan.js';
 export * from './subscription.js';

@@ -3,6 +3,7 @@ import { isNotFound, updateStatus, type KubeClient } from '@olm/controller-runti
 import type { CatalogControllerContext } from './controller-context.js';
 import { asString, Kinds, nameOf, namespaceOf, typed, typedList, type CatalogSourceObject, type InstallPlanObject } from './kinds.js';
 import type { LiveSubscription } from './namespace-snapshot.js';
+import { recordInstallHistory } from './subscription-history.js';
 import { ownPartDiffers, withOwnPart } from './subscription-ownership.js';
 import { catalogHealthOf, updateCatalogHealth, updateInstallPlanConditions, type SubscriptionStatus } from './subscription-status.js';
 
@@ -11,7 +12,8 @@ import { catalogHealthOf, updateCatalogHealth, updateInstallPlanConditions, type
  * reconcilers), one Subscription per request: `CatalogSourcesUnhealthy` and `catalogHealth` over the catalogs of
  * its namespace and the global one, and `InstallPlanPending`/`InstallPlanFailed`/`InstallPlanMissing` from the
  * InstallPlan it references. Only that part of the status is written (see `subscription-ownership`), so it never
- * undoes what namespace resolution writes, and resolution never undoes it.
+ * undoes what namespace resolution writes, and resolution never undoes it. It also keeps the Subscription's
+ * install history annotation (`subscription-history`).
  */
 export function createSubscriptionReconciler(context: CatalogControllerContext): Reconciler {
   const requestsOf = (subscriptions: readonly CachedObject[]) => subscriptions.map((sub) => ({ namespace: namespaceOf(sub), name: nameOf(sub) }));
@@ -36,6 +38,7 @@ export function createSubscriptionReconciler(context: CatalogControllerContext):
       const cached = cache.get(Kinds.subscription, name, namespace) as LiveSubscription | undefined;
       if (!cached) return;
       const client = context.client();
+      await recordInstallHistory(client, cached, context.now(), context.fieldManager);
       const planName = cached.status?.installPlanRef?.name;
       const plan = planName ? await referencedPlan(client, cache, namespace, planName) : undefined;
       const sources = healthSources(cache, namespace, context.globalCatalogNamespace);
