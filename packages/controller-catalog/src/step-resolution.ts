@@ -1,4 +1,5 @@
-import { InstallPlanPhases, type Approval } from '@olm/api';
+import { Approvals, InstallPlanPhases, type Approval } from '@olm/api';
+import { bundlesForALaterPlan } from './approval-split.js';
 import { describeError, OlmError, type BundlePullResult, type CachedObject, type NamespaceResolution as Resolution, type ResolverCatalog } from '@olm/core';
 import { propertiesAnnotationValue, stepsFromBundle, subscriptionStep, type Step } from './bundle-steps.js';
 import { bundleManifests, isImageOnly } from './bundle-manifests.js';
@@ -60,16 +61,26 @@ export async function resolveSteps(context: CatalogControllerContext, input: Ste
   const bundleLookups: BundleLookup[] = [];
   const approvals: (string | undefined)[] = [];
   const planned = bundlesInReferencedPlans(typedList('installPlan', input.plans), subscriptions);
-  for (const operator of resolution.operators) {
-    if (operator.existing) continue;
-    // Waiting for approval (or being installed) in a plan of its own: not pulled into this one.
-    if (planned.has(operator.name)) continue;
-    const matching = subscriptions.filter(
+  const matchingOf = (operator: Resolution['operators'][number]) =>
+    subscriptions.filter(
       (sub) =>
         sub.spec?.name === operator.package &&
         (!sub.spec?.channel || sub.spec.channel === operator.channel) &&
         (!sub.spec?.source || (sub.spec.source === operator.catalog.name && sub.spec.sourceNamespace === operator.catalog.namespace)),
     );
+  // Waiting for approval (or being installed) in a plan of its own: not pulled into this one.
+  const candidates = resolution.operators.filter((operator) => !operator.existing && !planned.has(operator.name));
+  const later = bundlesForALaterPlan(
+    candidates.map((operator) => ({
+      name: operator.name,
+      package: operator.package,
+      manual: installPlanApproval(matchingOf(operator).map((sub) => sub.spec?.installPlanApproval)) === Approvals.Manual,
+      properties: catalogs.find((candidate) => candidate.name === operator.catalog.name && candidate.namespace === operator.catalog.namespace)?.content.packages.get(operator.package)?.bundles.get(operator.name)?.properties ?? [],
+    })),
+  );
+  for (const operator of candidates) {
+    if (later.has(operator.name)) continue;
+    const matching = matchingOf(operator);
     const csvExists = csvs.some((csv) => nameOf(csv) === operator.name);
     if (matching.length > 0 && csvExists && matching.every((sub) => sub.status?.currentCSV === operator.name)) continue;
     const catalog = catalogs.find((candidate) => candidate.name === operator.catalog.name && candidate.namespace === operator.catalog.namespace);

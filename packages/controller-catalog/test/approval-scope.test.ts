@@ -35,4 +35,36 @@ describe('approval follows the Subscriptions whose bundles a plan holds', () => 
     await approveInstallPlan(environment.cluster.server, environment.client, namespace, manualPlan!.metadata!.name!);
     await eventually(async () => phaseOf(await get(environment.client, Kinds.installPlan, namespace, manualPlan!.metadata!.name!)) === 'Complete');
   });
+
+  it('splits Subscriptions created together: the Automatic one installs at once, the Manual one waits in a plan of its own', async () => {
+    // acme-monitoring requires acme-database, not the other way round: the database need not wait for the monitoring's approval.
+    const namespace = 'manual-and-automatic-together';
+    await createOperatorNamespace(environment.client, namespace);
+    await Promise.all([
+      environment.client.create(subscription(namespace, 'acme-monitoring', { installPlanApproval: 'Manual' })),
+      environment.client.create(subscription(namespace, 'acme-database', { installPlanApproval: 'Automatic' })),
+    ]);
+    await eventually(async () => phaseOf((await planFor(namespace, 'acme-database.v1.2.0'))[0]) === 'Complete', { message: 'acme-database installed' });
+    const [manualPlan] = await eventually(async () => {
+      const plans = await planFor(namespace, 'acme-monitoring.v0.1.0');
+      return plans.length === 1 && phaseOf(plans[0]) === 'RequiresApproval' && plans;
+    }, { message: 'acme-monitoring waiting for approval' });
+    expect(csvNamesOf(manualPlan!)).toEqual(['acme-monitoring.v0.1.0']);
+    expect(csvNamesOf((await planFor(namespace, 'acme-database.v1.2.0'))[0]!)).toEqual(['acme-database.v1.2.0']);
+  });
+
+  it('keeps an Automatic operator with the Manual one it requires: one plan that waits for approval', async () => {
+    const namespace = 'automatic-needs-manual';
+    await createOperatorNamespace(environment.client, namespace);
+    await Promise.all([
+      environment.client.create(subscription(namespace, 'acme-database', { installPlanApproval: 'Manual' })),
+      environment.client.create(subscription(namespace, 'acme-backup', { installPlanApproval: 'Automatic' })),
+    ]);
+    const [plan] = await eventually(async () => {
+      const plans = await planFor(namespace, 'acme-backup.v0.2.0');
+      return plans.length === 1 && phaseOf(plans[0]) === 'RequiresApproval' && plans;
+    }, { message: 'acme-backup waiting with acme-database' });
+    expect(csvNamesOf(plan!).sort()).toEqual(['acme-backup.v0.2.0', 'acme-database.v1.2.0']);
+    expect(await get(environment.client, Kinds.clusterServiceVersion, namespace, 'acme-backup.v0.2.0')).toBeUndefined();
+  });
 });

@@ -4,12 +4,14 @@ import { registerApproveCommand } from './approve.js';
 import { registerCatalogServeCommand } from './catalog-serve.js';
 import { registerCrdsCommand } from './crds.js';
 import { registerExplainCommand } from './explain.js';
+import { registerHistoryCommand } from './history.js';
 import { registerCatalogGraphCommand } from './catalog-graph.js';
 import { registerCatalogRenderCommand } from './catalog-render.js';
 import { registerCatalogValidateCommand } from './catalog-validate.js';
 import { registerInstallCommand } from './install.js';
 import { registerPackageServerCommand } from './packageserver.js';
 import { registerResolveCommand } from './resolve.js';
+import { registerRollbackCommand } from './rollback.js';
 import { registerRunCommand } from './run.js';
 import { registerStatusCommand } from './status.js';
 import { registerUninstallCommand } from './uninstall.js';
@@ -40,4 +42,6 @@ export const commandRegistrars: ReadonlyArray<(program: Command, distribution: D
   registerUninstallCommand,
   registerStatusCommand,
   registerExplainCommand,
+  registerHistoryCommand,
+  registerRollbackCommand,
 ];

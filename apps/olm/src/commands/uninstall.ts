@@ -22,8 +22,13 @@ export interface UninstallIo {
 }
 
 /** `[y/N]` on a terminal; `y` or `yes` goes ahead. */
-export async function askOnTerminal(question: string, input: Readable & { isTTY?: boolean } = process.stdin, output: Writable = process.stdout): Promise<boolean> {
-  if (input.isTTY !== true) throw usageError('refusing to delete without confirmation: stdin is not a terminal; pass --yes to delete what is listed above');
+export async function askOnTerminal(
+  question: string,
+  input: Readable & { isTTY?: boolean } = process.stdin,
+  output: Writable = process.stdout,
+  refusal = 'refusing to delete without confirmation: stdin is not a terminal; pass --yes to delete what is listed above',
+): Promise<boolean> {
+  if (input.isTTY !== true) throw usageError(refusal);
   const prompt = createInterface({ input, output });
   try {
     return /^(y|yes)$/i.test((await prompt.question(`${question} [y/N] `)).trim());
