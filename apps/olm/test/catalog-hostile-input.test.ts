@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expandingCatalogFile } from '@olm/registry/testing';
 import { runCliCaptured } from './run-cli.js';
 
 /**
@@ -84,35 +85,14 @@ describe('a catalog with a YAML alias bomb', () => {
   });
 });
 
-/**
- * Twenty `olm.bundle` documents, each ~11 KB on disk and ~30 MB with its aliases written out: every
- * one is under the per-document limit, together they are 600 MB (render used to die at 4.5 GB).
- * The file and catalog bounds refuse them at load in every command that loads a catalog.
- */
-function expandingBundle(index: number): string {
-  return [
-    'schema: olm.bundle',
-    'package: wide',
-    `name: wide.v1.0.${index}`,
-    `image: quay.io/example/wide:v1.0.${index}`,
-    'properties:',
-    '  - type: olm.package',
-    `    value: {packageName: wide, version: 1.0.${index}}`,
-    '  - type: example.wide',
-    '    value:',
-    `      s: &s "${'x'.repeat(10_000)}"`,
-    `      m: &m [${Array(100).fill('*s').join(', ')}]`,
-    `      l: [${Array(29).fill('*m').join(', ')}]`,
-    '',
-  ].join('\n');
-}
-
+// Twenty `olm.bundle` documents, each ~11 KB on disk and ~30 MB with its aliases written out: every
+// one is under the per-document limit, together they are 600 MB (render used to die at 4.5 GB).
+// The file and catalog bounds refuse them at load in every command that loads a catalog.
 describe('a catalog whose documents each pass the alias limit but add up', () => {
   let dir: string;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'olm-catalog-wide-'));
-    const header = 'schema: olm.package\nname: wide\ndefaultChannel: stable\n';
-    writeFileSync(join(dir, 'catalog.yaml'), [header, ...Array.from({ length: 20 }, (_, index) => expandingBundle(index))].join('---\n'));
+    writeFileSync(join(dir, 'catalog.yaml'), expandingCatalogFile(20));
   });
   afterAll(() => {
     rmSync(dir, { recursive: true, force: true });

@@ -8,37 +8,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { expandingBundleDocument, expandingCatalogFile, expandingPackageDocument } from '@olm/registry/testing';
 
 const self = fileURLToPath(import.meta.url);
 const realCatalog = fileURLToPath(new URL('../../../../shared/catalogs/certified-operators-v4.18', import.meta.url));
 
-/** ~11 KB of YAML that expands to ~30 MB: a 10 KB string aliased 100 times, that list 29 times. */
-function expandingBundle(index) {
-  return [
-    'schema: olm.bundle',
-    'package: wide',
-    `name: wide.v1.0.${index}`,
-    'properties:',
-    '  - type: olm.package',
-    `    value: {packageName: wide, version: 1.0.${index}}`,
-    '  - type: example.wide',
-    '    value:',
-    `      s: &s "${'x'.repeat(10_000)}"`,
-    `      m: &m [${Array(100).fill('*s').join(', ')}]`,
-    `      l: [${Array(29).fill('*m').join(', ')}]`,
-    '',
-  ].join('\n');
-}
-const header = 'schema: olm.package\nname: wide\ndefaultChannel: stable\n';
 
 /** Writes the catalog a case loads; returns its directory. */
 async function writeCase(name) {
   const dir = await mkdtemp(join(tmpdir(), `olm-bench-${name}-`));
   if (name === 'aliases-one-file') {
-    await writeFile(join(dir, 'catalog.yaml'), [header, ...Array.from({ length: 20 }, (_, index) => expandingBundle(index))].join('---\n'));
+    await writeFile(join(dir, 'catalog.yaml'), expandingCatalogFile(20));
   } else if (name === 'aliases-twenty-files') {
-    await writeFile(join(dir, 'a.yaml'), header);
-    for (let index = 0; index < 20; index += 1) await writeFile(join(dir, `b-${String(index).padStart(2, '0')}.yaml`), expandingBundle(index));
+    await writeFile(join(dir, 'a.yaml'), expandingPackageDocument);
+    for (let index = 0; index < 20; index += 1) await writeFile(join(dir, `b-${String(index).padStart(2, '0')}.yaml`), expandingBundleDocument(index));
   } else if (name === 'many-tiny-documents') {
     await writeFile(join(dir, 'many.json'), Array.from({ length: 150_000 }, (_, index) => `{"schema":"my.thing","name":"t${index}"}`).join('\n'));
   }

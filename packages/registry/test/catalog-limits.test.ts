@@ -2,6 +2,7 @@ import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { expandingBundleDocument, expandingCatalogFile, expandingPackageDocument } from '../src/testing/index.js';
 import { hasErrorCode } from '@olm/core';
 import { defaultCatalogLimits, loadCatalog, loadDeclarativeConfig, validateCatalog } from '../src/index.js';
 import { catalogFromConfigMapData, CatalogSourceErrorCodes, createCatalogSourceTypes } from '../src/sources/index.js';
@@ -20,33 +21,10 @@ afterEach(async () => {
 
 const MiB = 1024 * 1024;
 
-/**
- * An `olm.bundle` document of about 11 KB that expands to about 30 MB: a 10 KB string aliased 100
- * times (1 MB), that list aliased 29 times. Well under the per-document limit (64 MiB, 10,000 aliases).
- */
-function expandingBundle(index: number): string {
-  return [
-    'schema: olm.bundle',
-    'package: wide',
-    `name: wide.v1.0.${index}`,
-    `image: quay.io/example/wide:v1.0.${index}`,
-    'properties:',
-    '  - type: olm.package',
-    `    value: {packageName: wide, version: 1.0.${index}}`,
-    '  - type: example.wide',
-    '    value:',
-    `      s: &s "${'x'.repeat(10_000)}"`,
-    `      m: &m [${Array(100).fill('*s').join(', ')}]`,
-    `      l: [${Array(29).fill('*m').join(', ')}]`,
-    '',
-  ].join('\n');
-}
-
-const header = 'schema: olm.package\nname: wide\ndefaultChannel: stable\n';
 
 describe('catalog limits hold in aggregate', () => {
   it('twenty documents of ~30 MB each in one file: refused at the document that crosses maxFileDecodedBytes', async () => {
-    await writeFile(join(root, 'catalog.yaml'), [header, ...Array.from({ length: 20 }, (_, index) => expandingBundle(index))].join('---\n'));
+    await writeFile(join(root, 'catalog.yaml'), expandingCatalogFile(20));
     const config = await loadDeclarativeConfig(root);
     expect(config.errors).toHaveLength(1);
     const [problem] = config.errors;
@@ -67,8 +45,8 @@ describe('catalog limits hold in aggregate', () => {
   });
 
   it('the same documents spread over twenty files: refused at the file that crosses maxCatalogDecodedBytes, and no later file is read', async () => {
-    await writeFile(join(root, 'a-package.yaml'), header);
-    for (let index = 0; index < 20; index += 1) await writeFile(join(root, `b-${String(index).padStart(2, '0')}.yaml`), expandingBundle(index));
+    await writeFile(join(root, 'a-package.yaml'), expandingPackageDocument);
+    for (let index = 0; index < 20; index += 1) await writeFile(join(root, `b-${String(index).padStart(2, '0')}.yaml`), expandingBundleDocument(index));
     const config = await loadDeclarativeConfig(root);
     expect(config.errors).toHaveLength(1);
     // 256 MiB / 30 MB: the ninth bundle file crosses it.
@@ -78,7 +56,7 @@ describe('catalog limits hold in aggregate', () => {
   });
 
   it('raised limits load what the defaults refuse', async () => {
-    await writeFile(join(root, 'catalog.yaml'), [header, ...Array.from({ length: 6 }, (_, index) => expandingBundle(index))].join('---\n'));
+    await writeFile(join(root, 'catalog.yaml'), expandingCatalogFile(6));
     expect((await loadDeclarativeConfig(root)).errors).toHaveLength(1);
     const config = await loadDeclarativeConfig(root, { limits: { maxFileDecodedBytes: 512 * MiB } });
     expect(config.errors).toEqual([]);
