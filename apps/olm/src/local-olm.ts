@@ -2,7 +2,7 @@ import { basename, resolve } from 'node:path';
 import { crds } from '@olm/api';
 import type { CachedObject } from '@olm/core';
 import { KubeClient } from '@olm/controller-runtime';
-import { loadCatalog, startRegistryServer, type RegistryServer } from '@olm/registry';
+import { loadCatalog, startRegistryServer, type CatalogLimits, type RegistryServer } from '@olm/registry';
 import { inputError } from './cli-errors.js';
 
 type Json = CachedObject & Record<string, any>;
@@ -64,12 +64,13 @@ export async function serveCatalogs(
   client: KubeClient,
   catalogs: ReadonlyArray<{ readonly name: string; readonly directory: string }>,
   namespace: string,
+  limits: Partial<CatalogLimits> = {},
 ): Promise<ServedCatalog[]> {
   const served: ServedCatalog[] = [];
   try {
     for (const catalog of catalogs) {
       const directory = resolve(catalog.directory);
-      const server = await startRegistryServer({ catalog: () => loadCatalog(directory), port: 0, host: '127.0.0.1' }).catch((error: unknown) => {
+      const server = await startRegistryServer({ catalog: () => loadCatalog(directory, { limits }), port: 0, host: '127.0.0.1' }).catch((error: unknown) => {
         throw inputError(
           `cannot serve catalog ${directory} (CatalogSource ${namespace}/${catalog.name}): ${(error as Error).message}\n` +
             `fix the catalog (every problem: olm catalog validate ${directory}) or leave it out`,

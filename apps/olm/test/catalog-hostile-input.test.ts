@@ -125,6 +125,17 @@ describe('a catalog whose documents each pass the alias limit but add up', () =>
     expect(run.stdout).toBe('');
   });
 
+  it('up --catalog: the same bounds, raised with the same flags', async () => {
+    const kubeconfig = join(dir, 'up-kubeconfig');
+    const refused = await runCliCaptured(['up', '--port', '0', '--kubeconfig', kubeconfig, '--catalog', dir, '--exit-after-start']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(fileRefusal);
+    const raised = await runCliCaptured(['up', '--port', '0', '--kubeconfig', kubeconfig, '--catalog', dir, '--exit-after-start', '--max-file-decoded-bytes', String(2 ** 30)]);
+    expect(raised.code).not.toBe(0);
+    expect(raised.stderr).toMatch(/over the limit of 268435456 \(maxCatalogDecodedBytes; raise it with --max-catalog-decoded-bytes\)/);
+    expect(raised.stdout).not.toContain('OLM is up');
+  });
+
   it('raising the file limit meets the catalog limit, which has its own flag', async () => {
     const run = await runCliCaptured(['catalog', 'validate', dir, '--max-file-decoded-bytes', String(2 ** 30)]);
     expect(run.code).toBe(1);

@@ -4,6 +4,7 @@ import type { KubeClient } from '@olm/controller-runtime';
 import type { BundleImageLimits } from '@olm/bundle-puller';
 import type { ApiServer } from '@olm/local-apiserver';
 import type { PackageServer } from '@olm/packageserver';
+import type { CatalogLimits } from '@olm/registry';
 import { Command, Option } from 'commander';
 import { inputError, usageError } from '../cli-errors.js';
 import { olmDistribution, type Distribution } from '../distribution.js';
@@ -12,6 +13,7 @@ import { collect, parseDurationFlag, parseMilliseconds, parsePort } from '../opt
 import { deployDirectory, exampleCatalogDirectory } from '../paths.js';
 import { logLevels, type LogLevel } from '../runtime/log-levels.js';
 import { untilStopped } from '../runtime/until-stopped.js';
+import { addCatalogLimitOptions, catalogLimitsFromOptions, type CatalogLimitOptions } from './catalog-limit-options.js';
 import { addBundleImageLimitOptions, addResolutionOptions, addStopOptions, bundleImageLimitsOf, type BundleImageLimitFlagValues } from './shared-options.js';
 
 export interface UpOptions {
@@ -24,6 +26,8 @@ export interface UpOptions {
   readonly logLevel?: LogLevel;
   /** Catalog directories served besides the bundled example catalog. */
   readonly catalogs?: readonly string[];
+  /** Bounds of loading those catalogs (`--max-file-bytes` and the other catalog limit flags). */
+  readonly catalogLimits?: Partial<CatalogLimits>;
   /** Registries to pull bundle images from over plain http. */
   readonly insecureRegistries?: readonly string[];
   /** How long a failing InstallPlan is retried (upstream's `--install-plan-retry-timeout`). */
@@ -93,6 +97,7 @@ export async function runUp(
         ...(options.catalogs ?? []).map((directory) => ({ name: local.catalogSourceName(directory), directory })),
       ],
       olmNamespace,
+      options.catalogLimits,
     );
     for (const catalog of catalogs) out(`  CatalogSource ${olmNamespace}/${catalog.name}: ${catalog.directory} on ${catalog.address}\n`);
     watcher = local.watchCatalogs(client, catalogs, olmNamespace, out);
@@ -255,8 +260,9 @@ export function registerUpCommand(program: Command, distribution: Distribution =
     .option('--bundle-unpack-timeout <duration>', 'how long a bundle image unpack may take before it fails with DeadlineExceeded (default 10m, 0 for none)')
     .addOption(new Option('--rollout-delay <ms>', 'how long simulated Deployments take to become available').argParser(parseMilliseconds).hideHelp());
   addBundleImageLimitOptions(command);
+  addCatalogLimitOptions(command);
   addResolutionOptions(command);
-  addStopOptions(command).action(async (options: BundleImageLimitFlagValues & { port: number; host: string; dataDir?: string; kubeconfig?: string; catalog: string[]; insecureRegistry: string[]; installPlanRetryTimeout?: string; bundleUnpackTimeout?: string; metricsPort: number; logLevel: LogLevel; exitAfterStart?: boolean; runFor?: number; rolloutDelay?: number; resolutionBudget?: number; kubernetesVersion?: string }) => {
+  addStopOptions(command).action(async (options: BundleImageLimitFlagValues & CatalogLimitOptions & { port: number; host: string; dataDir?: string; kubeconfig?: string; catalog: string[]; insecureRegistry: string[]; installPlanRetryTimeout?: string; bundleUnpackTimeout?: string; metricsPort: number; logLevel: LogLevel; exitAfterStart?: boolean; runFor?: number; rolloutDelay?: number; resolutionBudget?: number; kubernetesVersion?: string }) => {
     const retryTimeoutMs = await parseDurationFlag('--install-plan-retry-timeout', options.installPlanRetryTimeout);
     const unpackTimeoutMs = await parseDurationFlag('--bundle-unpack-timeout', options.bundleUnpackTimeout, { allowZero: true });
     const limits = bundleImageLimitsOf(options);
@@ -266,6 +272,7 @@ export function registerUpCommand(program: Command, distribution: Distribution =
       metricsPort: options.metricsPort,
       logLevel: options.logLevel,
       catalogs: options.catalog,
+      catalogLimits: catalogLimitsFromOptions(options),
       insecureRegistries: options.insecureRegistry,
       ...(retryTimeoutMs !== undefined ? { installPlanRetryTimeoutMs: retryTimeoutMs } : {}),
       ...(unpackTimeoutMs !== undefined ? { bundleUnpackTimeoutMs: unpackTimeoutMs } : {}),
