@@ -64,6 +64,17 @@ describe('olm catalog render and graph', () => {
     expect(dot.stdout).toContain('"myoperator/stable/myoperator.v0.1.2" -> "myoperator/stable/myoperator.v0.1.1" [label="replaces"];');
   });
 
+  it('draws the graph as an SVG picture with --format svg, marking the installed bundle', async () => {
+    const run = await runCliCaptured(['catalog', 'graph', dir, '--package', 'myoperator', '--channel', 'stable', '--format', 'svg', '--installed', 'myoperator.v0.1.2']);
+    expect(run.code).toBe(0);
+    expect(run.stdout.startsWith('<svg xmlns="http://www.w3.org/2000/svg" role="img"')).toBe(true);
+    expect(run.stdout).toContain('<g role="listitem" aria-label="myoperator.v0.1.2, version 0.1.2, installed">');
+    expect(run.stdout).toContain('<title>myoperator.v0.1.3 replaces myoperator.v0.1.2</title>');
+    const unknown = await runCliCaptured(['catalog', 'graph', dir, '--package', 'myoperator', '--format', 'png']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown output format "png" (use mermaid, dot, svg)');
+  });
+
   it('prints the upgrade path with --from, one hop per resolution', async () => {
     const run = await runCliCaptured(['catalog', 'graph', dir, '--package', 'myoperator', '--channel', 'stable', '--from', 'myoperator.v0.1.1']);
     expect(run.code).toBe(0);

@@ -213,6 +213,10 @@ export interface ChannelGraph {
   /** Entry names in channel order. */
   readonly nodes: readonly string[];
   readonly edges: readonly GraphEdge[];
+  /** The bundle version of each entry the package has a bundle for. */
+  readonly versions?: Readonly<Record<string, string>>;
+  /** `olm.deprecations` messages: of entries (bundle deprecations), and of the channel or package as a whole. */
+  readonly deprecations?: { readonly entries: Readonly<Record<string, string>>; readonly channel?: string; readonly package?: string };
 }
 
 /**
@@ -239,13 +243,34 @@ export function channelGraph(catalogPackage: CatalogPackage, channel: CatalogCha
   } catch {
     head = undefined;
   }
+  const versions: Record<string, string> = {};
+  for (const entry of channel.entries) {
+    const version = catalogPackage.bundles.get(entry.name)?.version;
+    if (version !== undefined) versions[entry.name] = version;
+  }
   return {
     package: catalogPackage.name,
     channel: channel.name,
     ...(head === undefined ? {} : { head }),
     nodes: channel.entries.map((entry) => entry.name),
     edges,
+    versions,
+    deprecations: deprecationsOf(catalogPackage, channel),
   };
+}
+
+function deprecationsOf(catalogPackage: CatalogPackage, channel: CatalogChannel): NonNullable<ChannelGraph['deprecations']> {
+  const members = new Set(channel.entries.map((entry) => entry.name));
+  const entries: Record<string, string> = {};
+  let channelMessage: string | undefined;
+  let packageMessage: string | undefined;
+  for (const deprecation of catalogPackage.deprecations ?? []) {
+    const { schema, name } = deprecation.reference;
+    if (schema === 'olm.bundle' && name !== undefined && members.has(name)) entries[name] = deprecation.message;
+    if (schema === 'olm.channel' && name === channel.name) channelMessage = deprecation.message;
+    if (schema === 'olm.package') packageMessage = deprecation.message;
+  }
+  return { entries, ...(channelMessage === undefined ? {} : { channel: channelMessage }), ...(packageMessage === undefined ? {} : { package: packageMessage }) };
 }
 
 function mermaidId(text: string): string {

@@ -14,5 +14,6 @@ export * from './plugin.js';
 export * from './grpc/index.js';
 export * from './sources/index.js';
 export * from './graph.js';
+export * from './graph-svg.js';
 export * from './render.js';
 export * from './synthetic-catalog.js';

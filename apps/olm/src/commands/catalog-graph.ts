@@ -3,23 +3,26 @@ import { inputError, usageError } from '../cli-errors.js';
 import { commandGroup } from './command-group.js';
 import { addCatalogLimitOptions, catalogLimitsFromOptions, type CatalogLimitOptions } from './catalog-limit-options.js';
 
-const outputFormats = ['mermaid', 'dot'] as const;
+const outputFormats = ['mermaid', 'dot', 'svg'] as const;
 
-/** `olm catalog graph DIR --package P [--channel C] [-o mermaid|dot]`: draw a package's update graph. */
+/** `olm catalog graph DIR --package P [--channel C] [-o mermaid|dot|svg]`: draw a package's update graph. */
 export function registerCatalogGraphCommand(program: Command): void {
   const command = commandGroup(program, 'catalog', 'work with file-based catalogs')
     .command('graph')
-    .description("draw a package's update graph (replaces, skips and skipRange edges) as Mermaid or DOT")
+    .description("draw a package's update graph (replaces, skips and skipRange edges) as Mermaid, DOT or an SVG picture")
     .argument('<dir>', 'the catalog directory')
     .requiredOption('--package <name>', 'the package to draw')
     .option('--channel <name>', 'only this channel (default: every channel of the package)')
-    .option('-o, --output <format>', 'mermaid or dot', 'mermaid')
+    .option('-o, --output <format>', 'mermaid, dot or svg', 'mermaid')
+    .option('--format <format>', 'the same as --output')
+    .option('--installed <bundle>', 'with svg: mark this bundle as the installed one')
     .option('--from <bundle>', 'instead of drawing, print the upgrade path from this installed bundle (needs --channel)');
-  addCatalogLimitOptions(command).action(async (dir: string, options: { package: string; channel?: string; output: string; from?: string } & CatalogLimitOptions) => {
-    if (!(outputFormats as readonly string[]).includes(options.output)) {
-      throw usageError(`unknown output format "${options.output}" (use ${outputFormats.join(' or ')})`);
+  addCatalogLimitOptions(command).action(async (dir: string, options: { package: string; channel?: string; output: string; format?: string; installed?: string; from?: string } & CatalogLimitOptions) => {
+    const format = options.format ?? options.output;
+    if (!(outputFormats as readonly string[]).includes(format)) {
+      throw usageError(`unknown output format "${format}" (use ${outputFormats.join(', ')})`);
     }
-    const { channelGraph, loadCatalog, renderDot, renderMermaid, upgradePath } = await import('@olm/registry');
+    const { channelGraph, loadCatalog, renderDot, renderMermaid, renderSvg, upgradePath } = await import('@olm/registry');
     const catalog = await loadCatalog(dir, { allowInvalid: true, limits: catalogLimitsFromOptions(options) });
     const catalogPackage = catalog.package(options.package);
     if (catalogPackage === undefined) {
@@ -38,6 +41,7 @@ export function registerCatalogGraphCommand(program: Command): void {
       return;
     }
     const graphs = channels.flatMap((channel) => (channel === undefined ? [] : [channelGraph(catalogPackage, channel)]));
-    process.stdout.write(options.output === 'dot' ? renderDot(graphs) : renderMermaid(graphs));
+    const renderers = { dot: renderDot, mermaid: renderMermaid, svg: (drawn: typeof graphs) => renderSvg(drawn, options.installed ? { installed: options.installed } : {}) };
+    process.stdout.write(renderers[format as (typeof outputFormats)[number]](graphs));
   });
 }
