@@ -6,7 +6,7 @@ import { withClusterSession, type NamespacedCommandOptions } from '../cluster-se
 import { parseMilliseconds } from '../option-parsers.js';
 import { createProgress, type Progress } from '../progress.js';
 import { exitCodeOf, followSubscription } from './follow-subscription.js';
-import { csvKind, findSubscription, subscriptionKind, type Json } from './install-plans.js';
+import { approveInstallPlan, csvKind, findSubscription, installPlanKind, isWaitingForApproval, subscriptionKind, type Json } from './install-plans.js';
 import type { RollbackPlan } from './rollback-plan.js';
 import { addClusterOptions, addNamespaceOption } from './shared-options.js';
 import { askOnTerminal } from './uninstall.js';
@@ -55,6 +55,11 @@ export async function rollbackPackage(
     const name = await replaceSubscription(client, plan);
     io.out(`subscription ${namespace}/${name} now starts at ${plan.to.csv} and is pinned to ${plan.to.version}; ${plan.from.csv} deleted\n`);
     if (!options.wait) return ExitCode.ok;
+    if (plan.subscription.spec?.installPlanApproval === 'Manual') {
+      // Confirming the rollback approved its plan: a Manual Subscription would otherwise wait with nothing running.
+      const approved = await approveRollbackPlan(client, namespace, name, plan.to.csv, Date.now() + options.timeout);
+      if (approved) io.out(`install plan ${namespace}/${approved} of the rollback approved (the Subscription is Manual)\n`);
+    }
     const outcome = await followSubscription(client, namespace, name, { timeout: options.timeout, csv: plan.to.csv }, io.progress);
     if (outcome.result === 'Succeeded') io.out(`${packageName} rolled back to ${plan.to.version}; to let it upgrade again: kubectl annotate subscription ${name} -n ${namespace} ${ProjectAnnotations.versionPin}-\n`);
     return exitCodeOf(outcome);
@@ -73,6 +78,7 @@ export function describeRollback(plan: RollbackPlan): string {
     `  then: subscription ${name} is replaced by one with startingCSV ${plan.to.csv} and ${ProjectAnnotations.versionPin}: ${plan.to.version} (it keeps its spec, labels, annotations and install history),`,
     `        ${plan.from.csv} is deleted (its Deployments stop until ${plan.to.csv} runs; custom resources and CRDs stay),`,
     '        and OLM does not upgrade it again until the pin is removed.',
+    ...(plan.subscription.spec?.installPlanApproval === 'Manual' ? ['  the Subscription is Manual: confirming approves the rollback\'s InstallPlan (and only that one).'] : []),
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -103,6 +109,22 @@ async function replaceSubscription(client: KubeClient, plan: RollbackPlan): Prom
     spec: { ...old.spec, startingCSV: plan.to.csv },
   });
   return name;
+}
+
+/** Approves the plan the new Subscription references once it holds the earlier CSV and waits; its name, or undefined past the deadline. */
+async function approveRollbackPlan(client: KubeClient, namespace: string, name: string, csv: string, deadline: number): Promise<string | undefined> {
+  while (Date.now() < deadline) {
+    const subscription = await client.find<Json>({ ...subscriptionKind, namespace, name });
+    const planName = subscription?.status?.installPlanRef?.name as string | undefined;
+    const plan = planName ? await client.find<Json>({ ...installPlanKind, namespace, name: planName }) : undefined;
+    if (plan && isWaitingForApproval(plan) && (plan.spec?.clusterServiceVersionNames as string[] | undefined)?.includes(csv)) {
+      await approveInstallPlan(client, plan);
+      return planName;
+    }
+    if (plan && !isWaitingForApproval(plan) && plan.spec?.approved === true) return undefined;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return undefined;
 }
 
 async function deleteAndWait(client: KubeClient, reference: { apiVersion: string; kind: string; namespace: string; name: string }): Promise<void> {

@@ -152,4 +152,17 @@ spec: {name: acme-database, source: ${source()}, sourceNamespace: olm, channel: 
     expect(await csvNames(up, 'crd-guard')).toEqual(['acme-database.v2.0.0']);
     expect((await getJson(up, ['subscription', 'acme-database', '-n', 'crd-guard']))!.metadata.annotations?.[pin]).toBeUndefined();
   });
+
+  it('4c. a Manual Subscription rolls back too: confirming the rollback approves its plan', async () => {
+    await up.kubectlOk(['delete', 'database', 'orders', '-n', 'crd-guard']);
+    await up.kubectlOk(['patch', 'subscription', 'acme-database', '-n', 'crd-guard', '--type', 'merge', '-p', '{"spec":{"installPlanApproval":"Manual"}}']);
+    const rollback = await up.olm(['rollback', 'acme-database', '--to', '1.2.0', '-n', 'crd-guard', '--yes']);
+    expect(rollback.code, rollback.stderr + rollback.stdout).toBe(0);
+    expect(rollback.stdout).toContain('confirming approves the rollback\'s InstallPlan');
+    expect(rollback.stdout).toMatch(/install plan crd-guard\/install-\S+ of the rollback approved/);
+    await waitForSucceeded(up, 'crd-guard', 'acme-database.v1.2.0');
+    expect(await csvNames(up, 'crd-guard')).toEqual(['acme-database.v1.2.0']);
+    const sub = await getJson(up, ['subscription', 'acme-database', '-n', 'crd-guard']);
+    expect(sub!.spec).toMatchObject({ channel: 'fast', installPlanApproval: 'Manual', startingCSV: 'acme-database.v1.2.0' });
+  });
 });
