@@ -7,3 +7,19 @@ export {
   type CustomResource,
   type ListCustomResources,
 } from './existing-resources-check.js';
+export { checkCrdSchemaUpgrade, type CrdSchemaUpgradeOptions } from './schema-upgrade-check.js';
+export {
+  formatCrdSchemaViolations,
+  type CrdSchemaRuleName,
+  type CrdSchemaUpgradeCheck,
+  type CrdSchemaViolation,
+} from './violations.js';
+export type { PropertyRuleName } from './property-rules.js';
+export {
+  CrdUpgradeSafetyError,
+  CrdUpgradeSafetyErrorCodes,
+  defaultSchemaDiffLimits,
+  SchemaDiffBudget,
+  type CrdUpgradeSafetyErrorCode,
+  type SchemaDiffLimits,
+} from './limits.js';
