@@ -1,5 +1,3 @@
-import { goJson } from '@olm/go-format';
-
 /**
  * Go's `%v` of a float64 (upstream prints `minimum`/`maximum` so): the shortest digits, in `%e` form
  * when the exponent is below -4 or at least 6 (`2.5e+06`, `1e-05`; `strconv`'s shortest `%g`).
@@ -30,12 +28,4 @@ export function jsonNodeCount(value: unknown, maxNodes: number, maxDepth: number
     for (const member of members) pending.push({ value: member, depth: next.depth + 1 });
   }
   return count;
-}
-
-/**
- * The JSON text upstream compares enum values and defaults by (`apiextensionsv1.JSON.Raw` of a CRD
- * read through the API: Go's encoding, object keys sorted).
- */
-export function rawJson(value: unknown): string {
-  return goJson(value);
 }

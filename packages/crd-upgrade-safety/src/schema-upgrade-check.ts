@@ -1,12 +1,12 @@
-import { goList, goQuote } from '@olm/go-format';
+import { goJson, goList, goQuote } from '@olm/go-format';
 import type { JSONSchemaProps } from '@olm/structural-schema';
 import type { CrdVersion, CrdView } from './crd-view.js';
-import { jsonNodeCount, rawJson } from './go-values.js';
+import { jsonNodeCount } from './go-values.js';
 import { byKubeVersionPriority } from './kube-version-order.js';
 import { CrdUpgradeSafetyError, CrdUpgradeSafetyErrorCodes, SchemaDiffBudget, type SchemaDiffLimits } from './limits.js';
 import { comparePropertyRules, type RawJson } from './property-rules.js';
 import { walkSchemaPair } from './schema-pair-walk.js';
-import { ViolationReport, type CrdSchemaUpgradeCheck, type ReportSection } from './violations.js';
+import { ViolationReport, type CrdSchemaRuleName, type CrdSchemaUpgradeCheck } from './violations.js';
 
 export interface CrdSchemaUpgradeOptions {
   /** Limits for this check alone (defaults: `defaultSchemaDiffLimits`); ignored when `budget` is given. */
@@ -83,7 +83,7 @@ function compareServedVersions(oldCrd: CrdView, newCrd: CrdView, report: Violati
   });
 }
 
-type FindingSink = (rule: Parameters<ViolationReport['add']>[1], detail: string, version: string, field: () => string) => void;
+type FindingSink = (rule: CrdSchemaRuleName, detail: string, version: string, field: () => string) => void;
 
 function servedVersionFindings(crd: CrdView, budget: SchemaDiffBudget, sink: FindingSink): void {
   const served = crd.spec.versions.filter((version) => version.served).sort((a, b) => byKubeVersionPriority(a.name, b.name));
@@ -120,6 +120,7 @@ function budgetedRawJson(budget: SchemaDiffBudget, where: string): RawJson {
       );
     }
     budget.spend(nodes, () => where);
-    return rawJson(value);
+    // Upstream compares `apiextensionsv1.JSON.Raw` of CRDs read through the API: Go's encoding, keys sorted.
+    return goJson(value);
   };
 }
