@@ -34,8 +34,9 @@ export function checkCrdSchemaUpgrade(oldCrd: CrdView, newCrd: CrdView, options:
   const newVersionNames = new Set(newCrd.spec.versions.map((version) => version.name));
   const removedStored = (oldCrd.status?.storedVersions ?? []).filter((version) => !newVersionNames.has(version));
   if (removedStored.length > 0) report.add('crd', 'storedVersionRemoval', `stored versions ${goList(removedStored)} removed`);
+  const oldVersions = new Map(oldCrd.spec.versions.map((version) => [version.name, version]));
   for (const newVersion of newCrd.spec.versions) {
-    const oldVersion = oldCrd.spec.versions.find((version) => version.name === newVersion.name);
+    const oldVersion = oldVersions.get(newVersion.name);
     if (oldVersion) compareSameVersion(name, oldVersion, newVersion, report, budget);
   }
   compareServedVersions(oldCrd, newCrd, report, budget);
