@@ -1,9 +1,9 @@
 import { isCopied, StepStatuses, type StepStatus } from '@olm/api';
 import { hasErrorCode, OlmError, type CachedObject, type ObjectReader } from '@olm/core';
 import { isAlreadyExists, isNotFound, type KubeClient } from '@olm/controller-runtime';
+import { checkCrdUpgrade, isCrdView, type CrdUpgradeVerdict, type CustomResource } from '@olm/crd-upgrade-safety';
 import type { Step } from './bundle-steps.js';
 import type { CatalogControllerContext } from './controller-context.js';
-import { checkCrdUpgrade, isCrdView, type CrdUpgradeVerdict, type CustomResource } from './crd-upgrade-safety.js';
 import { installedAlongside, withInstalledAlongside, type CsvReference } from './installed-alongside.js';
 import { Kinds, nameOf, typed, type AnyObject, type CrdObject, type CsvObject } from './kinds.js';
 

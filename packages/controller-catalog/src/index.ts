@@ -1,6 +1,16 @@
 export * from './additional-namespaces.js';
 export * from './catalog-source-spec.js';
-export * from './crd-upgrade-safety.js';
+// Moved to @olm/crd-upgrade-safety; re-exported so existing importers keep working.
+export {
+  checkCrdUpgrade,
+  isCrdView,
+  removedServedVersionMessage,
+  webhookValidationWarning,
+  type CrdUpgradeVerdict,
+  type CrdView,
+  type CustomResource,
+  type ListCustomResources,
+} from '@olm/crd-upgrade-safety';
 export * from './install-plan-rules.js';
 export * from './subscription-status.js';
 export * from './bundle-steps.js';

@@ -1,7 +1,7 @@
 import { ProjectAnnotations, readInstallHistory } from '@olm/api';
-import { checkCrdUpgrade, isCrdView, type CustomResource } from '@olm/controller-catalog';
 import type { KubeClient } from '@olm/controller-runtime';
 import { describeError } from '@olm/core';
+import { checkCrdUpgrade, isCrdView, type CustomResource } from '@olm/crd-upgrade-safety';
 import { createRegistryClient } from '@olm/registry';
 import { compareVersions, parseVersionTolerant } from '@olm/semver-range';
 import { usageError } from '../cli-errors.js';

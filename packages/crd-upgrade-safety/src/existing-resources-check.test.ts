@@ -1,6 +1,7 @@
 import type { JSONSchemaProps } from '@olm/structural-schema';
 import { describe, expect, it } from 'vitest';
-import { checkCrdUpgrade, type CrdView, type CustomResource } from './crd-upgrade-safety.js';
+import type { CrdView } from './crd-view.js';
+import { checkCrdUpgrade, type CustomResource } from './existing-resources-check.js';
 
 const schema = (properties: Record<string, JSONSchemaProps>, required: string[] = []): { openAPIV3Schema: JSONSchemaProps } => ({
   openAPIV3Schema: {
