@@ -34,6 +34,8 @@ export function readCsvInstall(bundle: string, csv: KubeObject, crds: readonly K
   refuseServedApis(bundle, spec);
   checkCrds(bundle, spec, crds);
   const { permissions, clusterPermissions } = readPermissions(bundle, csv);
+  checkServiceAccountNames(bundle, permissions, 'permissions');
+  checkServiceAccountNames(bundle, clusterPermissions, 'clusterPermissions');
   return {
     name: csv.metadata.name!,
     annotations: stringMap(bundle, csv.metadata.annotations, 'metadata.annotations'),
@@ -95,6 +97,19 @@ function readPermissions(bundle: string, csv: KubeObject) {
     if (!hasErrorCode(error)) throw error;
     throw renderError(RenderErrorCodes.invalidBundle, `bundle ${bundle}: ${error.message}`, { bundle, cause: error.code });
   }
+}
+
+/** The names become ServiceAccounts and binding subjects: the API server would refuse a bad one mid-apply. */
+function checkServiceAccountNames(bundle: string, permissions: readonly CsvPermission[], field: string): void {
+  permissions.forEach(({ serviceAccountName }, index) => {
+    if (serviceAccountName.length > 253 || !dns1123Subdomain.test(serviceAccountName)) {
+      throw renderError(
+        RenderErrorCodes.invalidBundle,
+        `bundle ${bundle}: spec.install.spec.${field}[${index}].serviceAccountName ${JSON.stringify(serviceAccountName.slice(0, 300))} is not a valid ServiceAccount name (a DNS-1123 subdomain: lowercase letters, digits, '-' and '.', at most 253 characters)`,
+        { bundle, field: `spec.install.spec.${field}[${index}].serviceAccountName` },
+      );
+    }
+  });
 }
 
 function readInstallModes(bundle: string, value: unknown): ReadonlySet<InstallModeType> {

@@ -54,6 +54,7 @@ describe('install modes against spec.config.inline.watchNamespace', () => {
     const error = refusal({ ...base, watchNamespace: 'Team_A' });
     expect(error.code).toBe(RenderErrorCodes.invalidInput);
     expect(error.message).toContain('spec.config.inline.watchNamespace "Team_A" is not a namespace name');
+    expect(refusal({ ...base, watchNamespace: 7 as never }).message).toBe('spec.config.inline.watchNamespace 7 is not a namespace name: must be a string');
   });
 });
 
@@ -110,6 +111,13 @@ describe('malformed bundles', () => {
   it('refuses duplicate deployment names, naming the field', () => {
     const input = { ...base, manifests: withCsv(manifests, (csv) => csv.spec.install.spec.deployments.push(structuredClone(csv.spec.install.spec.deployments[0]))) };
     expect(refusal(input).message).toContain('spec.install.spec.deployments[1].name "acme-database-operator" is used by another deployment');
+  });
+
+  it('refuses a service account name the API server would refuse, naming the field', () => {
+    const input = { ...base, manifests: withCsv(manifests, (csv) => (csv.spec.install.spec.clusterPermissions[0].serviceAccountName = 'Operator Account')) };
+    const error = refusal(input);
+    expect(error.code).toBe(RenderErrorCodes.invalidBundle);
+    expect(error.message).toContain('spec.install.spec.clusterPermissions[0].serviceAccountName "Operator Account" is not a valid ServiceAccount name');
   });
 
   it('restates a bad permission entry from the RBAC reader for the bundle', () => {

@@ -37,9 +37,9 @@ export function targetNamespaces(
         : 'this bundle cannot be installed by OLM v1 (it needs AllNamespaces, OwnNamespace or SingleNamespace)',
     );
   }
-  const nameErrors = dns1123LabelErrors(watchNamespace);
+  const nameErrors = typeof watchNamespace === 'string' ? dns1123LabelErrors(watchNamespace) : ['must be a string'];
   if (nameErrors.length > 0) {
-    throw renderError(RenderErrorCodes.invalidInput, `${watchNamespaceField} ${JSON.stringify(watchNamespace)} is not a namespace name: ${nameErrors.join('; ')}`, {
+    throw renderError(RenderErrorCodes.invalidInput, `${watchNamespaceField} ${JSON.stringify(watchNamespace) ?? String(watchNamespace)} is not a namespace name: ${nameErrors.join('; ')}`, {
       field: watchNamespaceField,
     });
   }
