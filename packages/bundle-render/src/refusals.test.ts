@@ -168,6 +168,14 @@ describe('limits, also in aggregate', () => {
     };
     const error = refusal(input);
     expect(error.message).toContain('over the render limit of 50000 bytes of rendered objects');
+    expect(error.message).toContain("the CSV's metadata.annotations copied into each of its 20 Deployments");
     expect(error.message).toContain('limits.maxRenderedBytes');
+  });
+
+  it('counts every rendered object against the limits', () => {
+    const error = refusal({ ...base, limits: { maxRenderedObjects: 3 } });
+    expect(error.message).toBe(
+      'bundle acme-database.v1.2.0 is over the render limit of 3 rendered objects: ClusterRole "acme-database.v1.2-1bvx9eaav533o0mnfmxsq8p62geiuhdil4e447qisz5a" is object 4; if the bundle really is this large, raise the render option limits.maxRenderedObjects',
+    );
   });
 });

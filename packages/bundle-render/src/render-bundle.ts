@@ -2,12 +2,12 @@ import { bundleObjectKinds } from '@olm/api';
 import { OlmError, describeError, type KubeObject, type Property } from '@olm/core';
 import { dns1123LabelErrors } from '@olm/registry';
 import { describe, readManifests, refuseDependencies, type RegistryV1Manifests } from './bundle-manifests.js';
-import { readCsvInstall } from './csv-install.js';
+import { readCsvInstall, type CsvInstall } from './csv-install.js';
 import { buildDeployment } from './deployments.js';
 import { RenderErrorCodes, renderError } from './errors.js';
 import { ownerLabels } from './owner-labels.js';
 import { rbacObjects } from './rbac-objects.js';
-import { defaultRenderLimits, RenderBudget, type RenderLimits } from './render-limits.js';
+import { defaultRenderLimits, RenderBudget, renderLimitExceeded, type RenderLimits } from './render-limits.js';
 import { targetNamespaces } from './watch-namespace.js';
 
 export interface RenderInput {
@@ -72,6 +72,7 @@ function render(input: RenderInput): RenderedBundle {
   refuseDependencies(bundle, input.bundle.properties);
   const manifests = readManifests(bundle, input.manifests, limits);
   const csv = readCsvInstall(bundle, manifests.csv, manifests.crds);
+  checkAnnotationCopies(bundle, csv, limits);
   const targets = targetNamespaces(bundle, csv.supportedInstallModes, input.installNamespace, input.watchNamespace);
   const rbac = rbacObjects({ csvName: csv.name, ...csv, installNamespace: input.installNamespace, targetNamespaces: targets });
   const shipped = placeShipped(manifests, input.installNamespace);
@@ -88,6 +89,17 @@ function render(input: RenderInput): RenderedBundle {
     { name: 'workloads', objects: [...shipped.workloads, ...csv.deployments.map((entry) => buildDeployment(entry, csv.annotations, input.installNamespace, targets))] },
   ];
   return { bundle, csvName: csv.name, targetNamespaces: targets, phases: labelled(bundle, phases, input.extensionName, limits) };
+}
+
+/**
+ * The CSV's annotations are copied into every Deployment's pod template, the one place where a small
+ * bundle renders large: refused before any copy is made.
+ */
+function checkAnnotationCopies(bundle: string, csv: CsvInstall, limits: RenderLimits): void {
+  const copies = Buffer.byteLength(JSON.stringify(csv.annotations), 'utf8') * csv.deployments.length;
+  if (copies > limits.maxRenderedBytes) {
+    throw renderLimitExceeded('maxRenderedBytes', limits, bundle, `the CSV's metadata.annotations copied into each of its ${csv.deployments.length} Deployments make ${copies}`);
+  }
 }
 
 function checkInput(input: RenderInput): void {
