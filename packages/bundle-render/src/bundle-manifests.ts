@@ -74,8 +74,8 @@ export function refuseDependencies(bundle: string, properties: readonly Property
   const listed = dependencies.map((property) => `${property.type} ${JSON.stringify(property.value)}`.slice(0, 200)).join('; ');
   throw renderError(
     RenderErrorCodes.unsupportedBundle,
-    `bundle ${bundle} declares dependencies (${listed}); OLM v1 does not resolve dependencies: ` +
-      'install what it needs first and choose a bundle without olm.package.required, olm.gvk.required or olm.constraint properties',
+    `bundle ${bundle} declares dependencies (${listed}); OLM v1 resolves no dependencies, so it installs no bundle that declares them: ` +
+      'choose a bundle version without olm.package.required, olm.gvk.required or olm.constraint properties, or install this operator with OLM v0 (a Subscription)',
     { bundle, dependencies: dependencies.map((property) => property.type) },
   );
 }
