@@ -105,7 +105,8 @@ function checkServiceAccountNames(bundle: string, permissions: readonly CsvPermi
     if (serviceAccountName.length > 253 || !dns1123Subdomain.test(serviceAccountName)) {
       throw renderError(
         RenderErrorCodes.invalidBundle,
-        `bundle ${bundle}: spec.install.spec.${field}[${index}].serviceAccountName ${JSON.stringify(serviceAccountName.slice(0, 300))} is not a valid ServiceAccount name (a DNS-1123 subdomain: lowercase letters, digits, '-' and '.', at most 253 characters)`,
+        `bundle ${bundle}: spec.install.spec.${field}[${index}].serviceAccountName ${JSON.stringify(serviceAccountName.slice(0, 300))} ` +
+          "is not a valid ServiceAccount name (a DNS-1123 subdomain: lowercase letters, digits, '-' and '.', at most 253 characters)",
         { bundle, field: `spec.install.spec.${field}[${index}].serviceAccountName` },
       );
     }

@@ -26,6 +26,7 @@ export function buildDeployment(
     annotations: { ...csvAnnotations, ...ownAnnotations, [targetNamespacesAnnotation]: targetNamespaces.join(',') },
   };
   spec.revisionHistoryLimit = 1;
-  const metadata = Object.keys(entry.label).length > 0 ? { name: entry.name, namespace: installNamespace, labels: { ...entry.label } } : { name: entry.name, namespace: installNamespace };
-  return { ...Kinds.deployment, metadata, spec };
+  const metadata = { name: entry.name, namespace: installNamespace };
+  const labels = Object.keys(entry.label).length > 0 ? { labels: { ...entry.label } } : {};
+  return { ...Kinds.deployment, metadata: { ...metadata, ...labels }, spec };
 }

@@ -147,7 +147,8 @@ function labelled(bundle: string, phases: readonly RenderedPhase[], extensionNam
       if (seen.has(key)) {
         throw renderError(
           RenderErrorCodes.invalidBundle,
-          `bundle ${bundle}: ${describe(object)} would be applied twice (the bundle ships it and OLM also generates it from the CSV, or the bundle ships it twice); remove the duplicate from the bundle`,
+          `bundle ${bundle}: ${describe(object)} would be applied twice ` +
+            '(the bundle ships it and OLM also generates it from the CSV, or the bundle ships it twice); remove the duplicate from the bundle',
           { bundle, object: key },
         );
       }

@@ -39,16 +39,16 @@ export function targetNamespaces(
   }
   const nameErrors = typeof watchNamespace === 'string' ? dns1123LabelErrors(watchNamespace) : ['must be a string'];
   if (nameErrors.length > 0) {
-    throw renderError(RenderErrorCodes.invalidInput, `${watchNamespaceField} ${JSON.stringify(watchNamespace) ?? String(watchNamespace)} is not a namespace name: ${nameErrors.join('; ')}`, {
-      field: watchNamespaceField,
-    });
+    const shown = JSON.stringify(watchNamespace) ?? String(watchNamespace);
+    throw renderError(RenderErrorCodes.invalidInput, `${watchNamespaceField} ${shown} is not a namespace name: ${nameErrors.join('; ')}`, { field: watchNamespaceField });
   }
   if (!modes.has('SingleNamespace') && !(modes.has('OwnNamespace') && modes.has('AllNamespaces'))) {
     // Upstream treats the setting as an unknown field for such bundles.
     throw refusal(bundle, modes, `remove ${watchNamespaceField}${modes.has('OwnNamespace') ? ` (the operator always watches its install namespace ${installNamespace})` : ''}`);
   }
   if (watchNamespace === installNamespace && !modes.has('OwnNamespace')) {
-    throw refusal(bundle, modes, `${watchNamespaceField} must not be the install namespace ${installNamespace}: set another namespace${modes.has('AllNamespaces') ? ' or remove it' : ''}`);
+    const orRemove = modes.has('AllNamespaces') ? ' or remove it' : '';
+    throw refusal(bundle, modes, `${watchNamespaceField} must not be the install namespace ${installNamespace}: set another namespace${orRemove}`);
   }
   if (watchNamespace !== installNamespace && !modes.has('SingleNamespace')) {
     throw refusal(bundle, modes, `set ${watchNamespaceField} to the install namespace ${installNamespace}${modes.has('AllNamespaces') ? ' or remove it' : ''}`);
