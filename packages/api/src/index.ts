@@ -23,3 +23,4 @@ export * from './provided-apis.js';
 export * from './csv-predicates.js';
 export * from './csv-status.js';
 export * from './object-kinds.js';
+export * from './bundle-object-kinds.js';

@@ -1,4 +1,4 @@
-import { ErrInvalidInstallPlanMessage, StepStatuses, type StepStatus } from '@olm/api';
+import { bundleObjectKinds, ErrInvalidInstallPlanMessage, StepStatuses, type StepStatus } from '@olm/api';
 import { describeError, OlmError, type CachedObject, type ObjectReader } from '@olm/core';
 import { apiStatusCode, apiStatusMessage, isAlreadyExists, isSemanticallyEqual, setOwnerLabels, setOwnerReference, type KubeClient, type OwnerObject } from '@olm/controller-runtime';
 import type { Step } from './bundle-steps.js';
@@ -11,28 +11,8 @@ import { appliedWithWarningsMessage, appliedWithWarningsReason, stepFieldPath } 
 
 const managedLabel = 'olm.managed';
 
-/** Kinds an InstallPlan may create besides CSVs, CRDs and Subscriptions (upstream's supported bundle resources). */
-export const supportedStepKinds: ReadonlySet<string> = new Set([
-  'Secret',
-  'BundleSecret',
-  'ClusterRole',
-  'ClusterRoleBinding',
-  'ConfigMap',
-  'ServiceAccount',
-  'Service',
-  'Role',
-  'RoleBinding',
-  'PrometheusRule',
-  'ServiceMonitor',
-  'PodDisruptionBudget',
-  'PriorityClass',
-  'VerticalPodAutoscaler',
-  'ConsoleYAMLSample',
-  'ConsoleQuickStart',
-  'ConsoleCLIDownload',
-  'ConsoleLink',
-  'NetworkPolicy',
-]);
+/** Kinds an InstallPlan may create besides CSVs, CRDs and Subscriptions: the bundle object kinds, and `BundleSecret`. */
+export const supportedStepKinds: ReadonlySet<string> = new Set(['BundleSecret', ...bundleObjectKinds.keys()]);
 
 export interface ExecutionResult {
   readonly steps: Step[];

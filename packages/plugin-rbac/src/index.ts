@@ -2,7 +2,7 @@ export { readInstallPermissions, readPolicyRule, type CsvInstallPermissions, typ
 export * from './csv-permissions.js';
 export * from './errors.js';
 export * from './generator.js';
-export type { GoJsonValue } from './go-json.js';
+export { permissionStruct, type GoJsonValue } from './go-json.js';
 export { fnv64aHex, sha224Base62, toBase62 } from './hash.js';
 export * from './labels.js';
 export * from './names.js';
