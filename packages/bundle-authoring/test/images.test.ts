@@ -2,7 +2,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { createOciRegistryClient, extractBundleFiles, MediaTypes, readLayerEntries, sha256Digest } from '@olm/bundle-puller';
+import { createOciRegistryClient, extractBundleFiles, MediaTypes, readLayerEntries, sha256Digest } from '@olm/bundle-puller/registry';
 import { loadDeclarativeConfig, renderCatalog } from '@olm/registry';
 import { dockerRegistryBinary, startDockerRegistry, type DockerRegistry } from '@olm/testing';
 import jsYaml from 'js-yaml';

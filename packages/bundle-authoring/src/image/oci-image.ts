@@ -1,4 +1,4 @@
-import { MediaTypes, sha256Digest, type PushContent } from '@olm/bundle-puller';
+import { MediaTypes, sha256Digest, type PushContent } from '@olm/bundle-puller/registry';
 import { buildImageLayer } from './image-layer.js';
 
 /** A built image: its blobs, manifest and digest, ready to push or to write as an OCI layout. */

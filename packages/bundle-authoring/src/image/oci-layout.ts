@@ -1,6 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MediaTypes } from '@olm/bundle-puller';
+import { MediaTypes } from '@olm/bundle-puller/registry';
 import type { OciImage } from './oci-image.js';
 
 interface IndexJson {

@@ -1,4 +1,4 @@
-import { createOciRegistryPusher, type OciRegistryClientOptions, type PushOptions } from '@olm/bundle-puller';
+import { createOciRegistryPusher, type OciRegistryClientOptions, type PushOptions } from '@olm/bundle-puller/registry';
 import { pushContentOf, type OciImage } from './oci-image.js';
 
 /** Pushes a built image to `reference` (`registry/repository:tag`) with the bundle puller's registry requests; answers the manifest digest. */

@@ -10,7 +10,7 @@ import {
   type BundleImageLimits,
   type OciRegistryClientOptions,
   type RegistryCredential,
-} from '@olm/bundle-puller';
+} from '@olm/bundle-puller/registry';
 import { OlmError } from '@olm/core';
 import { loadDeclarativeConfig, type CatalogLimits, type DeclarativeConfig } from '@olm/registry';
 import { AuthoringErrorCodes } from '../authoring-limits.js';
