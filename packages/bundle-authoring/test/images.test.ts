@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,9 +71,15 @@ describe.skipIf(!binary)('images pushed to a real registry', () => {
     const { image } = await buildBundleImage(backup);
     const reference = `${registry.host}/acme/acme-backup-bundle:v0.1.0`;
     const progress: string[] = [];
-    const pushed = await pushOciImage(image, reference, { onProgress: (step) => progress.push(step.what) });
+    const pushed = await pushOciImage(image, reference, { onProgress: (step) => progress.push(`${step.done}/${step.total} ${step.what} ${step.sent}/${step.bytes}`) });
     expect(pushed.digest).toBe(image.manifestDigest);
-    expect(progress).toEqual([`blob ${image.layerDigest}`, `blob ${image.configDigest}`, 'manifest']);
+    expect(progress).toEqual([
+      `0/3 blob ${image.layerDigest} 0/${image.layer.length}`,
+      `0/3 blob ${image.layerDigest} ${image.layer.length}/${image.layer.length}`,
+      `1/3 blob ${image.configDigest} 0/${image.config.length}`,
+      `1/3 blob ${image.configDigest} ${image.config.length}/${image.config.length}`,
+      `2/3 manifest 0/${image.manifest.length}`,
+    ]);
     const pulled = await createOciRegistryClient().pullImage(reference);
     expect(pulled.digest).toBe(image.manifestDigest);
     expect(await extractBundleFiles(pulled.layers, reference)).toEqual(await bundleFilesOf(backup));
@@ -80,6 +87,19 @@ describe.skipIf(!binary)('images pushed to a real registry', () => {
     const skipped: boolean[] = [];
     await pushOciImage(image, reference, { onProgress: (step) => skipped.push(step.skipped) });
     expect(skipped).toEqual([true, true, false]);
+  });
+
+  it('streams a layer of several MiB in slices, reporting each, and the registry stores it whole', async () => {
+    // random bytes do not compress: the gzip layer is as large as the file
+    const image = await buildOciImage(new Map([['configs/blob.bin', randomBytes(3 * 1024 * 1024 + 5)]]), {});
+    const reference = `${registry.host}/acme/large:1`;
+    const sent: number[] = [];
+    await pushOciImage(image, reference, { onProgress: (step) => step.what === `blob ${image.layerDigest}` && sent.push(step.sent) });
+    expect(sent).toEqual([0, 1 << 20, 2 << 20, 3 << 20, image.layer.length]);
+    const pulled = await createOciRegistryClient().pullImage(reference);
+    const chunks: Buffer[] = [];
+    for await (const chunk of pulled.layers[0]!.open()) chunks.push(chunk);
+    expect(Buffer.concat(chunks).equals(image.layer)).toBe(true);
   });
 
   it('renders a catalog image to the same FBC as the catalog directory', async () => {

@@ -24,7 +24,10 @@ export interface PushProgress {
   /** The blob (or `manifest`) being sent, its bytes, and whether the registry already had it. */
   readonly what: string;
   readonly bytes: number;
+  /** How many of its bytes were handed to the connection so far (0 when it starts, `bytes` when it is sent). */
+  readonly sent: number;
   readonly skipped: boolean;
+  /** Blobs (and the manifest) finished before this one, of `total`. */
   readonly done: number;
   readonly total: number;
 }
@@ -42,8 +45,24 @@ export interface OciRegistryPusher {
   pushImage(image: string, content: PushContent, options?: PushOptions): Promise<{ readonly digest: string }>;
 }
 
+/** The start of a body (at most 4 KiB are read, whatever the registry sends), for a message. */
+async function startOfBody(response: Response): Promise<string> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  try {
+    for await (const chunk of response.body ?? []) {
+      chunks.push(Buffer.from(chunk));
+      length += chunk.byteLength;
+      if (length >= 4096) break;
+    }
+  } catch {
+    // a body cut short still explains what it can
+  }
+  return Buffer.concat(chunks).subarray(0, 4096).toString('utf8');
+}
+
 async function pushFailure(response: Response, image: string, what: string): Promise<OlmError> {
-  const text = await response.text().catch(() => '');
+  const text = await startOfBody(response);
   let detail = text.slice(0, 200);
   try {
     detail = ((JSON.parse(text) as { errors?: Array<{ code?: string; message?: string }> }).errors ?? []).map((error) => [error.code, error.message].filter(Boolean).join(': ')).join('; ');
@@ -61,8 +80,21 @@ async function pushFailure(response: Response, image: string, what: string): Pro
   });
 }
 
-/** Sends one blob with the monolithic upload: `POST …/blobs/uploads/`, then `PUT <Location>?digest=…` with the bytes. */
-async function pushBlob(requests: RegistryRequests, session: PullSession, blob: PushBlob): Promise<void> {
+const sliceBytes = 1024 * 1024;
+
+/** The bytes in 1 MiB slices, telling `onSent` how many went out so far. */
+async function* slices(bytes: Buffer, onSent: (sent: number) => void): AsyncGenerator<Uint8Array> {
+  for (let offset = 0; offset < bytes.length; offset += sliceBytes) {
+    yield bytes.subarray(offset, offset + sliceBytes);
+    onSent(Math.min(bytes.length, offset + sliceBytes));
+  }
+}
+
+/**
+ * Sends one blob with the monolithic upload: `POST …/blobs/uploads/`, then `PUT <Location>?digest=…`
+ * with the bytes, streamed in slices so that a large layer shows progress.
+ */
+async function pushBlob(requests: RegistryRequests, session: PullSession, blob: PushBlob, onSent: (sent: number) => void): Promise<void> {
   const what = `blob ${blob.digest}`;
   const started = await requests.send(session, 'blobs/uploads/', { method: 'POST' });
   await started.body?.cancel();
@@ -72,7 +104,7 @@ async function pushBlob(requests: RegistryRequests, session: PullSession, blob: 
   const put = await requests.send(session, `${location}${separator}digest=${encodeURIComponent(blob.digest)}`, {
     method: 'PUT',
     headers: { 'Content-Type': 'application/octet-stream' },
-    body: blob.bytes,
+    body: () => slices(blob.bytes, onSent),
   });
   if (put.status !== 201) throw await pushFailure(put, session.imageText, what);
   await put.body?.cancel();
@@ -98,14 +130,15 @@ export function createOciRegistryPusher(options: OciRegistryClientOptions = {}):
         const head = await requests.send(session, `blobs/${blob.digest}`, { method: 'HEAD' });
         await head.body?.cancel();
         const skipped = head.status === 200;
-        pushOptions.onProgress?.({ what: `blob ${blob.digest}`, bytes: blob.bytes.length, skipped, done: index, total });
-        if (!skipped) await pushBlob(requests, session, blob);
+        const report = (sent: number) => pushOptions.onProgress?.({ what: `blob ${blob.digest}`, bytes: blob.bytes.length, sent, skipped, done: index, total });
+        report(skipped ? blob.bytes.length : 0);
+        if (!skipped) await pushBlob(requests, session, blob, report);
       }
       const digest = sha256Digest(content.manifest);
       if (image.digest && image.digest !== digest) {
         throw new OlmError(BundleImageErrorCodes.digestMismatch, `cannot push to ${imageText}: the image built has digest ${digest}; push it by tag, or by that digest`);
       }
-      pushOptions.onProgress?.({ what: 'manifest', bytes: content.manifest.length, skipped: false, done: content.blobs.length, total });
+      pushOptions.onProgress?.({ what: 'manifest', bytes: content.manifest.length, sent: 0, skipped: false, done: content.blobs.length, total });
       const put = await requests.send(session, `manifests/${image.reference}`, {
         method: 'PUT',
         headers: { 'Content-Type': content.manifestMediaType },

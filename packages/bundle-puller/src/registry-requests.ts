@@ -28,7 +28,8 @@ export interface RegistryRequestOptions {
 export interface RegistryRequestInit {
   readonly method?: string;
   readonly headers?: Readonly<Record<string, string>>;
-  readonly body?: Uint8Array;
+  /** The bytes, or a function giving them as a stream (called again for each attempt a challenge causes). */
+  readonly body?: Uint8Array | (() => AsyncIterable<Uint8Array>);
 }
 
 /** Requests to one image's registry within a pull, with their errors worded for the user. */
@@ -122,6 +123,12 @@ async function readLimitedBody(response: Response, limit: number, what: string):
   return Buffer.concat(chunks);
 }
 
+/** A request's body as fetch takes it: bytes, or a fresh stream (sent chunked, `duplex: 'half'`). */
+function bodyOf(init: RegistryRequestInit): { body?: Uint8Array | AsyncIterable<Uint8Array>; duplex?: 'half' } {
+  if (init.body === undefined) return {};
+  return typeof init.body === 'function' ? { body: init.body(), duplex: 'half' } : { body: init.body };
+}
+
 /**
  * Sends registry requests through the proxies of the environment (`HTTP_PROXY`, `HTTPS_PROXY`,
  * `NO_PROXY`, unless `proxy` says otherwise), each within `timeoutMs`.
@@ -152,7 +159,7 @@ export function createRegistryRequests(options: RegistryRequestOptions): Registr
     const where = `registry ${image.registry}`;
     const method = init.method ?? 'GET';
     const authorizedSend = (authorization: string | undefined) =>
-      send(url, { method, headers: { ...headers, ...(authorization ? { Authorization: authorization } : {}) }, ...(init.body ? { body: init.body } : {}) }, where, signal);
+      send(url, { method, headers: { ...headers, ...(authorization ? { Authorization: authorization } : {}) }, ...bodyOf(init) }, where, signal);
     let response = await authorizedSend(session.authorization);
     if (response.status !== 401) return response;
     const challenge = parseAuthChallenge(response.headers.get('www-authenticate'));

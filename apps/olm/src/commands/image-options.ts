@@ -7,7 +7,7 @@ import type { RegistryCredential } from '@olm/bundle-puller/registry';
 import type { Command } from 'commander';
 import { inputError, usageError } from '../cli-errors.js';
 import { collect } from '../option-parsers.js';
-import { createProgress } from '../progress.js';
+import { createProgress, type Progress } from '../progress.js';
 
 /** Where `olm bundle build` and `olm catalog build` put an image, and how they reach registries. */
 export interface ImageOutputOptions extends RegistryOptions {
@@ -61,6 +61,22 @@ export async function registryCredentials(options: RegistryOptions, image: strin
   return credentialsForImage(entries, parseImageReference(image)).map((credential) => ({ ...credential, source: `registry config ${file}` }));
 }
 
+/** A size for a progress line, in whole KiB or MiB, so that the line changes at most once per KiB or MiB. */
+export const sizeText = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.floor(bytes / 1024)} KiB` : `${Math.floor(bytes / (1024 * 1024))} MiB`);
+
+/** Runs a long copy with a progress display on stderr, ended with `done` or, when it throws, `failed`. */
+export async function withProgress<T>(done: string, failed: string, run: (progress: Progress) => Promise<T>): Promise<T> {
+  const progress = createProgress();
+  try {
+    const result = await run(progress);
+    progress.done(done);
+    return result;
+  } catch (error) {
+    progress.done(failed);
+    throw error;
+  }
+}
+
 /** Pushes the image to `--tag` (with a progress line per blob) or writes it to `--oci-layout`; prints the digest. */
 export async function outputImage(image: OciImage, options: ImageOutputOptions, what: string): Promise<void> {
   if ((options.tag === undefined) === (options.ociLayout === undefined)) {
@@ -77,12 +93,14 @@ export async function outputImage(image: OciImage, options: ImageOutputOptions, 
   const tag = options.tag!;
   await checkImageReference(tag, '--tag');
   const { pushOciImage } = await import('@olm/bundle-authoring');
-  const progress = createProgress();
-  const { digest } = await pushOciImage(image, tag, {
-    insecureRegistries: options.insecureRegistry,
-    credentials: await registryCredentials(options, tag),
-    onProgress: (step) => progress.update(`pushing ${tag}: ${step.done + 1}/${step.total} ${step.what} (${step.bytes} bytes${step.skipped ? ', already there' : ''})`),
-  });
-  progress.done(`pushed the ${what} image ${tag} (${size} bytes)`);
+  const credentials = await registryCredentials(options, tag);
+  const { digest } = await withProgress(`pushed the ${what} image ${tag} (${size} bytes)`, `pushing ${tag} failed`, (progress) =>
+    pushOciImage(image, tag, {
+      insecureRegistries: options.insecureRegistry,
+      credentials,
+      onProgress: (step) =>
+        progress.update(`pushing ${tag}: ${step.done + 1}/${step.total} ${step.what.slice(0, 19)} ${step.skipped ? 'already there' : `${sizeText(step.sent)} of ${sizeText(step.bytes)}`}`),
+    }),
+  );
   process.stdout.write(`${tag.split('@')[0]}@${digest}\n`);
 }

@@ -5,8 +5,9 @@ import type { DeclarativeConfig, LoadProblem } from '@olm/registry';
 import type { Command } from 'commander';
 import { inputError } from '../cli-errors.js';
 import { parsePositiveInteger } from '../option-parsers.js';
+import { addAuthoringLimitOptions, authoringLimitsFromOptions, type AuthoringLimitOptions } from './authoring-limit-options.js';
 import { catalogLimitsFromOptions, type CatalogLimitOptions } from './catalog-limit-options.js';
-import { addRegistryOptions, checkImageReference, registryCredentials, type RegistryOptions } from './image-options.js';
+import { addRegistryOptions, checkImageReference, registryCredentials, sizeText, withProgress, type RegistryOptions } from './image-options.js';
 
 /** The flags bounding an image `olm catalog render` reads, one per limit of `BundleImageLimits`. */
 const imageLimitFlags: ReadonlyArray<{ readonly flag: string; readonly key: keyof BundleImageLimits; readonly option: string; readonly description: string }> = [
@@ -18,12 +19,12 @@ const imageLimitFlags: ReadonlyArray<{ readonly flag: string; readonly key: keyo
   { flag: '--image-max-files <count>', key: 'maxFiles', option: 'imageMaxFiles', description: 'most catalog or bundle entries, over all layers (default 100000)' },
 ];
 
-export type RenderInputOptions = RegistryOptions & CatalogLimitOptions & Partial<Record<string, unknown>>;
+export type RenderInputOptions = RegistryOptions & CatalogLimitOptions & AuthoringLimitOptions & Partial<Record<string, unknown>>;
 
-/** The registry and image-limit flags of a command that renders images. */
+/** The registry, image-limit and bundle-directory flags of a command that renders (besides the catalog limit flags it has). */
 export function addRenderInputOptions(command: Command): Command {
   for (const { flag, description } of imageLimitFlags) command.option(flag, description, parsePositiveInteger);
-  return addRegistryOptions(command);
+  return addAuthoringLimitOptions(addRegistryOptions(command), { fileBytes: false });
 }
 
 function describeProblems(problems: readonly LoadProblem[]): string {
@@ -41,7 +42,7 @@ export async function loadRenderInput(ref: string, options: RenderInputOptions):
   if (await isDirectory(ref)) {
     if ((await isDirectory(join(ref, 'manifests'))) && (await isDirectory(join(ref, 'metadata')))) {
       const { readDirectoryFiles, renderBundleFiles } = await import('@olm/bundle-authoring');
-      return renderBundleFiles(await readDirectoryFiles(ref), ref);
+      return renderBundleFiles(await readDirectoryFiles(ref, await authoringLimitsFromOptions(options)), ref);
     }
     const { loadDeclarativeConfig } = await import('@olm/registry');
     const config = await loadDeclarativeConfig(ref, { limits: catalogLimits });
@@ -55,11 +56,16 @@ export async function loadRenderInput(ref: string, options: RenderInputOptions):
   const { renderImage, defaultRenderImageLimits } = await import('@olm/bundle-authoring');
   const limits = { ...defaultRenderImageLimits };
   for (const { key, option } of imageLimitFlags) if (typeof options[option] === 'number') limits[key] = options[option];
-  return renderImage(ref, {
-    insecureRegistries: options.insecureRegistry,
-    credentials: await registryCredentials(options, ref),
-    limits,
-    limitHints: Object.fromEntries(imageLimitFlags.map(({ key, flag }) => [key, `olm catalog render ${flag.split(' ')[0]}`])),
-    catalogLimits,
-  });
+  const credentials = await registryCredentials(options, ref);
+  const limitHints = Object.fromEntries(imageLimitFlags.map(({ key, flag }) => [key, `olm catalog render ${flag.split(' ')[0]}`]));
+  return withProgress(`pulled ${ref}`, `pulling ${ref} failed`, (progress) =>
+    renderImage(ref, {
+      insecureRegistries: options.insecureRegistry,
+      credentials,
+      limits,
+      limitHints,
+      catalogLimits,
+      onProgress: (bytesRead) => progress.update(`pulling ${ref}: ${sizeText(bytesRead)} read`),
+    }),
+  );
 }

@@ -35,6 +35,27 @@ export interface RenderImageOptions extends OciRegistryClientOptions {
   readonly limitHints?: Partial<Record<keyof BundleImageLimits, string>>;
   readonly catalogLimits?: Partial<CatalogLimits>;
   readonly signal?: AbortSignal;
+  /** Called as layer bytes arrive, with the bytes read so far (as stored, over all layers). */
+  readonly onProgress?: (bytesRead: number) => void;
+}
+
+/** An image's budget that also reports the layer bytes read so far. */
+class ReportingBudget extends BundleImageBudget {
+  private read = 0;
+
+  constructor(
+    limits: BundleImageLimits,
+    image: string,
+    private readonly onProgress: ((bytesRead: number) => void) | undefined,
+  ) {
+    super(limits, image);
+  }
+
+  override addCompressed(bytes: number, where: string): void {
+    super.addCompressed(bytes, where);
+    this.read += bytes;
+    this.onProgress?.(this.read);
+  }
 }
 
 const emptyConfig = (): DeclarativeConfig => ({ packages: [], channels: [], bundles: [], deprecations: [], others: [], files: [], errors: [] });
@@ -75,7 +96,7 @@ async function renderCatalogFiles(files: ReadonlyMap<string, Buffer>, directory:
  */
 export async function renderImage(image: string, options: RenderImageOptions = {}): Promise<DeclarativeConfig> {
   const client = createOciRegistryClient({ userAgent: 'olm', ...options });
-  const budget = new BundleImageBudget(options.limits ?? defaultRenderImageLimits, image);
+  const budget = new ReportingBudget(options.limits ?? defaultRenderImageLimits, image, options.onProgress);
   try {
     const pulled = await client.pullImage(image, { budget, ...(options.credentials ? { credentials: options.credentials } : {}), ...(options.signal ? { signal: options.signal } : {}) });
     const configBytes = await pulled.readConfig?.();
