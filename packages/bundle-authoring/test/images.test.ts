@@ -7,6 +7,7 @@ import { createOciRegistryClient, extractBundleFiles, MediaTypes, readLayerEntri
 import { loadDeclarativeConfig, renderCatalog } from '@olm/registry';
 import { dockerRegistryBinary, startDockerRegistry, type DockerRegistry } from '@olm/testing';
 import jsYaml from 'js-yaml';
+import tarStream from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBundleImage, buildCatalogImage, buildOciImage, pushOciImage, readDirectoryFiles, renderImage, writeOciLayout } from '../src/index.js';
 import { exampleBundles, exampleCatalog } from './example-bundles.js';
@@ -22,6 +23,30 @@ describe('bundle and catalog images', () => {
     const second = await buildBundleImage(backup);
     expect(second.image.manifestDigest).toBe(first.image.manifestDigest);
     expect(second.image.layer.equals(first.image.layer)).toBe(true);
+  });
+
+  it('lays the layer out deterministically: sorted paths, root-owned, dated the epoch, directories first', async () => {
+    const { image } = await buildBundleImage(backup);
+    const extract = tarStream.extract();
+    const headers: Array<{ name: string; mode?: number; uid?: number; gid?: number; mtime?: Date; type?: string | null }> = [];
+    const reading = (async () => {
+      for await (const entry of extract) {
+        headers.push(entry.header);
+        entry.resume();
+      }
+    })();
+    extract.end(gunzipSync(image.layer));
+    await reading;
+    expect(headers.map((header) => header.name)).toEqual([
+      'manifests/',
+      'manifests/acme-backup.clusterserviceversion.yaml',
+      'manifests/acme.example.com_backups.yaml',
+      'metadata/',
+      'metadata/annotations.yaml',
+    ]);
+    for (const header of headers) {
+      expect(header).toMatchObject({ uid: 0, gid: 0, mtime: new Date(0), mode: header.type === 'directory' ? 0o755 : 0o644 });
+    }
   });
 
   it('writes an OCI image layout whose index leads to the manifest, the labels and the files', async () => {
