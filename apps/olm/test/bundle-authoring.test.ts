@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createOciRegistryClient, extractBundleFiles } from '@olm/bundle-puller/registry';
-import { dockerRegistryBinary, startDockerRegistry, type DockerRegistry } from '@olm/testing';
+import { dockerRegistryBinary, htpasswdLine, startDockerRegistry, type DockerRegistry } from '@olm/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliCaptured } from './run-cli.js';
 
@@ -11,6 +11,7 @@ const examples = fileURLToPath(new URL('../../../examples/', import.meta.url));
 const bundleDir = join(examples, 'bundles', 'acme-backup.v0.1.0');
 const catalogDir = join(examples, 'catalog');
 const binary = dockerRegistryBinary();
+const htpasswd = binary ? htpasswdLine('pusher', 's3cret') : undefined;
 
 describe('olm bundle validate', () => {
   it('passes the example bundle and exits 0', async () => {
@@ -120,5 +121,34 @@ describe.skipIf(!binary)('olm bundle build, catalog build and catalog render wit
     const run = await runCliCaptured(['catalog', 'render', reference, '--image-max-file-bytes', '1000']);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/over its limit of 1000 bytes in one file: file configs\/acme-\w+\/catalog.yaml .* raise olm catalog render --image-max-file-bytes/);
+  });
+});
+
+describe.skipIf(!htpasswd)('olm bundle build to a registry that asks for credentials', () => {
+  let registry: DockerRegistry;
+  let directory: string;
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'olm-cli-private-registry-'));
+    await writeFile(join(directory, 'htpasswd'), `${htpasswd}\n`);
+    registry = await startDockerRegistry(binary!, directory, { htpasswd: join(directory, 'htpasswd') });
+  });
+  afterAll(async () => registry?.stop());
+
+  it('refuses without credentials, saying how to give them, then pushes with a docker config.json', async () => {
+    const reference = `${registry.host}/acme/private-bundle:v0.1.0`;
+    const empty = join(directory, 'empty-config.json');
+    await writeFile(empty, JSON.stringify({ auths: {} }));
+    const refused = await runCliCaptured(['bundle', 'build', bundleDir, '--tag', reference, '--registry-config', empty]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`not allowed to push ${reference}: registry ${registry.host} asks for credentials and none were given; give credentials for ${registry.host}`);
+    expect(refused.stderr).toContain('--registry-config FILE');
+
+    const config = join(directory, 'config.json');
+    await writeFile(config, JSON.stringify({ auths: { [registry.host]: { auth: Buffer.from('pusher:s3cret').toString('base64') } } }));
+    const pushed = await runCliCaptured(['bundle', 'build', bundleDir, '--tag', reference, '--registry-config', config]);
+    expect(pushed.code, pushed.stderr).toBe(0);
+    const rendered = await runCliCaptured(['catalog', 'render', reference, '--registry-config', config]);
+    expect(rendered.code, rendered.stderr).toBe(0);
+    expect(JSON.parse(rendered.stdout)).toMatchObject({ schema: 'olm.bundle', name: 'acme-backup.v0.1.0', image: reference });
   });
 });

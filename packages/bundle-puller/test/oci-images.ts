@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import tarStream from 'tar-stream';
@@ -39,21 +38,7 @@ export async function tarLayer(entries: readonly LayerEntry[]): Promise<Buffer> 
 export const gzip = (bytes: Buffer): Buffer => gzipSync(bytes);
 export const digestOf = (bytes: Buffer): string => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 
-/**
- * An htpasswd line for the registry's basic authentication (bcrypt, which distribution requires),
- * hashed by perl's crypt (libxcrypt); undefined when this machine's crypt cannot do bcrypt.
- */
-export function htpasswdLine(user: string, password: string): string | undefined {
-  try {
-    const salt = `$2b$05$${randomBytes(16).toString('base64').replace(/[^A-Za-z0-9]/g, '.').slice(0, 22)}`;
-    const hash = execFileSync('perl', ['-e', 'print crypt($ARGV[0], $ARGV[1])', password, salt], { encoding: 'utf8', timeout: 10_000 });
-    return hash.startsWith('$2b$') ? `${user}:${hash}` : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-export { dockerRegistryBinary, startDockerRegistry, type DockerRegistry } from '@olm/testing';
+export { dockerRegistryBinary, htpasswdLine, startDockerRegistry, type DockerRegistry } from '@olm/testing';
 
 /** Pushes one blob with the monolithic upload (`POST …/blobs/uploads/`, then `PUT <location>&digest=…`). */
 export async function pushBlob(registryUrl: string, repository: string, bytes: Buffer, headers: Record<string, string> = {}): Promise<string> {

@@ -1,4 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freeLoopbackPort } from './free-port.js';
@@ -23,6 +24,20 @@ export interface DockerRegistry {
   pause(): void;
   resume(): void;
   stop(): Promise<void>;
+}
+
+/**
+ * An htpasswd line for the registry's basic authentication (bcrypt, which distribution requires),
+ * hashed by perl's crypt (libxcrypt); undefined when this machine's crypt cannot do bcrypt.
+ */
+export function htpasswdLine(user: string, password: string): string | undefined {
+  try {
+    const salt = `$2b$05$${randomBytes(16).toString('base64').replace(/[^A-Za-z0-9]/g, '.').slice(0, 22)}`;
+    const hash = execFileSync('perl', ['-e', 'print crypt($ARGV[0], $ARGV[1])', password, salt], { encoding: 'utf8', timeout: 10_000 });
+    return hash.startsWith('$2b$') ? `${user}:${hash}` : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
