@@ -98,6 +98,18 @@ const cases: BrokenCase[] = [
   { rule: 'crd-name', file: crdFile, field: 'metadata.name', message: /not "backups.acme.example.com"/, break: (dir) => editYaml(dir, crdFile, (d) => (d.metadata.name = 'backup.acme.example.com')) },
   { rule: 'manifest-parse', file: crdFile, field: '', message: /not valid UTF-8 JSON or YAML/, break: (dir) => writeFile(join(dir, crdFile), 'kind: [unclosed\n') },
   {
+    rule: 'manifest-parse',
+    file: 'manifests/laughs.yaml',
+    field: '',
+    message: /document #1: document contains excessive aliasing/,
+    // a few hundred bytes that expand to gigabytes when written out ("billion laughs")
+    break: (dir) =>
+      writeFile(
+        join(dir, 'manifests', 'laughs.yaml'),
+        `apiVersion: v1\nkind: ConfigMap\na: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n${Array.from({ length: 8 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(9).fill(`*${String.fromCharCode(97 + i)}`).join(',')}]`).join('\n')}\n`,
+      ),
+  },
+  {
     rule: 'bundle-layout',
     file: 'manifests/extra/role.yaml',
     field: '',
