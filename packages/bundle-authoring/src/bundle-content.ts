@@ -3,6 +3,7 @@ import { findExcessiveAliasing } from '@olm/untrusted-input';
 import jsYaml from 'js-yaml';
 import type { ProblemList } from './bundle-problem.js';
 import type { DirectoryFiles } from './read-directory.js';
+import { isObject } from './json-shapes.js';
 
 /** The annotation keys of a registry+v1 bundle (`metadata/annotations.yaml`), as upstream names them. */
 export const BundleAnnotations = {
@@ -54,8 +55,6 @@ function parseDocuments(file: string, bytes: Buffer, problems: ProblemList): unk
     return undefined;
   }
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Parses a bundle's files (`manifests/` directly, `metadata/*.yaml`), reporting files that cannot be read into `problems`. */
 export function parseBundleContent(files: DirectoryFiles, problems: ProblemList): BundleContent {

@@ -4,8 +4,8 @@ import { BundleAnnotations, csvsOf, type BundleContent, type ManifestObject } fr
 import { ownedApis, requiredApis, type Gvk } from '../rules/provided-apis.js';
 import { csvMetadataOf } from './csv-metadata.js';
 import { operatorImagesOf } from './operator-images.js';
+import { isObject } from '../json-shapes.js';
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const propertyList = (value: unknown): FbcProperty[] =>
   (Array.isArray(value) ? value : []).filter(isObject).map((property) => ({ type: String(property.type ?? ''), value: property.value }));
 

@@ -1,7 +1,5 @@
 import type { ManifestObject } from '../bundle-content.js';
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isEmpty = (value: unknown) => value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0) || (isObject(value) && Object.keys(value).length === 0);
+import { isEmpty, isObject } from '../json-shapes.js';
 
 /** `{owned?, required?}` as Go writes the CSV's definitions struct: always there, empty lists left out. */
 function definitions(value: unknown): Record<string, unknown> {

@@ -1,4 +1,5 @@
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isObject } from '../json-shapes.js';
+
 const list = (value: unknown): Record<string, unknown>[] => (Array.isArray(value) ? value.filter(isObject) : []);
 
 /** The images of the containers and init containers of a CSV's install deployments, in order, once each. */

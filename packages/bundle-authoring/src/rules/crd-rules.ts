@@ -1,8 +1,8 @@
 import type { ManifestFile, ManifestObject } from '../bundle-content.js';
 import type { ProblemList } from '../bundle-problem.js';
 import { crdKeys, ownedApis, type Gvk } from './provided-apis.js';
+import { isObject } from '../json-shapes.js';
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const keyOf = (gvk: Gvk) => `${gvk.group}/${gvk.version}, Kind=${gvk.kind}`;
 
 /**

@@ -2,12 +2,10 @@ import { isValidVersion, parseVersionTolerant } from '@olm/semver-range';
 import type { ManifestObject } from '../bundle-content.js';
 import type { ProblemList } from '../bundle-problem.js';
 import { ownedApis } from './provided-apis.js';
+import { isEmpty, isObject } from '../json-shapes.js';
 
 const dns1123Subdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const installModeTypes = ['OwnNamespace', 'SingleNamespace', 'MultiNamespace', 'AllNamespaces'];
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isEmpty = (value: unknown) => value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0) || (isObject(value) && Object.keys(value).length === 0);
 
 /** Why a CSV name (or `spec.replaces`) is not `<operator>.(v)X.Y.Z`, or undefined. */
 function csvNameError(name: string): string | undefined {

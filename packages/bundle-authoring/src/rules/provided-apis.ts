@@ -1,4 +1,5 @@
 import type { ManifestObject } from '../bundle-content.js';
+import { isObject } from '../json-shapes.js';
 
 export interface Gvk {
   readonly group: string;
@@ -6,7 +7,6 @@ export interface Gvk {
   readonly kind: string;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
 /** The CSV's CRD and API service descriptions of one side (`owned` or `required`). */
