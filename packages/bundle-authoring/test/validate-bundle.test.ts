@@ -1,4 +1,4 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateBundle, type BundleProblem } from '../src/index.js';
@@ -94,6 +94,34 @@ const cases: BrokenCase[] = [
     field: 'spec.customresourcedefinitions.owned[0]',
     message: /owned CRD acme.example.com\/v1, Kind=Backup not found in the bundle/,
     break: (dir) => rm(join(dir, crdFile)),
+  },
+  {
+    rule: 'csv-min-kube-version',
+    file: csvFile,
+    field: 'spec.minKubeVersion',
+    message: /"one-twenty" is not a version/,
+    break: (dir) => editYaml(dir, csvFile, (d) => (d.spec.minKubeVersion = 'one-twenty')),
+  },
+  {
+    rule: 'csv-owned-crds',
+    file: csvFile,
+    field: 'spec.customresourcedefinitions.owned[0].name',
+    message: /"backups" is not <plural>.<group>/,
+    break: (dir) => editYaml(dir, csvFile, (d) => (d.spec.customresourcedefinitions.owned[0].name = 'backups')),
+  },
+  {
+    rule: 'bundle-duplicate-crd',
+    file: 'manifests/z-copy.yaml',
+    field: 'spec',
+    message: /duplicate CRD acme.example.com\/v1, Kind=Backup \(also in manifests\/acme.example.com_backups.yaml\)/,
+    break: async (dir) => writeFile(join(dir, 'manifests', 'z-copy.yaml'), await readFile(join(dir, crdFile))),
+  },
+  {
+    rule: 'annotations-file',
+    file: annotationsFile,
+    field: 'annotations.operators.operatorframework.io.bundle.channels.v1',
+    message: /is a list, not a string/,
+    break: (dir) => editYaml(dir, annotationsFile, (d) => (d.annotations['operators.operatorframework.io.bundle.channels.v1'] = ['stable'])),
   },
   { rule: 'crd-name', file: crdFile, field: 'metadata.name', message: /not "backups.acme.example.com"/, break: (dir) => editYaml(dir, crdFile, (d) => (d.metadata.name = 'backup.acme.example.com')) },
   { rule: 'manifest-parse', file: crdFile, field: '', message: /not valid UTF-8 JSON or YAML/, break: (dir) => writeFile(join(dir, crdFile), 'kind: [unclosed\n') },
