@@ -85,7 +85,7 @@ export function parseBundleContent(files: DirectoryFiles, problems: ProblemList)
         const strings: Record<string, string> = {};
         for (const [key, value] of Object.entries(values)) {
           if (typeof value === 'string') strings[key] = value;
-          else problems.error('annotations-file', file, `annotations.${key}`, `is a ${Array.isArray(value) ? 'list' : typeof value}, not a string`, 'quote the value');
+          else problems.error('annotations-file', file, `annotations["${key}"]`, `is a ${Array.isArray(value) ? 'list' : typeof value}, not a string`, 'quote the value');
         }
         annotations = { file, values: strings };
       } else if (document !== undefined) {

@@ -119,7 +119,7 @@ const cases: BrokenCase[] = [
   {
     rule: 'annotations-file',
     file: annotationsFile,
-    field: 'annotations.operators.operatorframework.io.bundle.channels.v1',
+    field: annotation('channels.v1'),
     message: /is a list, not a string/,
     break: (dir) => editYaml(dir, annotationsFile, (d) => (d.annotations['operators.operatorframework.io.bundle.channels.v1'] = ['stable'])),
   },
