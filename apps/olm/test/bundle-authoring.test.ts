@@ -41,6 +41,7 @@ describe('olm bundle validate', () => {
       ['bundle', 'validate', bundleDir, '--max-files', '2'],
       ['bundle', 'build', bundleDir],
       ['bundle', 'build', bundleDir, '--tag', 'Not A Reference'],
+      ['bundle', 'build', bundleDir, '--oci-layout', join(bundleDir, 'metadata', 'annotations.yaml')],
     ]) {
       const run = await runCliCaptured(args);
       expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(2);

@@ -85,7 +85,11 @@ export async function outputImage(image: OciImage, options: ImageOutputOptions, 
   const size = image.layer.length + image.config.length + image.manifest.length;
   if (options.ociLayout !== undefined) {
     const { writeOciLayout } = await import('@olm/bundle-authoring');
-    await writeOciLayout(options.ociLayout, image, 'latest');
+    try {
+      await writeOciLayout(options.ociLayout, image, 'latest');
+    } catch (error) {
+      throw inputError(`cannot write the OCI layout ${options.ociLayout}: ${(error as Error).message}; pass a directory that can be written (it is created when missing)`, error);
+    }
     process.stdout.write(`${image.manifestDigest}\n`);
     process.stderr.write(`wrote the ${what} image (${size} bytes) to the OCI layout ${options.ociLayout} (tag latest)\n`);
     return;
