@@ -3,13 +3,13 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { createOciRegistryClient, extractBundleFiles, MediaTypes, readLayerEntries, sha256Digest } from '@olm/bundle-puller/registry';
+import { createOciRegistryClient, createOciRegistryPusher, extractBundleFiles, MediaTypes, readLayerEntries, sha256Digest } from '@olm/bundle-puller/registry';
 import { loadDeclarativeConfig, renderCatalog } from '@olm/registry';
 import { dockerRegistryBinary, startDockerRegistry, type DockerRegistry } from '@olm/testing';
 import jsYaml from 'js-yaml';
 import tarStream from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildBundleImage, buildCatalogImage, buildOciImage, pushOciImage, readDirectoryFiles, renderImage, writeOciLayout } from '../src/index.js';
+import { buildBundleImage, buildCatalogImage, buildOciImage, pushContentOf, pushOciImage, readDirectoryFiles, renderImage, writeOciLayout } from '../src/index.js';
 import { exampleBundles, exampleCatalog } from './example-bundles.js';
 
 const binary = dockerRegistryBinary();
@@ -156,6 +156,15 @@ describe.skipIf(!binary)('images pushed to a real registry', () => {
       { name: '', image: reference },
       { name: 'manager', image: 'registry.example.com/acme/acme-backup-operator:v0.1.0' },
     ]);
+  });
+
+  it('reports a manifest the registry refuses with the registry\'s own error', async () => {
+    const image = await buildOciImage(new Map([['configs/a.json', Buffer.from('{}')]]), {});
+    // the config blob is left out: the registry refuses a manifest naming a blob it does not have
+    const content = { ...pushContentOf(image), blobs: [{ digest: image.layerDigest, bytes: image.layer }] };
+    await expect(createOciRegistryPusher().pushImage(`${registry.host}/acme/broken:1`, content)).rejects.toThrow(
+      /^pushing 127\.0\.0\.1:\d+\/acme\/broken:1: the registry answered HTTP 400 \(MANIFEST_BLOB_UNKNOWN: blob unknown to registry\) for manifest 1$/,
+    );
   });
 
   it('refuses an image that is neither a bundle nor a catalog, naming its labels', async () => {

@@ -36,7 +36,7 @@ export interface PushOptions {
   readonly signal?: AbortSignal;
   /** Credentials for the image's registry, most specific first; anonymous when empty. */
   readonly credentials?: readonly RegistryCredential[];
-  /** Called before each blob and the manifest are sent. */
+  /** Called when each blob starts (`sent` 0, or its size when the registry has it), after each 1 MiB of it, and before the manifest. */
   readonly onProgress?: (progress: PushProgress) => void;
 }
 
@@ -71,7 +71,7 @@ async function pushFailure(response: Response, image: string, what: string): Pro
   }
   const hint =
     response.status === 401 || response.status === 403
-      ? '; log in to the registry (a docker config.json with credentials for it: --registry-config or REGISTRY_AUTH_FILE)'
+      ? '; give credentials for this registry that may push to this repository'
       : response.status === 404
         ? '; check that the repository exists and that this registry allows pushes to it'
         : '';
@@ -97,9 +97,9 @@ async function* slices(bytes: Buffer, onSent: (sent: number) => void): AsyncGene
 async function pushBlob(requests: RegistryRequests, session: PullSession, blob: PushBlob, onSent: (sent: number) => void): Promise<void> {
   const what = `blob ${blob.digest}`;
   const started = await requests.send(session, 'blobs/uploads/', { method: 'POST' });
-  await started.body?.cancel();
   const location = started.headers.get('location');
   if (started.status !== 202 || !location) throw await pushFailure(started, session.imageText, `the upload of ${what}`);
+  await started.body?.cancel();
   const separator = location.includes('?') ? '&' : '?';
   const put = await requests.send(session, `${location}${separator}digest=${encodeURIComponent(blob.digest)}`, {
     method: 'PUT',
@@ -125,6 +125,10 @@ export function createOciRegistryPusher(options: OciRegistryClientOptions = {}):
     async pushImage(imageText, content, pushOptions = {}) {
       const image = parseImageReference(imageText);
       const session: PullSession = { image, imageText, credentials: pushOptions.credentials ?? [], signal: pushOptions.signal ?? new AbortController().signal };
+      const digest = sha256Digest(content.manifest);
+      if (image.digest && image.digest !== digest) {
+        throw new OlmError(BundleImageErrorCodes.digestMismatch, `cannot push to ${imageText}: the image built has digest ${digest}; push it by tag, or by that digest`);
+      }
       const total = content.blobs.length + 1;
       for (const [index, blob] of content.blobs.entries()) {
         const head = await requests.send(session, `blobs/${blob.digest}`, { method: 'HEAD' });
@@ -133,10 +137,6 @@ export function createOciRegistryPusher(options: OciRegistryClientOptions = {}):
         const report = (sent: number) => pushOptions.onProgress?.({ what: `blob ${blob.digest}`, bytes: blob.bytes.length, sent, skipped, done: index, total });
         report(skipped ? blob.bytes.length : 0);
         if (!skipped) await pushBlob(requests, session, blob, report);
-      }
-      const digest = sha256Digest(content.manifest);
-      if (image.digest && image.digest !== digest) {
-        throw new OlmError(BundleImageErrorCodes.digestMismatch, `cannot push to ${imageText}: the image built has digest ${digest}; push it by tag, or by that digest`);
       }
       pushOptions.onProgress?.({ what: 'manifest', bytes: content.manifest.length, sent: 0, skipped: false, done: content.blobs.length, total });
       const put = await requests.send(session, `manifests/${image.reference}`, {
