@@ -49,6 +49,8 @@ describe.skipIf(!existsSync(cli))('the built CLI starts without loading what off
     [['catalog', 'validate', 'examples/catalog']],
     [['catalog', 'render', 'examples/catalog', '-o', 'yaml']],
     [['catalog', 'graph', 'examples/catalog', '--package', 'acme-database']],
+    [['bundle', 'validate', 'examples/bundles/acme-backup.v0.1.0']],
+    [['catalog', 'render', 'examples/bundles/acme-backup.v0.1.0']],
     [['resolve', '-f', 'examples/resolve-monitoring.yaml']],
   ])('olm %j', (args) => {
     const run = runWithout(args);

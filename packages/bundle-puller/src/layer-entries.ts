@@ -5,7 +5,8 @@ import tarStream from 'tar-stream';
 import { BundleUnpackErrorCodes } from './bundle-image-errors.js';
 import { BundleImageBudget, defaultBundleImageLimits } from './bundle-image-limits.js';
 
-const bundleDirectories = ['manifests', 'metadata'];
+/** The directories a bundle image's files are read from; other images name theirs (a catalog image's `configs`). */
+export const bundleDirectories: readonly string[] = ['manifests', 'metadata'];
 
 export interface TarEntry {
   /** Normalised: no leading `./` or `/`. */
@@ -30,17 +31,18 @@ export function normalizeTarPath(name: string): string | undefined {
 }
 
 const isUnder = (path: string, directory: string) => directory === '' || path === directory || path.startsWith(`${directory}/`);
-/** Whether a path is `manifests/`, `metadata/`, something in them, or the root holding them. */
-const touchesBundle = (path: string) => path === '' || bundleDirectories.some((directory) => isUnder(path, directory));
+/** Whether a path is one of the kept directories, something in them, or a directory above them. */
+const touchesKept = (path: string, directories: readonly string[]) =>
+  path === '' || directories.some((directory) => isUnder(path, directory) || directory.startsWith(`${path}/`));
 
-/** Whether an entry can change what ends up in `manifests/` or `metadata/`: everything else is skipped unread. */
-function matters(path: string): boolean {
+/** Whether an entry can change what ends up in the kept directories: everything else is skipped unread. */
+function matters(path: string, directories: readonly string[]): boolean {
   const slash = path.lastIndexOf('/');
   const directory = slash === -1 ? '' : path.slice(0, slash);
   const base = path.slice(slash + 1);
-  if (base === '.wh..wh..opq') return touchesBundle(directory);
-  if (base.startsWith('.wh.')) return touchesBundle((directory ? `${directory}/` : '') + base.slice('.wh.'.length));
-  return path !== '' && touchesBundle(path);
+  if (base === '.wh..wh..opq') return touchesKept(directory, directories);
+  if (base.startsWith('.wh.')) return touchesKept((directory ? `${directory}/` : '') + base.slice('.wh.'.length), directories);
+  return path !== '' && touchesKept(path, directories);
 }
 
 const isZlibError = (error: unknown) => String((error as { code?: unknown }).code ?? '').startsWith('Z_');
@@ -90,7 +92,12 @@ async function* tarBytes(source: AsyncIterable<Uint8Array>, what: string, budget
  * the image's limits from its tar header before its content is read; the rest are skipped unread,
  * so no more than one chunk of them is ever held. The budget is shared by all layers of an image.
  */
-export async function readLayerEntries(layer: Buffer | AsyncIterable<Uint8Array>, what: string, budget = new BundleImageBudget(defaultBundleImageLimits, what)): Promise<TarEntry[]> {
+export async function readLayerEntries(
+  layer: Buffer | AsyncIterable<Uint8Array>,
+  what: string,
+  budget = new BundleImageBudget(defaultBundleImageLimits, what),
+  directories: readonly string[] = bundleDirectories,
+): Promise<TarEntry[]> {
   const source = Buffer.isBuffer(layer) ? [layer] : layer;
   const extract = tarStream.extract();
   const entries: TarEntry[] = [];
@@ -112,7 +119,7 @@ export async function readLayerEntries(layer: Buffer | AsyncIterable<Uint8Array>
   try {
     for await (const entry of extract) {
       const path = normalizeTarPath(entry.header.name);
-      if (path === undefined || !matters(path)) {
+      if (path === undefined || !matters(path, directories)) {
         for await (const _skipped of entry);
         continue;
       }
@@ -143,7 +150,7 @@ export async function readLayerEntries(layer: Buffer | AsyncIterable<Uint8Array>
  * (`.wh.<name>` removes `<name>`, `.wh..wh..opq` empties its directory) apply to the lower layers
  * only, then its files replace theirs. Only `manifests/` and `metadata/` are kept.
  */
-export function applyLayer(files: Map<string, Buffer>, entries: readonly TarEntry[]): void {
+export function applyLayer(files: Map<string, Buffer>, entries: readonly TarEntry[], directories: readonly string[] = bundleDirectories): void {
   for (const entry of entries) {
     const slash = entry.path.lastIndexOf('/');
     const directory = slash === -1 ? '' : entry.path.slice(0, slash);
@@ -163,7 +170,7 @@ export function applyLayer(files: Map<string, Buffer>, entries: readonly TarEntr
     files.delete(entry.path);
     if (entry.type === 'directory') continue;
     for (const path of [...files.keys()]) if (path.startsWith(`${entry.path}/`)) files.delete(path);
-    if (!bundleDirectories.some((directory) => entry.path.startsWith(`${directory}/`))) continue;
+    if (!directories.some((directory) => entry.path.startsWith(`${directory}/`))) continue;
     if (entry.type === 'file' || entry.type === 'contiguous-file') {
       files.set(entry.path, entry.data);
     } else if (entry.type === 'link' && entry.linkname !== undefined) {
@@ -176,16 +183,22 @@ export function applyLayer(files: Map<string, Buffer>, entries: readonly TarEntr
 }
 
 /**
- * The `manifests/` and `metadata/` files of an image, lowest layer first, one layer streaming at a
- * time. `budget` bounds the whole image (default: `defaultBundleImageLimits`).
+ * The `manifests/` and `metadata/` files of an image (or those under `directories`, e.g. a catalog
+ * image's `configs`), lowest layer first, one layer streaming at a time. `budget` bounds the whole
+ * image (default: `defaultBundleImageLimits`).
  */
-export async function extractBundleFiles(layers: readonly LayerSource[], image: string, budget = new BundleImageBudget(defaultBundleImageLimits, image)): Promise<Map<string, Buffer>> {
+export async function extractBundleFiles(
+  layers: readonly LayerSource[],
+  image: string,
+  budget = new BundleImageBudget(defaultBundleImageLimits, image),
+  directories: readonly string[] = bundleDirectories,
+): Promise<Map<string, Buffer>> {
   const files = new Map<string, Buffer>();
   for (const [index, layer] of layers.entries()) {
     const what = `layer ${layer.digest}${layers.length > 1 ? ` (${index + 1} of ${layers.length})` : ''} of ${image}`;
     // a streamed layer's digest is checked at its end, before its entries are laid over the others
-    const entries = await readLayerEntries('bytes' in layer ? layer.bytes : layer.open(), what, budget);
-    applyLayer(files, entries);
+    const entries = await readLayerEntries('bytes' in layer ? layer.bytes : layer.open(), what, budget, directories);
+    applyLayer(files, entries, directories);
   }
   return files;
 }

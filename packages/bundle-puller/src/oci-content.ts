@@ -72,6 +72,7 @@ export interface ImageManifest {
   schemaVersion?: number;
   mediaType?: string;
   manifests?: Descriptor[];
+  config?: Descriptor;
   layers?: Descriptor[];
 }
 
@@ -87,4 +88,6 @@ export interface PulledImage {
   readonly digest: string;
   /** Layers, lowest first; each is read only when opened, so a pull holds one chunk of one layer at a time. */
   readonly layers: readonly PulledLayer[];
+  /** The image configuration (labels under `config.Labels`), read when asked, digest checked; at most 4 MiB. */
+  readConfig?(): Promise<Buffer>;
 }

@@ -115,6 +115,16 @@ function streamLayer(requests: RegistryRequests, session: PullSession, layer: De
   return { digest: layer.digest, mediaType: layer.mediaType, open };
 }
 
+/** A small blob (an image configuration), read whole within 4 MiB and checked against its digest. */
+async function fetchBlob(requests: RegistryRequests, session: PullSession, descriptor: Descriptor, what: string): Promise<Buffer> {
+  checkDigestAlgorithm(descriptor.digest, what);
+  const response = await requests.get(session, `blobs/${descriptor.digest}`, undefined);
+  if (!response.ok) throw await requests.failure(response, session, what);
+  const bytes = await requests.readBody(response, 4 * 1024 * 1024, what);
+  verifyDigest(descriptor.digest, bytes, what);
+  return bytes;
+}
+
 /** Refuses an image whose manifest lists more layers, or more layer bytes, than its limits allow, before any layer is read. */
 function checkLayerList(layers: readonly Descriptor[], budget: BundleImageBudget): void {
   const { limits } = budget;
@@ -157,7 +167,9 @@ export function createOciRegistryClient(options: OciRegistryClientOptions = {}):
       const budget = pullOptions.budget ?? new BundleImageBudget(defaultBundleImageLimits, imageText);
       checkLayerList(manifest.layers, budget);
       const count = manifest.layers.length;
-      return { digest, layers: manifest.layers.map((layer, index) => streamLayer(requests, session, layer, index, count, budget)) };
+      const layers = manifest.layers.map((layer, index) => streamLayer(requests, session, layer, index, count, budget));
+      const config = manifest.config;
+      return { digest, layers, ...(config ? { readConfig: () => fetchBlob(requests, session, config, `config ${config.digest} of ${imageText}`) } : {}) };
     },
   };
 }

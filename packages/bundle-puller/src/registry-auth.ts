@@ -33,7 +33,7 @@ export function parseAuthChallenge(header: string | null | undefined): AuthChall
 }
 
 /** How a request is sent (the registry client's, with its timeout, proxy and error wording). */
-export type Send = (url: string, init: { method?: string; headers: Record<string, string>; body?: string }, where: string, signal: AbortSignal) => Promise<Response>;
+export type Send = (url: string, init: { method?: string; headers: Record<string, string>; body?: string | Uint8Array | AsyncIterable<Uint8Array>; duplex?: 'half' }, where: string, signal: AbortSignal) => Promise<Response>;
 
 export interface ChallengeContext {
   readonly registry: string;

@@ -24,10 +24,23 @@ export interface RegistryRequestOptions {
   readonly proxy?: { readonly httpProxy?: string; readonly httpsProxy?: string; readonly noProxy?: string };
 }
 
+/** A request other than a plain GET (a push): method, headers and body. */
+export interface RegistryRequestInit {
+  readonly method?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The bytes, or a function giving them as a stream (called again for each attempt a challenge causes). */
+  readonly body?: Uint8Array | (() => AsyncIterable<Uint8Array>);
+}
+
 /** Requests to one image's registry within a pull, with their errors worded for the user. */
 export interface RegistryRequests {
   /** GET `/v2/<repository>/<path>`, answering a `401` challenge with the session's credentials. */
   get(session: PullSession, path: string, accept: string | undefined): Promise<Response>;
+  /**
+   * Any request to the image's registry: `path` below `/v2/<repository>/`, or an upload `Location`
+   * the registry answered (absolute, or from the registry's root), with the same challenges answered.
+   */
+  send(session: PullSession, path: string, init: RegistryRequestInit): Promise<Response>;
   /** The error of a response that is not OK: not found, not allowed, or another registry error. */
   failure(response: Response, session: PullSession, what: string): Promise<OlmError>;
   /** The body, refused past `limit` bytes (declared or read). */
@@ -110,6 +123,12 @@ async function readLimitedBody(response: Response, limit: number, what: string):
   return Buffer.concat(chunks);
 }
 
+/** A request's body as fetch takes it: bytes, or a fresh stream (sent chunked, `duplex: 'half'`). */
+function bodyOf(init: RegistryRequestInit): { body?: Uint8Array | AsyncIterable<Uint8Array>; duplex?: 'half' } {
+  if (init.body === undefined) return {};
+  return typeof init.body === 'function' ? { body: init.body(), duplex: 'half' } : { body: init.body };
+}
+
 /**
  * Sends registry requests through the proxies of the environment (`HTTP_PROXY`, `HTTPS_PROXY`,
  * `NO_PROXY`, unless `proxy` says otherwise), each within `timeoutMs`.
@@ -129,15 +148,18 @@ export function createRegistryRequests(options: RegistryRequestOptions): Registr
   const authenticator = new RegistryAuthenticator(send, userAgent);
 
   /**
-   * GET, answering a `401` challenge with each candidate credential in turn (anonymously when there
+   * A request, answering a `401` challenge with each candidate credential in turn (anonymously when there
    * are none); the first that the registry accepts is used for the rest of the pull.
    */
-  async function get(session: PullSession, path: string, accept: string | undefined): Promise<Response> {
+  async function request(session: PullSession, path: string, init: RegistryRequestInit): Promise<Response> {
     const { image, signal } = session;
-    const url = `${schemeOf(image.registry, insecure)}://${image.registry}/v2/${image.repository}/${path}`;
-    const headers: Record<string, string> = { 'User-Agent': userAgent, ...(accept ? { Accept: accept } : {}) };
+    const origin = `${schemeOf(image.registry, insecure)}://${image.registry}`;
+    const url = /^https?:\/\//.test(path) ? path : path.startsWith('/') ? `${origin}${path}` : `${origin}/v2/${image.repository}/${path}`;
+    const headers: Record<string, string> = { 'User-Agent': userAgent, ...init.headers };
     const where = `registry ${image.registry}`;
-    const authorizedSend = (authorization: string | undefined) => send(url, { headers: { ...headers, ...(authorization ? { Authorization: authorization } : {}) } }, where, signal);
+    const method = init.method ?? 'GET';
+    const authorizedSend = (authorization: string | undefined) =>
+      send(url, { method, headers: { ...headers, ...(authorization ? { Authorization: authorization } : {}) }, ...bodyOf(init) }, where, signal);
     let response = await authorizedSend(session.authorization);
     if (response.status !== 401) return response;
     const challenge = parseAuthChallenge(response.headers.get('www-authenticate'));
@@ -160,5 +182,6 @@ export function createRegistryRequests(options: RegistryRequestOptions): Registr
     );
   }
 
-  return { get, failure: responseFailure, readBody: readLimitedBody };
+  const get = (session: PullSession, path: string, accept: string | undefined) => request(session, path, accept ? { headers: { Accept: accept } } : {});
+  return { get, send: request, failure: responseFailure, readBody: readLimitedBody };
 }

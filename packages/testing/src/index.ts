@@ -17,3 +17,4 @@ export {
 export { kubectlAvailable, kubectlBinary, kubectlFor, type Kubectl, type KubectlResult } from './kubectl.js';
 export { consoleLoggerIfRequested, recordingLogger, type LoggedWarning } from './recording-logger.js';
 export { freeLoopbackPort } from './free-port.js';
+export { dockerRegistryBinary, htpasswdLine, startDockerRegistry, type DockerRegistry } from './docker-registry.js';

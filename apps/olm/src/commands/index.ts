@@ -1,6 +1,9 @@
 import type { Command } from 'commander';
 import type { Distribution } from '../distribution.js';
 import { registerApproveCommand } from './approve.js';
+import { registerBundleBuildCommand } from './bundle-build.js';
+import { registerBundleValidateCommand } from './bundle-validate.js';
+import { registerCatalogBuildCommand } from './catalog-build.js';
 import { registerCatalogServeCommand } from './catalog-serve.js';
 import { registerCrdsCommand } from './crds.js';
 import { registerExplainCommand } from './explain.js';
@@ -33,6 +36,9 @@ export const commandRegistrars: ReadonlyArray<(program: Command, distribution: D
   registerCatalogValidateCommand,
   registerCatalogRenderCommand,
   registerCatalogGraphCommand,
+  registerCatalogBuildCommand,
+  registerBundleValidateCommand,
+  registerBundleBuildCommand,
   registerCrdsCommand,
   registerRunCommand,
   registerPackageServerCommand,

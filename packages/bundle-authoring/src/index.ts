@@ -1,0 +1,11 @@
+export * from './authoring-limits.js';
+export { readDirectoryFiles, type DirectoryFiles } from './read-directory.js';
+export { BundleAnnotations, catalogConfigsLabel, parseBundleContent, type BundleContent, type ManifestFile, type ManifestObject } from './bundle-content.js';
+export { formatBundleProblem, type BundleProblem } from './bundle-problem.js';
+export { validateBundle, validateBundleFiles, type BundleValidation } from './validate-bundle.js';
+export { buildBundleImage, buildCatalogImage } from './build-images.js';
+export { buildOciImage, pushContentOf, type OciImage } from './image/oci-image.js';
+export { writeOciLayout } from './image/oci-layout.js';
+export { pushOciImage } from './image/push-image.js';
+export { bundleToFbc } from './render/bundle-to-fbc.js';
+export { defaultRenderImageLimits, renderBundleFiles, renderImage, type RenderImageOptions } from './render/render-image.js';
