@@ -25,6 +25,8 @@ const waveSize = 2500;
 const createConcurrency = 32;
 const deadlineMs = Number(process.env.SCALE_DEADLINE_MS ?? 3_600_000);
 const catalogPackages = ['acme-database', 'acme-backup', 'acme-monitoring'];
+// Extra Node.js flags for `olm up` (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to find a hot spot).
+const olmNodeArgs = (process.env.SCALE_OLM_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const csvKind = { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'ClusterServiceVersion' };
 
 const print = (line) => console.log(JSON.stringify(line));
@@ -46,7 +48,7 @@ async function startOlmUp() {
   const kubeconfig = join(directory, 'kubeconfig');
   const child = spawn(
     process.execPath,
-    ['--max-old-space-size=4096', cli, 'up', '--port', '0', '--host', '127.0.0.1', '--kubeconfig', kubeconfig, '--metrics-port', '0', '--log-level', 'warn'],
+    ['--max-old-space-size=4096', ...olmNodeArgs, cli, 'up', '--port', '0', '--host', '127.0.0.1', '--kubeconfig', kubeconfig, '--metrics-port', '0', '--log-level', 'warn'],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';

@@ -118,6 +118,28 @@ describe('copied CSVs', () => {
   });
 });
 
+describe('OLMConfig condition at scale', () => {
+  it('looks at the copies for the DisabledCopiedCSVs condition once a second at most while they stream in, not once per copy', async () => {
+    const { client } = harness.env;
+    const conditionChecks = async () =>
+      Number(/^controller_runtime_reconcile_total\{controller="olmconfig",result="success"\} (\d+)$/m.exec(await harness.controller.manager.metrics.registry.metrics())?.[1] ?? 'none');
+    await createNamespace(client, 'pace-all');
+    await createOperatorGroup(client, 'pace-all', 'og', {});
+    await groupSynced(client, 'pace-all', 'og');
+    await client.create(csv({ namespace: 'pace-all', name: 'paced.v1' }));
+    await waitForPhase(client, 'pace-all', 'paced.v1', 'Succeeded');
+    const checksBefore = await conditionChecks();
+    const startedAt = Date.now();
+    // 60 namespaces at once: 60 copies, each created and then given its status (two events or more each).
+    await Promise.all(Array.from({ length: 60 }, (_, index) => createNamespace(client, `pace-${index}`)));
+    const namespaces = (await client.list(Kinds.namespace)).items.length;
+    await eventually(async () => (await copiesOf('pace-all', 'paced.v1')).length === namespaces - 1, { message: 'a copy in every namespace' });
+    const seconds = (Date.now() - startedAt) / 1000;
+    // One look per second of streaming (plus the one that may be due right away), whatever the number of copy events.
+    expect((await conditionChecks()) - checksBefore).toBeLessThanOrEqual(Math.ceil(seconds) + 2);
+  });
+});
+
 describe('OLMConfig disableCopiedCSVs', () => {
   type OlmConfigObject = CachedObject & { status?: { conditions?: Array<{ type: string; status: string; reason: string; message: string; lastTransitionTime: string }> } };
 
