@@ -111,6 +111,11 @@ describe('copied CSVs', () => {
     await createNamespace(client, 'copy-all-after');
     await copyInPhase('copy-all-after', 'everywhere.v1', 'Succeeded');
     expect(await getCsv(client, 'copy-all', 'everywhere.v1')).toMatchObject({ metadata: { annotations: { 'olm.targetNamespaces': '' } } });
+    // The controller's cache keeps a copy's metadata only (labels and the hash annotations tell all it needs).
+    const cachedCopy = await eventually(() => harness.controller.manager.cache.get(Kinds.clusterServiceVersion, 'everywhere.v1', 'copy-all-after'), { message: 'the copy cached' });
+    expect(Object.keys(cachedCopy ?? {})).toEqual(['apiVersion', 'kind', 'metadata']);
+    expect(cachedCopy?.metadata?.annotations?.['olm.operatorframework.io/statusCopyHash']).toBeDefined();
+    expect(harness.controller.manager.cache.get(Kinds.clusterServiceVersion, 'everywhere.v1', 'copy-all')).toHaveProperty('spec');
     // Copies do not count as CSVs in the metrics.
     const namespaces = (await client.list(Kinds.namespace)).items.length;
     expect((await copiesOf('copy-all', 'everywhere.v1')).length).toBe(namespaces - 1);
