@@ -25,6 +25,8 @@ const waveSize = 2500;
 const createConcurrency = 32;
 const deadlineMs = Number(process.env.SCALE_DEADLINE_MS ?? 3_600_000);
 const catalogPackages = ['acme-database', 'acme-backup', 'acme-monitoring'];
+// Extra Node.js flags for `olm up` (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to find a hot spot).
+const olmNodeArgs = (process.env.SCALE_OLM_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const csvKind = { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'ClusterServiceVersion' };
 
 const print = (line) => console.log(JSON.stringify(line));
@@ -46,7 +48,7 @@ async function startOlmUp() {
   const kubeconfig = join(directory, 'kubeconfig');
   const child = spawn(
     process.execPath,
-    ['--max-old-space-size=4096', cli, 'up', '--port', '0', '--host', '127.0.0.1', '--kubeconfig', kubeconfig, '--metrics-port', '0', '--log-level', 'warn'],
+    ['--max-old-space-size=4096', ...olmNodeArgs, cli, 'up', '--port', '0', '--host', '127.0.0.1', '--kubeconfig', kubeconfig, '--metrics-port', '0', '--log-level', 'warn'],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
@@ -86,6 +88,8 @@ async function cpuSeconds(pid) {
 /** Scrapes /metrics and /healthz every second: the worst event-loop block and p99, and the slowest /healthz answer. */
 function watchHealth(operationsUrl) {
   const seen = { lagMaxSeconds: 0, lagP99Seconds: 0, healthzMaxMs: 0, scrapes: 0 };
+  // Whether `olm up` ever stopped leading its Lease after it led (its leader_election_master_status went 1 -> 0).
+  const lease = { led: false, lost: false };
   let running = true;
   const loop = (async () => {
     while (running) {
@@ -97,6 +101,9 @@ function watchHealth(operationsUrl) {
         const value = (name) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1] ?? 0);
         seen.lagMaxSeconds = Math.max(seen.lagMaxSeconds, value('nodejs_eventloop_lag_max_seconds'));
         seen.lagP99Seconds = Math.max(seen.lagP99Seconds, value('nodejs_eventloop_lag_p99_seconds'));
+        const leading = /^leader_election_master_status\{[^}]*\} (\S+)$/m.exec(metrics)?.[1];
+        if (leading === '1') lease.led = true;
+        else if (leading === '0' && lease.led) lease.lost = true;
         seen.scrapes += 1;
       } catch {
         seen.healthzMaxMs = Math.max(seen.healthzMaxMs, performance.now() - startedAt);
@@ -106,6 +113,7 @@ function watchHealth(operationsUrl) {
   })();
   return {
     seen,
+    lease,
     reset() {
       Object.assign(seen, { lagMaxSeconds: 0, lagP99Seconds: 0, healthzMaxMs: 0, scrapes: 0 });
     },
@@ -201,6 +209,8 @@ async function atRest(olm, windowMs = 10_000) {
 
 const olm = await startOlmUp();
 const health = watchHealth(olm.operationsUrl);
+// Lost once the metric says so or `olm up` logs it (the Lease is renewed every 2 s and expires after 15 s).
+const leaseLost = () => health.lease.lost || /lost the lease/.test(olm.output());
 try {
   await installOperators(olm.client);
   const copies = await watchCopies(olm.client);
@@ -217,6 +227,18 @@ try {
     const target = operatorCount * (before + first + names.length - 1);
     await until(() => copies.count() >= target, `copies of wave ${waves.length + 1}`);
     waves.push(round((performance.now() - waveStart) / 1000, 1));
+    // A line per wave: a run cut short (a long one on a busy machine) still tells how far it got.
+    print({
+      case: 'olm scale: wave converged',
+      namespaces: first + names.length,
+      operators: operatorCount,
+      copies: copies.count(),
+      convergedSeconds: round((performance.now() - startedAt) / 1000, 1),
+      eventLoopBlockMaxMs: round(health.seen.lagMaxSeconds * 1000),
+      eventLoopP99MaxMs: round(health.seen.lagP99Seconds * 1000),
+      rssMb: mb((await memoryOf(olm.pid)).rss),
+      leaseLost: leaseLost(),
+    });
   }
   const convergedSeconds = round((performance.now() - startedAt) / 1000, 1);
   const memory = await memoryOf(olm.pid);
@@ -241,11 +263,21 @@ try {
     rssMb: mb(memory.rss),
     peakRssMb: mb(memory.peak),
     workQueueAddsPerCopy: addsPerCopy,
+    leaseLost: leaseLost(),
     target: { eventLoopBlockMaxMs: 1000, eventLoopP99MaxMs: 100, rssMb: 1024 },
   });
   health.reset();
   const rest = await atRest(olm);
-  print({ case: 'olm scale: at rest with all copies', namespaces: namespaceCount, operators: operatorCount, ...rest, eventLoopBlockMaxMs: round(health.seen.lagMaxSeconds * 1000), target: { cpuPercentOfCore: 5 } });
+  print({
+    case: 'olm scale: at rest with all copies',
+    namespaces: namespaceCount,
+    operators: operatorCount,
+    ...rest,
+    eventLoopBlockMaxMs: round(health.seen.lagMaxSeconds * 1000),
+    rssMb: mb((await memoryOf(olm.pid)).rss),
+    leaseLost: leaseLost(),
+    target: { cpuPercentOfCore: 5 },
+  });
 
   health.reset();
   const disabledAt = performance.now();
@@ -265,6 +297,7 @@ try {
     healthzMaxMs: round(health.seen.healthzMaxMs),
     rssMb: mb(afterDisable.rss),
     atRest: disabledRest,
+    leaseLost: leaseLost(),
   });
   await copies.stop();
 } catch (error) {

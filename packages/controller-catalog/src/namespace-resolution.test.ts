@@ -34,6 +34,24 @@ describe('namespaces resolved again when a catalog changes', () => {
   });
 });
 
+describe('copied CSVs and namespace resolution', () => {
+  it('queue no pass for a copy, unless a Subscription of its namespace names it; a CSV that is no copy queues its namespace', () => {
+    const context = { globalCatalogNamespace: 'olm', subscriptionNamespaces: new Set<string>(), logger: silentLogger, catalogEvents: createCatalogEvents(silentLogger) } as unknown as CatalogControllerContext;
+    const watch = createNamespaceResolutionReconciler(context).watches!.find((candidate) => candidate.kind === 'ClusterServiceVersion')!;
+    const csv = (namespace: string, name: string, labels: Record<string, string> = {}): CachedObject => ({ ...Kinds.clusterServiceVersion, metadata: { namespace, name, labels } });
+    const subscriptionNaming = (namespace: string, currentCSV: string): CachedObject => ({ ...Kinds.subscription, metadata: { namespace, name: 'sub' }, status: { currentCSV } });
+    const cacheOf = (objects: CachedObject[]): ObjectReader => ({
+      get: () => undefined,
+      list: (kind, options) => objects.filter((object) => object.kind === kind.kind && object.metadata?.namespace === options?.namespace),
+    });
+    const copy = csv('team-a', 'operator.v1', { 'olm.copiedFrom': 'operators' });
+    expect(watch.map!(copy, cacheOf([]))).toEqual([]);
+    expect(watch.map!(copy, cacheOf([subscriptionNaming('team-a', 'other.v1')]))).toEqual([]);
+    expect(watch.map!(copy, cacheOf([subscriptionNaming('team-a', 'operator.v1')]))).toEqual([{ name: 'team-a' }]);
+    expect(watch.map!(csv('team-a', 'own.v1'), cacheOf([]))).toEqual([{ name: 'team-a' }]);
+  });
+});
+
 describe('isUnsafeFailForward', () => {
   const group = (upgradeStrategy: unknown) => ({ apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: { name: 'og' }, spec: { upgradeStrategy } });
 

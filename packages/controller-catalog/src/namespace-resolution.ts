@@ -1,9 +1,10 @@
+import { isCopied } from '@olm/api';
 import type { CachedObject, ObjectReader, ReconcileResult, Reconciler } from '@olm/core';
 import type { CatalogControllerContext } from './controller-context.js';
 import { writeInstallPlan } from './install-plan-write.js';
 import { Kinds, nameOf } from './kinds.js';
 import { resolveNamespace } from './namespace-resolve.js';
-import { collectInstallPlans, readNamespace } from './namespace-snapshot.js';
+import { collectInstallPlans, type LiveSubscription, readNamespace } from './namespace-snapshot.js';
 import { failResolution, failSubscriptions, reportUnpacking, reportVersionPins } from './resolution-outcomes.js';
 import { resolveSteps, type StepResolution } from './step-resolution.js';
 import { refreshSubscriptions } from './subscription-refresh.js';
@@ -34,7 +35,9 @@ export function createNamespaceResolutionReconciler(context: CatalogControllerCo
       },
       { ...Kinds.catalogSource, map: (object) => (object.metadata?.namespace ? servedBy(object.metadata.namespace) : []) },
       { ...Kinds.operatorGroup, map: toNamespace },
-      { ...Kinds.clusterServiceVersion, map: toNamespace },
+      // A copied CSV (tens of thousands: one per namespace and AllNamespaces operator) is left out of resolution;
+      // it matters to its namespace only as the CSV a Subscription there names (the Subscription's state).
+      { ...Kinds.clusterServiceVersion, map: (csv, cache) => (isCopied(csv) && !namedBySubscription(cache, csv) ? [] : toNamespace(csv)) },
       { ...Kinds.installPlan, map: toNamespace },
       // resolutionFailureScope: every namespace resolves again under the new scope.
       { ...Kinds.olmConfig, map: () => [...context.subscriptionNamespaces].map((name) => ({ name })) },
@@ -56,6 +59,14 @@ export function createNamespaceResolutionReconciler(context: CatalogControllerCo
       return syncNamespace(context, cache, namespace, signal);
     },
   };
+}
+
+/** Whether a Subscription in the CSV's namespace names it as its current or installed CSV. */
+function namedBySubscription(cache: ObjectReader, csv: CachedObject): boolean {
+  const name = csv.metadata?.name;
+  return (cache.list(Kinds.subscription, { namespace: csv.metadata?.namespace ?? '' }) as LiveSubscription[]).some(
+    (subscription) => subscription.status?.currentCSV === name || subscription.status?.installedCSV === name,
+  );
 }
 
 /**

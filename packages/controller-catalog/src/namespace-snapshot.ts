@@ -12,7 +12,7 @@ const excludeGlobalAnnotation = 'olm.operatorframework.io/exclude-global-namespa
 /** A Subscription as the namespace pass and the subscription reconciler read and write it (@olm/api's, its status as `subscription-status` computes it). */
 export type LiveSubscription = CachedObject & Omit<Subscription, 'status'> & { status?: SubscriptionStatus };
 
-/** What one namespace pass reads: live Subscriptions, CSVs, OperatorGroups and InstallPlans, cached CatalogSources. */
+/** What one namespace pass reads: live Subscriptions, OperatorGroups and InstallPlans, cached CSVs and CatalogSources. */
 export interface NamespaceSnapshot {
   readonly namespace: string;
   /** The InstallPlans left after collecting old ones. */
@@ -49,7 +49,7 @@ export async function collectInstallPlans(client: KubeClient, namespace: string)
   return plans.filter((plan) => !collected.has(nameOf(plan)));
 }
 
-/** The namespace's objects, read live (the pass writes them), or undefined when it holds no Subscription. */
+/** The namespace's objects, read live (the pass writes them) but the CSVs (cached), or undefined when it holds no Subscription. */
 export async function readNamespace(
   context: SnapshotContext,
   client: KubeClient,
@@ -59,7 +59,9 @@ export async function readNamespace(
 ): Promise<NamespaceSnapshot | undefined> {
   const subscriptions = (await client.list<LiveSubscription>(Kinds.subscription, { namespace })).items;
   if (subscriptions.length === 0) return undefined;
-  const csvs = (await client.list<CsvObject>(Kinds.clusterServiceVersion, { namespace })).items;
+  // From the cache (a copy there is its metadata): the pass writes no CSV, and a namespace holding copies of
+  // every AllNamespaces operator would otherwise be listed whole, bodies and all, on every pass.
+  const csvs = cache.list(Kinds.clusterServiceVersion, { namespace }) as CsvObject[];
   const operatorGroups = (await client.list<OperatorGroupObject>(Kinds.operatorGroup, { namespace })).items;
   const catalogsIn = (namespaces: readonly string[]) => namespaces.flatMap((catalogNamespace) => cache.list(Kinds.catalogSource, { namespace: catalogNamespace }) as CatalogSourceObject[]);
   const global = context.globalCatalogNamespace;

@@ -22,11 +22,6 @@ export function allNamespacesCopyTargets(
     .map((namespace) => namespace.name);
 }
 
-/** Whether the namespaces holding copies are exactly the expected ones. */
-export function copiesAsExpected(copies: ReadonlySet<string>, expected: readonly string[]): boolean {
-  return copies.size === expected.length && expected.every((namespace) => copies.has(namespace));
-}
-
 /**
  * The OLMConfig's `DisabledCopiedCSVs` condition (upstream `getCopiedCSVsCondition`): True only while
  * copies are disabled and no AllNamespaces operator has a copy outside the protected namespaces; False

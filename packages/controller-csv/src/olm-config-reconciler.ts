@@ -1,13 +1,20 @@
 import type { OLMConfig } from '@olm/api';
 import { Labels, OLMConfigName, updatedConditions, isCopied } from '@olm/api';
 import type { CachedObject, ObjectReader, ReconcileContext, ReconcileRequest, Reconciler } from '@olm/core';
-import { isAlreadyExists, updateStatus } from '@olm/controller-runtime';
+import { isAlreadyExists, updateStatus, yieldToEventLoop } from '@olm/controller-runtime';
 import { formatTime } from '@olm/go-format';
-import { allNamespacesCopyTargets, copiedCsvsCondition, copiedCsvsEnabled, copiesAsExpected } from './copied-csvs-config.js';
+import { allNamespacesCopyTargets, copiedCsvsCondition, copiedCsvsEnabled } from './copied-csvs-config.js';
 import { fieldManager, Kinds } from './kinds.js';
 import { clusterOlmConfig, namespaceViews, namespaceViewsOf, type Og, type Shared } from './shared.js';
 
 const clusterConfig: ReconcileRequest = { name: OLMConfigName };
+
+/**
+ * The condition reads every copy of every AllNamespaces operator (50,000 at 10,000 namespaces x 5), and
+ * each copy written is an event: looked at on every event, the cost would grow with the square of the
+ * copies. So it is looked at once a second at most; the events in between fold into the next look.
+ */
+export const conditionCheckIntervalMs = 1_000;
 
 /**
  * The OLMConfig reconciler (upstream `syncOLMConfig`): the `DisabledCopiedCSVs` condition of the OLMConfig
@@ -16,6 +23,7 @@ const clusterConfig: ReconcileRequest = { name: OLMConfigName };
  * copy, an AllNamespaces operator, a group or a namespace changes.
  */
 export function createOlmConfigReconciler(shared: Shared): Reconciler {
+  let lastCheckAt = Number.NEGATIVE_INFINITY;
   return {
     name: 'olmconfig',
     for: Kinds.olmConfig,
@@ -32,8 +40,11 @@ export function createOlmConfigReconciler(shared: Shared): Reconciler {
       if (!config) return createClusterConfig(shared);
       // With copies off altogether (`copiedCsvs: false`) there is nothing to report on.
       if (!shared.copiedCsvsEnabled) return;
+      const wait = lastCheckAt + conditionCheckIntervalMs - performance.now();
+      if (wait > 0) return { requeueAfter: Math.ceil(wait) };
+      lastCheckAt = performance.now();
       const enabled = copiedCsvsEnabled(config);
-      const condition = copiedCsvsCondition(enabled, allNamespacesCopiesAsExpected(shared, enabled, context));
+      const condition = copiedCsvsCondition(enabled, await allNamespacesCopiesAsExpected(shared, enabled, context));
       if (!updatedConditions(config.status?.conditions ?? [], condition, '')) return;
       await updateStatus<OLMConfig & CachedObject>(shared.client(), { ...Kinds.olmConfig, name: OLMConfigName }, (live) => {
         const conditions = updatedConditions(live.status?.conditions ?? [], condition, formatTime(shared.now()));
@@ -66,23 +77,26 @@ function targetsAllNamespaces(og: Og): boolean {
 
 /**
  * Whether every non-copied CSV in the namespace of an AllNamespaces group has its copies exactly where
- * they belong: every other namespace while copies are enabled, only the protected ones otherwise.
+ * they belong: every other namespace while copies are enabled, only the protected ones otherwise. A copy
+ * per namespace and name, so a CSV's copies are where expected when all are in expected namespaces and
+ * there are as many as expected. In slices: tens of thousands of copies must not block the event loop.
  */
-function allNamespacesCopiesAsExpected(shared: Shared, enabled: boolean, context: ReconcileContext): boolean {
+async function allNamespacesCopiesAsExpected(shared: Shared, enabled: boolean, context: ReconcileContext): Promise<boolean> {
   // Disabled: only the protected namespaces matter, so the cost does not grow with the namespaces.
   const namespaces = enabled ? namespaceViews(context.cache) : namespaceViewsOf(context.cache, shared.protectedCopiedCsvNamespaces);
   for (const og of context.cache.list(Kinds.operatorGroup) as Og[]) {
     if (!targetsAllNamespaces(og)) continue;
     const namespace = og.metadata.namespace;
-    const copies = new Map<string, Set<string>>();
+    const expected = new Set(allNamespacesCopyTargets(namespace, namespaces, enabled, shared.protectedCopiedCsvNamespaces));
+    const copiesByName = new Map<string, number>();
     for (const copy of context.cache.list(Kinds.clusterServiceVersion, { labelSelector: `${Labels.copiedFrom}=${namespace}` })) {
+      if (!expected.has(copy.metadata?.namespace ?? '')) return false;
       const name = copy.metadata?.name ?? '';
-      copies.set(name, (copies.get(name) ?? new Set()).add(copy.metadata?.namespace ?? ''));
+      copiesByName.set(name, (copiesByName.get(name) ?? 0) + 1);
+      await yieldToEventLoop();
     }
-    const expected = allNamespacesCopyTargets(namespace, namespaces, enabled, shared.protectedCopiedCsvNamespaces);
     for (const csv of context.cache.list(Kinds.clusterServiceVersion, { namespace })) {
-      if (isCopied(csv)) continue;
-      if (!copiesAsExpected(copies.get(csv.metadata?.name ?? '') ?? new Set(), expected)) return false;
+      if (!isCopied(csv) && (copiesByName.get(csv.metadata?.name ?? '') ?? 0) !== expected.size) return false;
     }
   }
   return true;

@@ -111,10 +111,37 @@ describe('copied CSVs', () => {
     await createNamespace(client, 'copy-all-after');
     await copyInPhase('copy-all-after', 'everywhere.v1', 'Succeeded');
     expect(await getCsv(client, 'copy-all', 'everywhere.v1')).toMatchObject({ metadata: { annotations: { 'olm.targetNamespaces': '' } } });
+    // The controller's cache keeps a copy's metadata only (labels and the hash annotations tell all it needs).
+    const cachedCopy = await eventually(() => harness.controller.manager.cache.get(Kinds.clusterServiceVersion, 'everywhere.v1', 'copy-all-after'), { message: 'the copy cached' });
+    expect(Object.keys(cachedCopy ?? {})).toEqual(['apiVersion', 'kind', 'metadata']);
+    expect(cachedCopy?.metadata?.annotations?.['olm.operatorframework.io/statusCopyHash']).toBeDefined();
+    expect(harness.controller.manager.cache.get(Kinds.clusterServiceVersion, 'everywhere.v1', 'copy-all')).toHaveProperty('spec');
     // Copies do not count as CSVs in the metrics.
     const namespaces = (await client.list(Kinds.namespace)).items.length;
     expect((await copiesOf('copy-all', 'everywhere.v1')).length).toBe(namespaces - 1);
     expect(await harness.controller.registry.metrics()).not.toMatch(/csv_succeeded\{namespace="copy-all-after"/);
+  });
+});
+
+describe('OLMConfig condition at scale', () => {
+  it('looks at the copies for the DisabledCopiedCSVs condition once a second at most while they stream in, not once per copy', async () => {
+    const { client } = harness.env;
+    const conditionChecks = async () =>
+      Number(/^controller_runtime_reconcile_total\{controller="olmconfig",result="success"\} (\d+)$/m.exec(await harness.controller.manager.metrics.registry.metrics())?.[1] ?? 'none');
+    await createNamespace(client, 'pace-all');
+    await createOperatorGroup(client, 'pace-all', 'og', {});
+    await groupSynced(client, 'pace-all', 'og');
+    await client.create(csv({ namespace: 'pace-all', name: 'paced.v1' }));
+    await waitForPhase(client, 'pace-all', 'paced.v1', 'Succeeded');
+    const checksBefore = await conditionChecks();
+    const startedAt = Date.now();
+    // 60 namespaces at once: 60 copies, each created and then given its status (two events or more each).
+    await Promise.all(Array.from({ length: 60 }, (_, index) => createNamespace(client, `pace-${index}`)));
+    const namespaces = (await client.list(Kinds.namespace)).items.length;
+    await eventually(async () => (await copiesOf('pace-all', 'paced.v1')).length === namespaces - 1, { message: 'a copy in every namespace' });
+    const seconds = (Date.now() - startedAt) / 1000;
+    // One look per second of streaming (plus the one that may be due right away), whatever the number of copy events.
+    expect((await conditionChecks()) - checksBefore).toBeLessThanOrEqual(Math.ceil(seconds) + 2);
   });
 });
 

@@ -27,13 +27,16 @@ const ownableKinds = componentKinds.filter((kind) => ![Kinds.subscription, Kinds
  */
 export function createCsvAdoptionReconciler(shared: Shared): Reconciler {
   const toOwner = mapToOwner(Kinds.csv);
+  // Copies own nothing (and are never adopted): the index of CSVs without `olm.copiedFrom` skips tens of thousands.
   const csvsOwningCrd = (crd: CachedObject, cache: ObjectReader): ReconcileRequest[] =>
-    (cache.list(Kinds.csv) as CsvObject[])
+    (cache.list(Kinds.csv, { labelSelector: `!${Labels.copiedFrom}` }) as CsvObject[])
       .filter((csv) => (csv.spec?.customresourcedefinitions?.owned ?? []).some((owned) => owned?.name === crd.metadata?.name))
       .map((csv) => ({ namespace: csv.metadata?.namespace ?? '', name: csv.metadata?.name ?? '' }));
   return {
     name: 'adoption-csv',
     for: Kinds.csv,
+    // A copy is never adopted: its events (one per namespace and AllNamespaces operator) queue nothing.
+    accepts: (csv) => !isCopiedCsv(csv),
     watches: ownableKinds.map((kind) => ({ ...kind, map: kind === Kinds.crd ? csvsOwningCrd : toOwner })),
     async reconcile({ namespace = '', name }, { cache, logger }) {
       const csv = cache.get(Kinds.csv, name, namespace) as CsvObject | undefined;

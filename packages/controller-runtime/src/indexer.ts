@@ -144,10 +144,13 @@ export class Indexer<T extends CachedObject = CachedObject> {
       const absent = selector?.requirements.find((requirement) => requirement.operator === '!');
       if (absent) keys = this.keysWithoutLabel(absent.key);
     }
+    // A selector of one requirement the index answered (`a=b`, `!a`) needs no matching per object: tens of
+    // thousands of copied CSVs are listed by `olm.copiedFrom=<namespace>`.
+    const matchNeeded = selector !== undefined && !(keys !== undefined && selector.requirements.length === 1 && (firstEquality || options.namespace === undefined));
     const result: T[] = [];
     const consider = (object: T) => {
       if (options.namespace !== undefined && (object.metadata?.namespace ?? '') !== options.namespace) return;
-      if (selector && !selector.matches(object.metadata?.labels)) return;
+      if (matchNeeded && !selector.matches(object.metadata?.labels)) return;
       result.push(object);
     };
     if (keys) for (const key of keys) consider(this.items.get(key)!);

@@ -8,6 +8,18 @@ import type { KubeClient } from './kube-client.js';
 import { silentLogger } from './logger.js';
 import { kindId, requestKey } from './object-key.js';
 
+/** Objects of a kind that are cached as metadata only when they carry a label (see `metadataOnlyLabelled`). */
+export interface MetadataOnlyLabelled extends ObjectKind {
+  readonly label: string;
+}
+
+/**
+ * OLM's copied CSVs (label `olm.copiedFrom`): one per namespace and AllNamespaces operator, 50,000 at
+ * 10,000 namespaces x 5 operators. Whether a copy exists and is current is read from its name, labels
+ * and hash annotations, so the cache keeps no spec or status of them.
+ */
+export const copiedCsvsMetadataOnly: MetadataOnlyLabelled = { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'ClusterServiceVersion', label: 'olm.copiedFrom' };
+
 /** A kind to cache in more namespaces than the cache's own, e.g. the CatalogSources of a global catalog namespace. */
 export interface KindNamespaces extends ObjectKind {
   readonly namespaces: readonly string[];
@@ -26,6 +38,8 @@ export interface InformerCacheOptions {
   readonly namespaces?: readonly string[];
   /** Kinds also cached in further namespaces when the cache is limited to some (ignored when it caches all). */
   readonly additionalNamespaces?: readonly KindNamespaces[];
+  /** Objects of these kinds carrying the label are kept as metadata only (full caches only). Default: OLM's copied CSVs; empty: none. */
+  readonly metadataOnlyLabelled?: readonly MetadataOnlyLabelled[];
   readonly backoff?: BackoffOptions;
   readonly pageSize?: number;
   readonly watchTimeoutSeconds?: number;
@@ -72,6 +86,7 @@ export class InformerCache implements ObjectReader {
         pageSize: this.options.pageSize,
         watchTimeoutSeconds: this.options.watchTimeoutSeconds,
         indexes,
+        ...this.metadataOnlyLabelOf(kind),
         logger: this.options.logger ?? silentLogger,
       });
       this.informers.set(id, informer);
@@ -82,6 +97,12 @@ export class InformerCache implements ObjectReader {
       }
     }
     return informer;
+  }
+
+  private metadataOnlyLabelOf(kind: ObjectKind): { metadataOnlyLabel?: string } {
+    if (kind.metadataOnly) return {};
+    const entry = (this.options.metadataOnlyLabelled ?? [copiedCsvsMetadataOnly]).find((candidate) => candidate.apiVersion === kind.apiVersion && candidate.kind === kind.kind);
+    return entry ? { metadataOnlyLabel: entry.label } : {};
   }
 
   /** Every informer created so far. */

@@ -42,6 +42,11 @@ export interface InformerOptions {
   /** Ask for BOOKMARK events, which move the resume point forward without changes. Default true. */
   readonly bookmarks?: boolean;
   readonly indexes?: Readonly<Record<string, IndexFunction>>;
+  /**
+   * Objects carrying this label are kept as `metadataOnlyObject`s (the others whole): OLM's copied CSVs,
+   * tens of thousands of copies of a few CSVs, of which only names, labels and annotations are read.
+   */
+  readonly metadataOnlyLabel?: string;
   readonly logger?: Logger;
 }
 
@@ -385,7 +390,9 @@ export class Informer {
 
   /** What the cache keeps of an object the server sent. */
   private kept(object: CachedObject): CachedObject {
-    return this.kind.metadataOnly ? metadataOnlyObject(this.kind, object) : object;
+    const label = this.options.metadataOnlyLabel;
+    const metadataOnly = this.kind.metadataOnly || (label !== undefined && object.metadata?.labels?.[label] !== undefined);
+    return metadataOnly ? metadataOnlyObject(this.kind, object) : object;
   }
 
   private upsert(received: CachedObject): void {

@@ -8,7 +8,7 @@ import type { BackoffOptions } from './backoff.js';
 import { assertReconciler, Controller } from './controller.js';
 import { RuntimeErrorCodes } from './errors.js';
 import { EventRecorder } from './event-recorder.js';
-import { InformerCache, type KindNamespaces } from './informer-cache.js';
+import { InformerCache, type KindNamespaces, type MetadataOnlyLabelled } from './informer-cache.js';
 import { KubeClient } from './kube-client.js';
 import { LeaderElector } from './leader-election.js';
 import { isNamespaceTerminating } from './namespace-termination.js';
@@ -58,6 +58,8 @@ export interface ManagerOptions {
    * of the global catalog namespace, which a catalog controller needs whatever it watches.
    */
   readonly additionalNamespaces?: readonly KindNamespaces[];
+  /** Objects of these kinds carrying the label are cached as metadata only. Default: OLM's copied CSVs (`olm.copiedFrom`); empty: none. */
+  readonly metadataOnlyLabelled?: readonly MetadataOnlyLabelled[];
   /** Informer restart backoff after watch errors. */
   readonly informerBackoff?: BackoffOptions;
   readonly watchTimeoutSeconds?: number;
@@ -103,6 +105,7 @@ export class Manager {
       ...(options.namespace !== undefined ? { namespace: options.namespace } : {}),
       ...(options.namespaces !== undefined ? { namespaces: options.namespaces } : {}),
       ...(options.additionalNamespaces !== undefined ? { additionalNamespaces: options.additionalNamespaces } : {}),
+      ...(options.metadataOnlyLabelled !== undefined ? { metadataOnlyLabelled: options.metadataOnlyLabelled } : {}),
       backoff: options.informerBackoff,
       watchTimeoutSeconds: options.watchTimeoutSeconds,
       logger: this.logger,

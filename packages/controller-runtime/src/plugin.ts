@@ -4,7 +4,7 @@ import { kubeClient } from './kube-client-point.js';
 import { createManager, type LeaderElectionOptions, type ManagerOptions } from './manager.js';
 
 export interface ControllerRuntimePluginOptions
-  extends Pick<ManagerOptions, 'resyncPeriodMs' | 'namespace' | 'namespaces' | 'additionalNamespaces' | 'cacheSyncTimeoutMs' | 'gracefulShutdownTimeoutMs'> {
+  extends Pick<ManagerOptions, 'resyncPeriodMs' | 'namespace' | 'namespaces' | 'additionalNamespaces' | 'metadataOnlyLabelled' | 'cacheSyncTimeoutMs' | 'gracefulShutdownTimeoutMs'> {
   /**
    * The Lease that elects the one replica that reconciles. Default: `olm-controller-runtime` in the
    * kubeconfig context's namespace (or `default`). `false` runs reconcilers on every replica.

@@ -220,6 +220,32 @@ describe('Informer against the local API server', () => {
     await cache.stop();
   });
 
+  it('keeps objects carrying the metadata-only label as metadata, the others whole, following the label as it comes and goes', async () => {
+    await createNamespace(client, 'labelled-metadata');
+    const kind = { apiVersion: 'v1', kind: 'ConfigMap' };
+    const cache = new InformerCache({ client, backoff: fastBackoff, resyncPeriodMs: 0, namespace: 'labelled-metadata', metadataOnlyLabelled: [{ ...kind, label: 'copied' }] });
+    await client.create({ ...kind, metadata: { namespace: 'labelled-metadata', name: 'source' }, data: { body: 'large' } });
+    await client.create({ ...kind, metadata: { namespace: 'labelled-metadata', name: 'copy', labels: { copied: 'elsewhere' }, annotations: { hash: 'h1' } }, data: { body: 'large' } });
+    cache.informerFor(kind);
+    cache.start();
+    await cache.waitForSync();
+
+    const copy = cache.get(kind, 'copy', 'labelled-metadata')!;
+    expect(Object.keys(copy)).toEqual(['apiVersion', 'kind', 'metadata']);
+    expect(copy.metadata).toMatchObject({ labels: { copied: 'elsewhere' }, annotations: { hash: 'h1' } });
+    expect(copy.metadata).not.toHaveProperty('managedFields');
+    expect(cache.get(kind, 'source', 'labelled-metadata')).toMatchObject({ data: { body: 'large' } });
+    expect(cache.list(kind, { labelSelector: 'copied=elsewhere' })).toEqual([copy]);
+
+    // Watched changes too: a copy's new annotation arrives without its body; an object losing the label is whole again.
+    await client.patch({ ...kind, namespace: 'labelled-metadata', name: 'copy' }, { metadata: { annotations: { hash: 'h2' } }, data: { body: 'larger' } });
+    await eventually(() => cache.get(kind, 'copy', 'labelled-metadata')?.metadata?.annotations?.hash === 'h2', { message: 'the copy update seen' });
+    expect(cache.get(kind, 'copy', 'labelled-metadata')).not.toHaveProperty('data');
+    await client.patch({ ...kind, namespace: 'labelled-metadata', name: 'copy' }, { metadata: { labels: { copied: null } } });
+    await eventually(() => (cache.get(kind, 'copy', 'labelled-metadata') as CachedObject & { data?: { body?: string } })?.data?.body === 'larger', { message: 'whole again' });
+    await cache.stop();
+  });
+
   it('spaces restarts by its backoff while the API server cannot be reached, and says why it cannot sync', async () => {
     const unreachable = new KubeClient({
       kubeconfig: `apiVersion: v1
