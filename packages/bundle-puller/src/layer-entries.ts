@@ -5,7 +5,8 @@ import tarStream from 'tar-stream';
 import { BundleUnpackErrorCodes } from './bundle-image-errors.js';
 import { BundleImageBudget, defaultBundleImageLimits } from './bundle-image-limits.js';
 
-const bundleDirectories = ['manifests', 'metadata'];
+/** The directories a bundle image's files are read from. */
+export const bundleDirectories: readonly string[] = ['manifests', 'metadata'];
 
 export interface TarEntry {
   /** Normalised: no leading `./` or `/`. */
@@ -30,17 +31,17 @@ export function normalizeTarPath(name: string): string | undefined {
 }
 
 const isUnder = (path: string, directory: string) => directory === '' || path === directory || path.startsWith(`${directory}/`);
-/** Whether a path is `manifests/`, `metadata/`, something in them, or the root holding them. */
-const touchesBundle = (path: string) => path === '' || bundleDirectories.some((directory) => isUnder(path, directory));
+/** Whether a path is one of the kept directories, something in them, or a directory holding them. */
+const touches = (path: string, kept: readonly string[]) => path === '' || kept.some((directory) => isUnder(path, directory) || directory.startsWith(`${path}/`));
 
-/** Whether an entry can change what ends up in `manifests/` or `metadata/`: everything else is skipped unread. */
-function matters(path: string): boolean {
+/** Whether an entry can change what ends up in the kept directories: everything else is skipped unread. */
+function matters(path: string, kept: readonly string[]): boolean {
   const slash = path.lastIndexOf('/');
   const directory = slash === -1 ? '' : path.slice(0, slash);
   const base = path.slice(slash + 1);
-  if (base === '.wh..wh..opq') return touchesBundle(directory);
-  if (base.startsWith('.wh.')) return touchesBundle((directory ? `${directory}/` : '') + base.slice('.wh.'.length));
-  return path !== '' && touchesBundle(path);
+  if (base === '.wh..wh..opq') return touches(directory, kept);
+  if (base.startsWith('.wh.')) return touches((directory ? `${directory}/` : '') + base.slice('.wh.'.length), kept);
+  return path !== '' && touches(path, kept);
 }
 
 const isZlibError = (error: unknown) => String((error as { code?: unknown }).code ?? '').startsWith('Z_');
@@ -90,7 +91,12 @@ async function* tarBytes(source: AsyncIterable<Uint8Array>, what: string, budget
  * the image's limits from its tar header before its content is read; the rest are skipped unread,
  * so no more than one chunk of them is ever held. The budget is shared by all layers of an image.
  */
-export async function readLayerEntries(layer: Buffer | AsyncIterable<Uint8Array>, what: string, budget = new BundleImageBudget(defaultBundleImageLimits, what)): Promise<TarEntry[]> {
+export async function readLayerEntries(
+  layer: Buffer | AsyncIterable<Uint8Array>,
+  what: string,
+  budget = new BundleImageBudget(defaultBundleImageLimits, what),
+  kept: readonly string[] = bundleDirectories,
+): Promise<TarEntry[]> {
   const source = Buffer.isBuffer(layer) ? [layer] : layer;
   const extract = tarStream.extract();
   const entries: TarEntry[] = [];
@@ -112,7 +118,7 @@ export async function readLayerEntries(layer: Buffer | AsyncIterable<Uint8Array>
   try {
     for await (const entry of extract) {
       const path = normalizeTarPath(entry.header.name);
-      if (path === undefined || !matters(path)) {
+      if (path === undefined || !matters(path, kept)) {
         for await (const _skipped of entry);
         continue;
       }
@@ -141,9 +147,9 @@ export async function readLayerEntries(layer: Buffer | AsyncIterable<Uint8Array>
 /**
  * Lays one layer over the files of the layers below, as a container runtime does: its whiteouts
  * (`.wh.<name>` removes `<name>`, `.wh..wh..opq` empties its directory) apply to the lower layers
- * only, then its files replace theirs. Only `manifests/` and `metadata/` are kept.
+ * only, then its files replace theirs. Only the `kept` directories (a bundle's `manifests/` and `metadata/`) are kept.
  */
-export function applyLayer(files: Map<string, Buffer>, entries: readonly TarEntry[]): void {
+export function applyLayer(files: Map<string, Buffer>, entries: readonly TarEntry[], kept: readonly string[] = bundleDirectories): void {
   for (const entry of entries) {
     const slash = entry.path.lastIndexOf('/');
     const directory = slash === -1 ? '' : entry.path.slice(0, slash);
@@ -163,7 +169,7 @@ export function applyLayer(files: Map<string, Buffer>, entries: readonly TarEntr
     files.delete(entry.path);
     if (entry.type === 'directory') continue;
     for (const path of [...files.keys()]) if (path.startsWith(`${entry.path}/`)) files.delete(path);
-    if (!bundleDirectories.some((directory) => entry.path.startsWith(`${directory}/`))) continue;
+    if (!kept.some((directory) => entry.path.startsWith(`${directory}/`))) continue;
     if (entry.type === 'file' || entry.type === 'contiguous-file') {
       files.set(entry.path, entry.data);
     } else if (entry.type === 'link' && entry.linkname !== undefined) {
@@ -179,13 +185,21 @@ export function applyLayer(files: Map<string, Buffer>, entries: readonly TarEntr
  * The `manifests/` and `metadata/` files of an image, lowest layer first, one layer streaming at a
  * time. `budget` bounds the whole image (default: `defaultBundleImageLimits`).
  */
-export async function extractBundleFiles(layers: readonly LayerSource[], image: string, budget = new BundleImageBudget(defaultBundleImageLimits, image)): Promise<Map<string, Buffer>> {
+export function extractBundleFiles(layers: readonly LayerSource[], image: string, budget = new BundleImageBudget(defaultBundleImageLimits, image)): Promise<Map<string, Buffer>> {
+  return extractImageFiles(layers, image, budget, bundleDirectories);
+}
+
+/**
+ * The files under `directories` (image paths without the leading `/`, e.g. `configs`) of an image,
+ * lowest layer first, one layer streaming at a time, within `budget`.
+ */
+export async function extractImageFiles(layers: readonly LayerSource[], image: string, budget: BundleImageBudget, directories: readonly string[]): Promise<Map<string, Buffer>> {
   const files = new Map<string, Buffer>();
   for (const [index, layer] of layers.entries()) {
     const what = `layer ${layer.digest}${layers.length > 1 ? ` (${index + 1} of ${layers.length})` : ''} of ${image}`;
     // a streamed layer's digest is checked at its end, before its entries are laid over the others
-    const entries = await readLayerEntries('bytes' in layer ? layer.bytes : layer.open(), what, budget);
-    applyLayer(files, entries);
+    const entries = await readLayerEntries('bytes' in layer ? layer.bytes : layer.open(), what, budget, directories);
+    applyLayer(files, entries, directories);
   }
   return files;
 }
