@@ -172,11 +172,11 @@ describe.skipIf(unavailable !== undefined)('helm lint and helm template of deplo
   });
 
   it.each([
-    ['catalogOperator.enabled=false', { catalogOperator: { enabled: false, replicas: 1 } }, ['Deployment/olm/catalog-operator', 'Service/olm/catalog-operator-metrics', 'ServiceMonitor/olm/catalog-operator', 'NetworkPolicy/olm/catalog-operator']],
+    ['catalogOperator.enabled=false', { catalogOperator: { enabled: false, replicas: 1 } }, ['Deployment/olm/catalog-operator', 'Service/olm/catalogd-service', 'Service/olm/catalog-operator-metrics', 'ServiceMonitor/olm/catalog-operator', 'NetworkPolicy/olm/catalog-operator']],
     [
       'both operators off',
       { olmOperator: { enabled: false, replicas: 1 }, catalogOperator: { enabled: false, replicas: 1 } },
-      ['Deployment/olm/catalog-operator', 'Service/olm/catalog-operator-metrics', 'ServiceMonitor/olm/catalog-operator', 'NetworkPolicy/olm/catalog-operator', 'Deployment/olm/olm-operator', 'Service/olm/olm-operator-metrics', 'ServiceMonitor/olm/olm-operator', 'NetworkPolicy/olm/olm-operator', 'ServiceAccount/olm/olm-operator', 'ClusterRole//olm:controllers', 'ClusterRoleBinding//olm:controllers'],
+      ['Deployment/olm/catalog-operator', 'Service/olm/catalogd-service', 'Service/olm/catalog-operator-metrics', 'ServiceMonitor/olm/catalog-operator', 'NetworkPolicy/olm/catalog-operator', 'Deployment/olm/olm-operator', 'Service/olm/olm-operator-metrics', 'ServiceMonitor/olm/olm-operator', 'NetworkPolicy/olm/olm-operator', 'ServiceAccount/olm/olm-operator', 'ClusterRole//olm:controllers', 'ClusterRoleBinding//olm:controllers'],
     ],
     [
       'packageserver.enabled=false',

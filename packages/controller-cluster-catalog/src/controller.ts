@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SourceDirectoryAnnotation } from '@olm/api';
@@ -7,6 +7,7 @@ import { startCatalogHttpServer, type CatalogHttpServer, type CatalogHttpServerO
 import { OlmError, type Reconciler } from '@olm/core';
 import type { KubeClient } from '@olm/controller-runtime';
 import { formatGoDuration } from '@olm/go-format';
+import { selfSignedCertificate } from '@olm/serving-certificate';
 import type { CatalogLimits } from '@olm/registry';
 import { defaultCatalogImageLimits } from './catalog-image-limits.js';
 import { ClusterCatalogErrorCodes, loadCatalogImage, loadFrom, pullCatalogImage, type LoadedCatalog } from './catalog-source.js';
@@ -98,8 +99,9 @@ export function createClusterCatalogController(options: ClusterCatalogController
         cacheDirectory = await mkdtemp(join(tmpdir(), 'olm-cluster-catalogs-'));
         ownCacheDirectory = true;
       }
+      await mkdir(cacheDirectory, { recursive: true });
       const content = new ServedCatalogs(cacheDirectory);
-      server = await startCatalogHttpServer({ ...options.server, catalog: (name) => content.get(name) });
+      server = await startCatalogHttpServer({ ...options.server, tls: await servingCertificate(options), catalog: (name) => content.get(name) });
       served = content;
     },
     async stop() {
@@ -110,6 +112,14 @@ export function createClusterCatalogController(options: ClusterCatalogController
       served = undefined;
     },
   };
+}
+
+/** The given certificate, else a self-signed one valid for loopback, the listen host and the base URL's host (e.g. the Service's DNS name). */
+async function servingCertificate(options: ClusterCatalogControllerOptions): Promise<CatalogHttpServerOptions['tls']> {
+  if (options.server?.tls !== undefined) return options.server.tls;
+  const host = options.server?.host ?? '127.0.0.1';
+  const hosts = ['localhost', '127.0.0.1', '::1', ...(host === '0.0.0.0' || host === '::' ? [] : [host]), ...(options.baseUrl ? [new URL(options.baseUrl).hostname.replace(/^\[(.*)\]$/, '$1')] : [])];
+  return selfSignedCertificate({ hosts: [...new Set(hosts)] });
 }
 
 function directoryOf(directories: Readonly<Record<string, string>>, name: string): string {

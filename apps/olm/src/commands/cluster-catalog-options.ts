@@ -10,6 +10,7 @@ export interface ClusterCatalogFlagValues {
   readonly catalogServerAddress?: string;
   readonly catalogServerUrl?: string;
   readonly catalogServerCertDir?: string;
+  readonly catalogCacheDir?: string;
 }
 
 /** The ClusterCatalog controller's flags (`olm run`): where its content server listens, the URL clients use, its certificate, catalog directories. */
@@ -18,7 +19,8 @@ export function addClusterCatalogOptions(command: Command): Command {
     .option('--catalog-directory <name=dir>', 'a file-based catalog directory ClusterCatalogs annotated olm.operatorframework.io/source-directory: <name> are served from (repeatable)', collect, [])
     .option('--catalog-server-address <host:port>', 'where the ClusterCatalog content server (catalogd\'s HTTPS API) listens (default 127.0.0.1, a free port)')
     .option('--catalog-server-url <url>', 'the URL clients reach that server at, e.g. https://catalogd-service.olm.svc:8443 (status.urls.base is <url>/catalogs/<name>; default the server\'s own)')
-    .option('--catalog-server-cert-dir <dir>', 'a directory with tls.crt and tls.key (a mounted kubernetes.io/tls Secret) the server serves (default a self-signed certificate for localhost)');
+    .option('--catalog-server-cert-dir <dir>', 'a directory with tls.crt and tls.key (a mounted kubernetes.io/tls Secret) the server serves (default a self-signed certificate for localhost)')
+    .option('--catalog-cache-dir <dir>', 'where ClusterCatalog content is kept on disk (default a temporary directory; give a writable volume when the root filesystem is read-only)');
 }
 
 /** The plugin options of the flags; undefined when none is given. */
@@ -34,6 +36,7 @@ export async function clusterCatalogOptionsOf(flags: ClusterCatalogFlagValues): 
     ...(Object.keys(directories).length > 0 ? { directories } : {}),
     ...(Object.keys(server).length > 0 ? { server } : {}),
     ...(flags.catalogServerUrl !== undefined ? { baseUrl: baseUrl(flags.catalogServerUrl) } : {}),
+    ...(flags.catalogCacheDir !== undefined ? { cacheDirectory: resolve(flags.catalogCacheDir) } : {}),
   };
   return Object.keys(options).length > 0 ? options : undefined;
 }

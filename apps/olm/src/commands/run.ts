@@ -137,6 +137,7 @@ export function registerRunCommand(program: Command, distribution: Distribution 
       catalogServerAddress,
       catalogServerUrl,
       catalogServerCertDir,
+      catalogCacheDir,
       insecureRegistry,
       installPlanRetryTimeout,
       bundleUnpackTimeout,
@@ -164,6 +165,7 @@ export function registerRunCommand(program: Command, distribution: Distribution 
         ...(catalogServerAddress !== undefined ? { catalogServerAddress } : {}),
         ...(catalogServerUrl !== undefined ? { catalogServerUrl } : {}),
         ...(catalogServerCertDir !== undefined ? { catalogServerCertDir } : {}),
+        ...(catalogCacheDir !== undefined ? { catalogCacheDir } : {}),
       });
       await runControllers(
         {
