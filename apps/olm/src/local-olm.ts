@@ -1,5 +1,6 @@
 import { basename, resolve } from 'node:path';
-import { crds } from '@olm/api';
+import { writeFile } from 'node:fs/promises';
+import { ClusterCatalogConditionTypes, crds, Kinds, SourceDirectoryAnnotation } from '@olm/api';
 import type { CachedObject } from '@olm/core';
 import { KubeClient } from '@olm/controller-runtime';
 import { loadCatalog, startRegistryServer, type CatalogLimits, type RegistryServer } from '@olm/registry';
@@ -160,4 +161,37 @@ export function watchCatalogs(
   void check();
   const timer = setInterval(() => void check().catch((error: unknown) => report(`catalog watch failed: ${String(error)}\n`)), intervalMs);
   return { stop: () => clearInterval(timer) };
+}
+
+/** The example catalog as OLM v1 sees it: ClusterCatalog `acme-examples`, served from the example directory (the controller is given it under this name). */
+export const exampleClusterCatalogName = 'acme-examples';
+
+/** Creates (or keeps) the ClusterCatalog of the example catalog and waits until it is served; returns its `status.urls.base`. */
+export async function serveExampleClusterCatalog(client: KubeClient): Promise<string> {
+  await client.apply(
+    {
+      ...Kinds.clusterCatalog,
+      metadata: { name: exampleClusterCatalogName, annotations: { [SourceDirectoryAnnotation]: exampleClusterCatalogName } },
+      // the ref is required by the API: where the example catalog would be published as an image
+      spec: { source: { type: 'Image', image: { ref: 'registry.example.com/acme/acme-examples-catalog:latest' } } },
+    } as Json,
+    { fieldManager, force: true },
+  );
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const catalog = await client.find<Json>({ ...Kinds.clusterCatalog, name: exampleClusterCatalogName });
+    const serving = (catalog?.status?.conditions as Array<{ type: string; status: string; lastTransitionTime: string }> | undefined)?.find((condition) => condition.type === ClusterCatalogConditionTypes.serving);
+    if (serving?.status === 'True' && typeof catalog?.status?.urls?.base === 'string') return catalog.status.urls.base as string;
+    if (Date.now() > deadline) throw new Error(`ClusterCatalog ${exampleClusterCatalogName} was not served within 30 s: ${JSON.stringify(catalog?.status ?? {})}`);
+    await new Promise((done) => setTimeout(done, 50));
+  }
+}
+
+/** The content server's certificate for `olm up` (localhost and the listen host), its CA written where the kubeconfig is, for curl --cacert. */
+export async function localCatalogServerCertificate(host: string, caPath: string): Promise<{ cert: string; key: string }> {
+  const { selfSignedCertificate } = await import('@olm/serving-certificate');
+  const hosts = [...new Set(['localhost', '127.0.0.1', '::1', ...(host === '0.0.0.0' || host === '::' ? [] : [host])])];
+  const certificate = await selfSignedCertificate({ hosts });
+  await writeFile(caPath, certificate.cert);
+  return certificate;
 }

@@ -1,4 +1,5 @@
 import type { BundleImageLimits } from '@olm/bundle-puller';
+import type { ControllerClusterCatalogPluginOptions } from '@olm/controller-cluster-catalog';
 import { usageError } from './cli-errors.js';
 import { lazyPlugin, type LazyPlugin } from './lazy-plugin.js';
 
@@ -54,6 +55,8 @@ export interface DistributionOptions {
   readonly globalPullSecret?: { readonly namespace: string; readonly name: string };
   /** Bounds of one bundle image (`--bundle-max-layers`, `--bundle-max-uncompressed-bytes`, …); the puller's defaults otherwise. */
   readonly bundleImageLimits?: Partial<BundleImageLimits>;
+  /** The ClusterCatalog controller (OLM v1): its content server, base URL and catalog directories (`--catalog-server-*`, `--catalog-directory`). */
+  readonly clusterCatalog?: ControllerClusterCatalogPluginOptions;
 }
 
 /** The Lease the controllers elect a leader on when every controller runs in one process. */
@@ -91,6 +94,17 @@ export function controllerPlugins(options: DistributionOptions): LazyPlugin[] {
         globalCatalogNamespace: options.namespace,
         ...(options.installPlanRetryTimeoutMs !== undefined ? { installPlanRetryTimeoutMs: options.installPlanRetryTimeoutMs } : {}),
       }),
+    ),
+    // OLM v1's ClusterCatalogs (catalogd upstream): with the catalog operator, which serves catalogs too.
+    lazyPlugin(
+      'controller-cluster-catalog',
+      '0.1.0',
+      async () =>
+        (await import('@olm/controller-cluster-catalog')).createControllerClusterCatalogPlugin({
+          ...(options.insecureRegistries?.length ? { insecureRegistries: options.insecureRegistries } : {}),
+          ...options.clusterCatalog,
+        }),
+      { runsWith: 'catalog' },
     ),
     // The catalog operator's bundle images: pulled by the process itself (upstream runs unpack Jobs).
     lazyPlugin('bundle-puller', '0.1.0', async () =>

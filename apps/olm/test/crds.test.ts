@@ -5,13 +5,14 @@ import { parseAllDocuments } from 'yaml';
 import { runCliCaptured } from './run-cli.js';
 
 describe('olm crds', () => {
-  it('prints every operators.coreos.com CRD as multi-document YAML with structural schemas', async () => {
+  it('prints every operators.coreos.com CRD and OLM v1\'s ClusterCatalog as multi-document YAML with structural schemas', async () => {
     const run = await runCliCaptured(['crds']);
     expect(run.code).toBe(0);
     const documents = parseAllDocuments(run.stdout).map((document) => document.toJS() as Record<string, any>);
     const names = documents.map((crd) => crd.metadata.name).sort();
     expect(names).toEqual([
       'catalogsources.operators.coreos.com',
+      'clustercatalogs.olm.operatorframework.io',
       'clusterserviceversions.operators.coreos.com',
       'installplans.operators.coreos.com',
       'olmconfigs.operators.coreos.com',

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { GROUP } from '@olm/api';
+import { GROUP, GROUP_V1 } from '@olm/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtCrdsYaml, documents, kubectlMinorVersion, repository, runCommand, startLocalCluster, type Json, type LocalCluster } from './deploy-tools.js';
 import { runCliCaptured } from './run-cli.js';
@@ -20,7 +20,8 @@ describe('the static crds.yaml that @olm/api builds, for GitOps', () => {
     expect(printed.code).toBe(0);
     expect(await readFile(builtCrdsYaml, 'utf8')).toBe(printed.stdout);
     const crds = await documents(builtCrdsYaml);
-    expect(crds.map((crd) => crd.spec.group)).toEqual(Array(8).fill(GROUP));
+    // the eight operators.coreos.com CRDs and OLM v1's ClusterCatalog, sorted by name
+    expect(crds.map((crd) => crd.spec.group)).toEqual([GROUP, GROUP_V1, ...Array(7).fill(GROUP)]);
   });
 
   it.skipIf(notBuilt !== undefined)('ships in the npm package, exported as @olm/api/crds.yaml', async () => {
@@ -50,8 +51,8 @@ describe.skipIf(notBuilt !== undefined || kubectlMissing !== undefined)('crds.ya
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split('\n');
-    expect(lines).toHaveLength(8);
-    for (const line of lines) expect(line).toMatch(/^customresourcedefinition\.apiextensions\.k8s\.io\/\S+\.operators\.coreos\.com serverside-applied \(server dry run\)$/);
+    expect(lines).toHaveLength(9);
+    for (const line of lines) expect(line).toMatch(/^customresourcedefinition\.apiextensions\.k8s\.io\/\S+\.(operators\.coreos\.com|olm\.operatorframework\.io) serverside-applied \(server dry run\)$/);
     expect(await cluster.kubectlOk(['get', 'customresourcedefinitions', '-o', 'name'])).toBe('');
   });
 
@@ -60,13 +61,19 @@ describe.skipIf(notBuilt !== undefined || kubectlMissing !== undefined)('crds.ya
     expect(applied.stderr).toBe('');
     expect(applied.code).toBe(0);
     await expect
-      .poll(async () => (await cluster.kubectl(['api-resources', '--api-group', GROUP, '-o', 'name'])).stdout.trim().split('\n').sort(), { timeout: 20_000 })
+      .poll(
+        async () =>
+          (await Promise.all([GROUP, GROUP_V1].map(async (group) => (await cluster.kubectl(['api-resources', '--api-group', group, '-o', 'name'])).stdout.trim().split('\n'))))
+            .flat()
+            .sort(),
+        { timeout: 20_000 },
+      )
       .toEqual((await documents(builtCrdsYaml)).map((crd) => crd.metadata.name).sort());
     await cluster.kubectlOk(['wait', '--for=condition=Established', '--timeout=20s', '-f', builtCrdsYaml]);
     // Compared as data: every spec as applied, none changed again (generation 1).
     const live = async () => JSON.parse(await cluster.kubectlOk(['get', '-f', builtCrdsYaml, '-o', 'json'])).items.map((crd: Json) => ({ name: crd.metadata.name, generation: crd.metadata.generation, spec: crd.spec }));
     const before = await live();
-    expect(before.map((crd: { generation: number }) => crd.generation)).toEqual(Array(8).fill(1));
+    expect(before.map((crd: { generation: number }) => crd.generation)).toEqual(Array(9).fill(1));
     const again = await cluster.kubectl(['apply', '--server-side', '-f', builtCrdsYaml]);
     expect(again.code).toBe(0);
     expect(await live()).toEqual(before);

@@ -172,11 +172,11 @@ describe.skipIf(unavailable !== undefined)('helm lint and helm template of deplo
   });
 
   it.each([
-    ['catalogOperator.enabled=false', { catalogOperator: { enabled: false, replicas: 1 } }, ['Deployment/olm/catalog-operator', 'Service/olm/catalog-operator-metrics', 'ServiceMonitor/olm/catalog-operator', 'NetworkPolicy/olm/catalog-operator']],
+    ['catalogOperator.enabled=false', { catalogOperator: { enabled: false, replicas: 1 } }, ['Deployment/olm/catalog-operator', 'Service/olm/catalogd-service', 'Service/olm/catalog-operator-metrics', 'ServiceMonitor/olm/catalog-operator', 'NetworkPolicy/olm/catalog-operator']],
     [
       'both operators off',
       { olmOperator: { enabled: false, replicas: 1 }, catalogOperator: { enabled: false, replicas: 1 } },
-      ['Deployment/olm/catalog-operator', 'Service/olm/catalog-operator-metrics', 'ServiceMonitor/olm/catalog-operator', 'NetworkPolicy/olm/catalog-operator', 'Deployment/olm/olm-operator', 'Service/olm/olm-operator-metrics', 'ServiceMonitor/olm/olm-operator', 'NetworkPolicy/olm/olm-operator', 'ServiceAccount/olm/olm-operator', 'ClusterRole//olm:controllers', 'ClusterRoleBinding//olm:controllers'],
+      ['Deployment/olm/catalog-operator', 'Service/olm/catalogd-service', 'Service/olm/catalog-operator-metrics', 'ServiceMonitor/olm/catalog-operator', 'NetworkPolicy/olm/catalog-operator', 'Deployment/olm/olm-operator', 'Service/olm/olm-operator-metrics', 'ServiceMonitor/olm/olm-operator', 'NetworkPolicy/olm/olm-operator', 'ServiceAccount/olm/olm-operator', 'ClusterRole//olm:controllers', 'ClusterRoleBinding//olm:controllers'],
     ],
     [
       'packageserver.enabled=false',
@@ -207,7 +207,8 @@ describe.skipIf(unavailable !== undefined)('helm lint and helm template of deplo
     const registries = { ports: [{ protocol: 'TCP', port: 50051 }, { protocol: 'TCP', port: 50052 }] };
     const dns = { ports: [{ protocol: 'UDP', port: 53 }, { protocol: 'TCP', port: 53 }] };
     const catalogOperator = objects.get('NetworkPolicy/olm/catalog-operator')!.spec;
-    expect(catalogOperator.ingress).toEqual([metrics]);
+    // /metrics narrowed; catalogd's HTTPS API open to the cluster's clients
+    expect(catalogOperator.ingress).toEqual([metrics, { ports: [{ protocol: 'TCP', port: 8443 }] }]);
     expect(catalogOperator.egress).toEqual([apiServer, dns, registries, { ports: [{ protocol: 'TCP', port: 443 }, { protocol: 'TCP', port: 5000 }] }]);
     expect(objects.get('NetworkPolicy/olm/packageserver')!.spec.ingress).toEqual([{ ports: [{ protocol: 'TCP', port: 5443 }], from: apiServer.to }, metrics]);
     expect(objects.get('NetworkPolicy/olm/catalog-registries')!.spec.ingress[0].ports).toEqual(registries.ports);

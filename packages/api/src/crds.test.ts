@@ -3,9 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { crds, crdsByKind, findCrd, findCrdVersion, storageApiVersion } from './crds.js';
 
 describe('crds', () => {
-  it('defines the eight operators.coreos.com CRDs with plural.group names', () => {
+  it('defines the eight operators.coreos.com CRDs and OLM v1\'s ClusterCatalog with plural.group names', () => {
     expect(crds.map((crd) => crd.metadata.name)).toEqual([
       'catalogsources.operators.coreos.com',
+      'clustercatalogs.olm.operatorframework.io',
       'clusterserviceversions.operators.coreos.com',
       'installplans.operators.coreos.com',
       'olmconfigs.operators.coreos.com',
@@ -26,14 +27,14 @@ describe('crds', () => {
     }
   });
 
-  it('has exactly one storage version per CRD, all served, with a status subresource and the olm category', () => {
+  it('has exactly one storage version per CRD, all served, with a status subresource and (v0 kinds, as upstream) the olm category', () => {
     for (const crd of crds) {
       expect(crd.spec.versions.filter((version) => version.storage)).toHaveLength(1);
       for (const version of crd.spec.versions) {
         expect(version.served).toBe(true);
         expect(version.subresources).toEqual({ status: {} });
       }
-      expect(crd.spec.names.categories).toEqual(['olm']);
+      expect(crd.spec.names.categories).toEqual(crd.spec.group === 'operators.coreos.com' ? ['olm'] : undefined);
       expect(crd.spec.names.listKind).toBe(`${crd.spec.names.kind}List`);
     }
   });
@@ -51,6 +52,7 @@ describe('crds', () => {
     );
     expect(summary).toEqual({
       CatalogSource: { scope: 'Namespaced', versions: ['v1alpha1*'], shortNames: ['catsrc'] },
+      ClusterCatalog: { scope: 'Cluster', versions: ['v1*'], shortNames: [] },
       ClusterServiceVersion: { scope: 'Namespaced', versions: ['v1alpha1*'], shortNames: ['csv', 'csvs'] },
       InstallPlan: { scope: 'Namespaced', versions: ['v1alpha1*'], shortNames: ['ip'] },
       OLMConfig: { scope: 'Cluster', versions: ['v1*'], shortNames: [] },
@@ -77,6 +79,11 @@ describe('crds', () => {
       'Display=string:.spec.displayName',
       'Type=string:.spec.sourceType',
       'Publisher=string:.spec.publisher',
+      'Age=date:.metadata.creationTimestamp',
+    ]);
+    expect(columns('ClusterCatalog')).toEqual([
+      'LastUnpacked=date:.status.lastUnpacked',
+      'Serving=string:.status.conditions[?(@.type=="Serving")].status',
       'Age=date:.metadata.creationTimestamp',
     ]);
     // Upstream declares none for these (kubectl then shows NAME and AGE).
@@ -123,6 +130,8 @@ describe('crds', () => {
     expect(findCrdVersion('v1', 'Subscription')).toBeUndefined();
     expect(storageApiVersion('OperatorGroup')).toBe('operators.coreos.com/v1');
     expect(storageApiVersion('OperatorCondition')).toBe('operators.coreos.com/v2');
+    expect(storageApiVersion('ClusterCatalog')).toBe('olm.operatorframework.io/v1');
+    expect(findCrdVersion('olm.operatorframework.io/v1', 'ClusterCatalog')?.version.storage).toBe(true);
     expect(storageApiVersion('Pod')).toBeUndefined();
   });
 
@@ -146,6 +155,18 @@ describe('crds', () => {
     } finally {
       if (subscriptions?.spec.versions[0]?.schema.openAPIV3Schema.properties?.spec) subscriptions.spec.versions[0].schema.openAPIV3Schema.properties.spec.required = saved;
     }
+  });
+
+  it('defaults a ClusterCatalog as upstream (priority 0, availabilityMode Available) and checks its enums and bounds', async () => {
+    const { admitResource, validateResource } = await import('./validate-resource.js');
+    const catalog = (spec: Record<string, unknown>) => ({ apiVersion: 'olm.operatorframework.io/v1', kind: 'ClusterCatalog', metadata: { name: 'c' }, spec });
+    const image = { type: 'Image', image: { ref: 'quay.io/operatorhubio/catalog:latest' } };
+    expect(admitResource(catalog({ source: image })).object).toMatchObject({ spec: { priority: 0, availabilityMode: 'Available' } });
+    expect(validateResource(catalog({ source: { ...image, type: 'Git' } })).map((error) => error.message)).toEqual(['Unsupported value: "Git": supported values: "Image"']);
+    expect(validateResource(catalog({ source: image, availabilityMode: 'Off' })).map((error) => error.field)).toEqual(['spec.availabilityMode']);
+    expect(validateResource(catalog({ source: { type: 'Image', image: { ref: 'r:1', pollIntervalMinutes: 0 } } })).map((error) => error.field)).toEqual(['spec.source.image.pollIntervalMinutes']);
+    expect(new Set(validateResource(catalog({ source: image, priority: 2 ** 31 })).map((error) => error.field))).toEqual(new Set(["spec.priority"]));
+    expect(validateResource(catalog({})).map((error) => error.field)).toEqual(['spec.source']);
   });
 
   it('keeps deep Kubernetes types open and OLM types closed', () => {

@@ -1,5 +1,6 @@
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion } from './custom-resource-definition.js';
 import { catalogSourcesCrd } from './crds/catalog-sources.js';
+import { clusterCatalogsCrd } from './crds/cluster-catalogs.js';
 import { clusterServiceVersionsCrd } from './crds/cluster-service-versions.js';
 import { installPlansCrd } from './crds/install-plans.js';
 import { olmConfigsCrd } from './crds/olm-configs.js';
@@ -7,12 +8,15 @@ import { operatorConditionsCrd } from './crds/operator-conditions.js';
 import { operatorGroupsCrd } from './crds/operator-groups.js';
 import { operatorsCrd } from './crds/operators.js';
 import { subscriptionsCrd } from './crds/subscriptions.js';
-import { GROUP } from './meta.js';
 
-/** Fresh copies of the CustomResourceDefinitions of OLM v0 (operators.coreos.com), sorted by name. */
+/**
+ * Fresh copies of OLM's CustomResourceDefinitions, sorted by name: OLM v0's (operators.coreos.com) and the
+ * OLM v1 kinds this project serves (olm.operatorframework.io: ClusterCatalog).
+ */
 export function buildCrds(): CustomResourceDefinition[] {
   return [
     catalogSourcesCrd(),
+    clusterCatalogsCrd(),
     clusterServiceVersionsCrd(),
     installPlansCrd(),
     olmConfigsCrd(),
@@ -24,13 +28,13 @@ export function buildCrds(): CustomResourceDefinition[] {
 }
 
 /**
- * The CustomResourceDefinitions of OLM v0 (operators.coreos.com), sorted by name. Shared data: treat it as
+ * OLM's CustomResourceDefinitions (operators.coreos.com and olm.operatorframework.io), sorted by name. Shared data: treat it as
  * read-only, or take your own copy with {@link buildCrds}. (The validator keeps its own copy, so changes
  * here never change how objects are validated.)
  */
 export const crds: CustomResourceDefinition[] = buildCrds();
 
-/** The kinds of operators.coreos.com, by `kind`. */
+/** OLM's kinds, by `kind`. */
 export const crdsByKind: ReadonlyMap<string, CustomResourceDefinition> = new Map(crds.map((crd) => [crd.spec.names.kind, crd]));
 
 /** The CRD of a kind (`ClusterServiceVersion`), a plural (`clusterserviceversions`), a short name (`csv`) or a CRD name (`clusterserviceversions.operators.coreos.com`). */
@@ -58,6 +62,7 @@ export function findCrdVersion(apiVersion: string, kind: string): { crd: CustomR
 
 /** The storage version's apiVersion of a kind (`operators.coreos.com/v1` for OperatorGroup). */
 export function storageApiVersion(kind: string): string | undefined {
-  const version = crdsByKind.get(kind)?.spec.versions.find((candidate) => candidate.storage);
-  return version ? `${GROUP}/${version.name}` : undefined;
+  const crd = crdsByKind.get(kind);
+  const version = crd?.spec.versions.find((candidate) => candidate.storage);
+  return crd && version ? `${crd.spec.group}/${version.name}` : undefined;
 }

@@ -1,3 +1,4 @@
+import { ApiVersionsV1 } from './cluster-catalog.js';
 import { ApiVersions } from './meta.js';
 
 /**
@@ -13,6 +14,7 @@ export const Kinds = {
   olmConfig: { apiVersion: ApiVersions.v1, kind: 'OLMConfig' },
   operator: { apiVersion: ApiVersions.v1, kind: 'Operator' },
   operatorCondition: { apiVersion: ApiVersions.v2, kind: 'OperatorCondition' },
+  clusterCatalog: { apiVersion: ApiVersionsV1.v1, kind: 'ClusterCatalog' },
   customResourceDefinition: { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' },
   apiService: { apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService' },
   namespace: { apiVersion: 'v1', kind: 'Namespace' },

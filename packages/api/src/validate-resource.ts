@@ -2,7 +2,6 @@ import { type CompiledSchema, compileSchema, type FieldError } from '@olm/struct
 import { buildCrds } from './crds.js';
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion } from './custom-resource-definition.js';
 import { ApiError, ApiErrorCodes } from './errors.js';
-import { GROUP } from './meta.js';
 
 // The validator's own copy of the CRDs: callers may change the exported `crds` without affecting it.
 const definitions: readonly CustomResourceDefinition[] = buildCrds();
@@ -39,7 +38,7 @@ function identify(object: unknown): { schema?: CompiledSchema; errors: FieldErro
   }
   const version = servedVersion(crd, apiVersion);
   if (!version) {
-    const served = crd.spec.versions.filter((version) => version.served).map((version) => `${GROUP}/${version.name}`);
+    const served = crd.spec.versions.filter((version) => version.served).map((version) => `${crd.spec.group}/${version.name}`);
     return {
       errors: [
         {

@@ -183,16 +183,18 @@ export function applyLayer(files: Map<string, Buffer>, entries: readonly TarEntr
 }
 
 /**
- * The `manifests/` and `metadata/` files of an image (or those under `directories`, e.g. a catalog
- * image's `configs`), lowest layer first, one layer streaming at a time. `budget` bounds the whole
- * image (default: `defaultBundleImageLimits`).
+ * The `manifests/` and `metadata/` files of an image, lowest layer first, one layer streaming at a
+ * time. `budget` bounds the whole image (default: `defaultBundleImageLimits`).
  */
-export async function extractBundleFiles(
-  layers: readonly LayerSource[],
-  image: string,
-  budget = new BundleImageBudget(defaultBundleImageLimits, image),
-  directories: readonly string[] = bundleDirectories,
-): Promise<Map<string, Buffer>> {
+export function extractBundleFiles(layers: readonly LayerSource[], image: string, budget = new BundleImageBudget(defaultBundleImageLimits, image)): Promise<Map<string, Buffer>> {
+  return extractImageFiles(layers, image, budget, bundleDirectories);
+}
+
+/**
+ * The files under `directories` (image paths without the leading `/`, e.g. a catalog image's `configs`)
+ * of an image, lowest layer first, one layer streaming at a time, within `budget`.
+ */
+export async function extractImageFiles(layers: readonly LayerSource[], image: string, budget: BundleImageBudget, directories: readonly string[]): Promise<Map<string, Buffer>> {
   const files = new Map<string, Buffer>();
   for (const [index, layer] of layers.entries()) {
     const what = `layer ${layer.digest}${layers.length > 1 ? ` (${index + 1} of ${layers.length})` : ''} of ${image}`;

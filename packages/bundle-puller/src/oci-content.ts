@@ -76,6 +76,11 @@ export interface ImageManifest {
   layers?: Descriptor[];
 }
 
+/** The image configuration, as far as a pull reads it: its labels (`config.Labels`). */
+export interface ImageConfig {
+  readonly config?: { readonly Labels?: Readonly<Record<string, string>> | null };
+}
+
 export interface PulledLayer {
   readonly digest: string;
   readonly mediaType: string;
@@ -86,6 +91,10 @@ export interface PulledLayer {
 export interface PulledImage {
   /** The digest of the image manifest that was read (after choosing from an index). */
   readonly digest: string;
+  /** The digest the reference resolves to: the index's own when it is an index, else `digest` (what a digest-pinned ref names). */
+  readonly referenceDigest: string;
+  /** Reads the image configuration blob (at most 4 MiB, its digest checked). */
+  config(): Promise<ImageConfig>;
   /** Layers, lowest first; each is read only when opened, so a pull holds one chunk of one layer at a time. */
   readonly layers: readonly PulledLayer[];
   /** The image configuration (labels under `config.Labels`), read when asked, digest checked; at most 4 MiB. */

@@ -13,6 +13,7 @@ import {
   verifyComputedDigest,
   verifyDigest,
   type Descriptor,
+  type ImageConfig,
   type ImageManifest,
   type PulledImage,
   type PulledLayer,
@@ -77,14 +78,30 @@ async function fetchManifest(requests: RegistryRequests, session: PullSession, r
   return { manifest, mediaType, digest: expected ?? sha256Digest(bytes) };
 }
 
-/** The image manifest of the reference: itself, or from an index the linux/amd64 one (else the first). */
-async function imageManifest(requests: RegistryRequests, session: PullSession, maxBlobBytes: number): Promise<ReadManifest> {
+/** The image manifest of the reference: itself, or from an index the linux/amd64 one (else the first); and the digest the reference resolved to. */
+async function imageManifest(requests: RegistryRequests, session: PullSession, maxBlobBytes: number): Promise<ReadManifest & { referenceDigest: string }> {
   const read = await fetchManifest(requests, session, session.image.reference, maxBlobBytes);
   const { manifest, mediaType } = read;
-  if (mediaType !== MediaTypes.ociIndex && mediaType !== MediaTypes.dockerManifestList && !(manifest.manifests && !manifest.layers)) return read;
+  if (mediaType !== MediaTypes.ociIndex && mediaType !== MediaTypes.dockerManifestList && !(manifest.manifests && !manifest.layers)) return { ...read, referenceDigest: read.digest };
   const chosen = selectPlatformManifest(manifest.manifests ?? []);
   if (!chosen) throw new OlmError(BundleImageErrorCodes.unsupported, `the image index of ${session.imageText} lists no manifests`);
-  return fetchManifest(requests, session, chosen.digest, maxBlobBytes);
+  return { ...(await fetchManifest(requests, session, chosen.digest, maxBlobBytes)), referenceDigest: read.digest };
+}
+
+/** The image configuration blob (labels), bounded and checked against its digest. */
+async function fetchConfig(requests: RegistryRequests, session: PullSession, descriptor: Descriptor | undefined, maxBlobBytes: number): Promise<ImageConfig> {
+  if (!descriptor) return {};
+  const what = `config blob ${descriptor.digest} of ${session.imageText}`;
+  checkDigestAlgorithm(descriptor.digest, what);
+  const response = await requests.get(session, `blobs/${descriptor.digest}`, undefined);
+  if (!response.ok) throw await requests.failure(response, session, `blob ${descriptor.digest}`);
+  const bytes = await requests.readBody(response, Math.min(maxBlobBytes, 4 * 1024 * 1024), what);
+  verifyDigest(descriptor.digest, bytes, what);
+  try {
+    return JSON.parse(bytes.toString('utf8')) as ImageConfig;
+  } catch (error) {
+    throw new OlmError(BundleImageErrorCodes.unsupported, `${what} is not JSON: ${describeError(error)}`);
+  }
 }
 
 /**
@@ -157,7 +174,7 @@ export function createOciRegistryClient(options: OciRegistryClientOptions = {}):
         credentials: pullOptions.credentials ?? [],
         signal: pullOptions.signal ?? new AbortController().signal,
       };
-      const { manifest, mediaType, digest } = await imageManifest(requests, session, maxBlobBytes);
+      const { manifest, mediaType, digest, referenceDigest } = await imageManifest(requests, session, maxBlobBytes);
       if (manifest.schemaVersion !== 2 || !Array.isArray(manifest.layers)) {
         throw new OlmError(
           BundleImageErrorCodes.unsupported,
@@ -168,8 +185,14 @@ export function createOciRegistryClient(options: OciRegistryClientOptions = {}):
       checkLayerList(manifest.layers, budget);
       const count = manifest.layers.length;
       const layers = manifest.layers.map((layer, index) => streamLayer(requests, session, layer, index, count, budget));
-      const config = manifest.config;
-      return { digest, layers, ...(config ? { readConfig: () => fetchBlob(requests, session, config, `config ${config.digest} of ${imageText}`) } : {}) };
+      const descriptor = manifest.config;
+      return {
+        digest,
+        referenceDigest,
+        layers,
+        config: () => fetchConfig(requests, session, descriptor, maxBlobBytes),
+        ...(descriptor ? { readConfig: () => fetchBlob(requests, session, descriptor, `config ${descriptor.digest} of ${imageText}`) } : {}),
+      };
     },
   };
 }

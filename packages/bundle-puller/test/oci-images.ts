@@ -58,13 +58,21 @@ export interface PushedImage {
   readonly layers: ReadonlyArray<{ readonly digest: string; readonly mediaType: string; readonly size: number }>;
 }
 
-/** Pushes an OCI image: its layers (gzip-compressed or plain, as given), a config and the manifest under `tag`. */
+/** The labels of a bundle image's config: its media type and where its manifests and metadata are. */
+export const bundleImageLabels: Readonly<Record<string, string>> = {
+  'operators.operatorframework.io.bundle.mediatype.v1': 'registry+v1',
+  'operators.operatorframework.io.bundle.manifests.v1': 'manifests/',
+  'operators.operatorframework.io.bundle.metadata.v1': 'metadata/',
+};
+
+/** Pushes an OCI image: its layers (gzip-compressed or plain, as given), a config with `labels` and the manifest under `tag`. */
 export async function pushImage(
   registry: { host: string; url: string },
   repository: string,
   tag: string,
   layers: ReadonlyArray<{ readonly bytes: Buffer; readonly gzipped: boolean }>,
   headers: Record<string, string> = {},
+  labels: Readonly<Record<string, string>> = bundleImageLabels,
 ): Promise<PushedImage> {
   const pushedLayers = [];
   const pushed = new Set<string>();
@@ -82,13 +90,7 @@ export async function pushImage(
     JSON.stringify({
       architecture: 'amd64',
       os: 'linux',
-      config: {
-        Labels: {
-          'operators.operatorframework.io.bundle.mediatype.v1': 'registry+v1',
-          'operators.operatorframework.io.bundle.manifests.v1': 'manifests/',
-          'operators.operatorframework.io.bundle.metadata.v1': 'metadata/',
-        },
-      },
+      config: { Labels: labels },
       rootfs: { type: 'layers', diff_ids: [] },
     }),
   );

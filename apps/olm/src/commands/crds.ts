@@ -4,7 +4,7 @@ import { addOutputOption, type OutputFormat } from './shared-options.js';
 export function registerCrdsCommand(program: Command): void {
   const command = program
     .command('crds')
-    .description("print OLM's CustomResourceDefinitions (operators.coreos.com) as YAML, e.g. for `kubectl apply -f -`");
+    .description("print OLM's CustomResourceDefinitions (operators.coreos.com, and OLM v1's ClusterCatalog) as YAML, e.g. for `kubectl apply -f -`");
   addOutputOption(command, 'yaml (the default: one document per CRD) or json (a v1 List of them, as kubectl get -o json prints several objects)');
   command.action(async (options: { output?: OutputFormat }) => {
     const { crds, renderCrdsYaml } = await import('@olm/api');

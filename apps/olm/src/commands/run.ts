@@ -1,4 +1,5 @@
 import type { BundleImageLimits } from '@olm/bundle-puller';
+import type { ControllerClusterCatalogPluginOptions } from '@olm/controller-cluster-catalog';
 import { Command, Option } from 'commander';
 import { availableControllers, leaseNameFor, selectControllers } from '../controller-selection.js';
 import { olmDistribution, type Distribution } from '../distribution.js';
@@ -8,6 +9,7 @@ import { collect, parseDurationFlag, parseList, parseNamespacedName } from '../o
 import { defaultLeaseName, watchedNamespaces, type DistributionOptions } from '../plugins.js';
 import type { LogLevel } from '../runtime/log-levels.js';
 import { untilStopped } from '../runtime/until-stopped.js';
+import { addClusterCatalogOptions, clusterCatalogOptionsOf, type ClusterCatalogFlagValues } from './cluster-catalog-options.js';
 import { addBundleImageLimitOptions, addClusterOptions, addOperationsOptions, addResolutionOptions, addStopOptions, bundleImageLimitsOf, type BundleImageLimitFlagValues } from './shared-options.js';
 
 export interface RunOptions {
@@ -34,6 +36,8 @@ export interface RunOptions {
   readonly globalPullSecret?: { readonly namespace: string; readonly name: string };
   /** Bounds of one bundle image (`--bundle-max-*`). */
   readonly bundleImageLimits?: Partial<BundleImageLimits>;
+  /** The ClusterCatalog controller's content server and catalog directories (`--catalog-server-*`, `--catalog-directory`). */
+  readonly clusterCatalog?: ControllerClusterCatalogPluginOptions;
   readonly metricsPort: number;
   readonly metricsHost: string;
   readonly logLevel: LogLevel;
@@ -50,7 +54,7 @@ export function runPlugins(
   distribution: Distribution,
   options: Pick<
     RunOptions,
-    'namespace' | 'watchNamespaces' | 'leaderElection' | 'controllers' | 'insecureRegistries' | 'protectedCopiedCsvNamespaces' | 'installPlanRetryTimeoutMs' | 'bundleUnpackTimeoutMs' | 'globalPullSecret' | 'resolutionBudget' | 'bundleImageLimits'
+    'namespace' | 'watchNamespaces' | 'leaderElection' | 'controllers' | 'insecureRegistries' | 'protectedCopiedCsvNamespaces' | 'installPlanRetryTimeoutMs' | 'bundleUnpackTimeoutMs' | 'globalPullSecret' | 'resolutionBudget' | 'bundleImageLimits' | 'clusterCatalog'
   >,
 ): LazyPlugin[] {
   const selected = options.controllers ?? [];
@@ -65,6 +69,7 @@ export function runPlugins(
     ...(options.bundleUnpackTimeoutMs !== undefined ? { bundleUnpackTimeoutMs: options.bundleUnpackTimeoutMs } : {}),
     ...(options.globalPullSecret ? { globalPullSecret: options.globalPullSecret } : {}),
     ...(options.bundleImageLimits ? { bundleImageLimits: options.bundleImageLimits } : {}),
+    ...(options.clusterCatalog ? { clusterCatalog: options.clusterCatalog } : {}),
   };
   const available = availableControllers(distribution.distributionPlugins(base));
   const plugins = distribution.distributionPlugins({ ...base, leaseName: leaseNameFor(defaultLeaseName, available, selected) });
@@ -124,9 +129,15 @@ export function registerRunCommand(program: Command, distribution: Distribution 
     .option('--global-pull-secret <namespace/name>', 'a kubernetes.io/dockerconfigjson Secret whose credentials are tried for every bundle image after the catalog\'s own pull secrets')
     .option('--no-leader-election', 'reconcile without electing a leader (only for a single replica)');
   addBundleImageLimitOptions(command);
+  addClusterCatalogOptions(command);
   addResolutionOptions(command);
   addStopOptions(command).action(
     async ({
+      catalogDirectory,
+      catalogServerAddress,
+      catalogServerUrl,
+      catalogServerCertDir,
+      catalogCacheDir,
       insecureRegistry,
       installPlanRetryTimeout,
       bundleUnpackTimeout,
@@ -138,7 +149,7 @@ export function registerRunCommand(program: Command, distribution: Distribution 
       bundleMaxManifestBytes,
       bundleMaxFiles,
       ...options
-    }: Omit<RunOptions, 'leaderElection' | 'insecureRegistries' | 'globalPullSecret'> & BundleImageLimitFlagValues & {
+    }: Omit<RunOptions, 'leaderElection' | 'insecureRegistries' | 'globalPullSecret' | 'clusterCatalog'> & BundleImageLimitFlagValues & ClusterCatalogFlagValues & {
       leaderElection: boolean;
       insecureRegistry: string[];
       installPlanRetryTimeout?: string;
@@ -149,6 +160,13 @@ export function registerRunCommand(program: Command, distribution: Distribution 
       const unpackTimeoutMs = await parseDurationFlag('--bundle-unpack-timeout', bundleUnpackTimeout, { allowZero: true });
       const pullSecret = parseNamespacedName('--global-pull-secret', globalPullSecret);
       const limits = bundleImageLimitsOf({ bundleMaxLayers, bundleMaxCompressedBytes, bundleMaxUncompressedBytes, bundleMaxFileBytes, bundleMaxManifestBytes, bundleMaxFiles });
+      const clusterCatalog = await clusterCatalogOptionsOf({
+        catalogDirectory,
+        ...(catalogServerAddress !== undefined ? { catalogServerAddress } : {}),
+        ...(catalogServerUrl !== undefined ? { catalogServerUrl } : {}),
+        ...(catalogServerCertDir !== undefined ? { catalogServerCertDir } : {}),
+        ...(catalogCacheDir !== undefined ? { catalogCacheDir } : {}),
+      });
       await runControllers(
         {
           ...options,
@@ -157,6 +175,7 @@ export function registerRunCommand(program: Command, distribution: Distribution 
           ...(unpackTimeoutMs !== undefined ? { bundleUnpackTimeoutMs: unpackTimeoutMs } : {}),
           ...(pullSecret ? { globalPullSecret: pullSecret } : {}),
           ...(limits ? { bundleImageLimits: limits } : {}),
+          ...(clusterCatalog ? { clusterCatalog } : {}),
         },
         undefined,
         distribution,

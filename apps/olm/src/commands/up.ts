@@ -1,5 +1,5 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { KubeClient } from '@olm/controller-runtime';
 import type { BundleImageLimits } from '@olm/bundle-puller';
 import type { ApiServer } from '@olm/local-apiserver';
@@ -103,6 +103,8 @@ export async function runUp(
     watcher = local.watchCatalogs(client, catalogs, olmNamespace, out);
     out('starting the packageserver...\n');
     packageServer = await startLocalPackageServer(client, options, distribution, out);
+    const catalogServerCa = join(dirname(server.kubeconfigPath), 'catalogd-ca.crt');
+    const catalogServerCertificate = await local.localCatalogServerCertificate(options.host, catalogServerCa);
     out('starting the controllers...\n');
     // One local process: no other replica to elect a leader among.
     const controllers = await startControllers({
@@ -116,15 +118,21 @@ export async function runUp(
         ...(options.resolutionBudget !== undefined ? { resolutionBudget: options.resolutionBudget } : {}),
         ...(options.bundleUnpackTimeoutMs !== undefined ? { bundleUnpackTimeoutMs: options.bundleUnpackTimeoutMs } : {}),
         ...(options.bundleImageLimits ? { bundleImageLimits: options.bundleImageLimits } : {}),
+        clusterCatalog: {
+          server: { host: options.host, port: 0, tls: catalogServerCertificate },
+          directories: { [local.exampleClusterCatalogName]: exampleCatalogDirectory },
+        },
       }),
       metricsPort: options.metricsPort ?? 0,
       metricsHost: options.host,
       logLevel: options.logLevel ?? 'warn',
     });
     try {
+      const exampleBase = await local.serveExampleClusterCatalog(client);
       out(`  booted ${controllers.kernel.plugins.map((plugin) => plugin.id).join(', ')}\n`);
       out(`  as ServiceAccount ${account.controllerAccount.namespace}/${account.controllerAccount.name} with the rights of deploy/10-rbac.yaml\n`);
       out(`  metrics, health and readiness on ${controllers.operationsUrl} (/metrics, /healthz, /readyz)\n`);
+      out(`  ClusterCatalog ${local.exampleClusterCatalogName}: ${exampleBase} (/api/v1/all; CA ${catalogServerCa})\n`);
       printNextSteps(server.kubeconfigPath, out);
       if (!options.exitAfterStart) out('running; press Ctrl-C to stop\n');
       const reason = await untilStopped(options);
@@ -216,6 +224,7 @@ function printNextSteps(kubeconfigPath: string, out: (text: string) => void): vo
   out(`\nOLM is up. kubeconfig: ${kubeconfigPath}\n`);
   out(`  export KUBECONFIG=${kubeconfigPath}\n`);
   out(`  kubectl get catalogsources -n ${olmNamespace}\n`);
+  out('  kubectl get clustercatalogs                                   # OLM v1: the example catalog over catalogd\'s HTTPS API\n');
   out('  kubectl get packagemanifests -n operators                    # the operators the catalogs offer\n');
   out('  kubectl describe packagemanifest acme-database -n operators  # its channels, versions and CRDs\n');
   out('  pnpm -s olm install acme-backup                              # subscribe; its dependency acme-database comes along\n');

@@ -6,6 +6,7 @@ import {
   BundleImageErrorCodes,
   createOciRegistryClient,
   extractBundleFiles,
+  extractImageFiles,
   normalizeTarPath,
   type BundleImageLimits,
   type OciRegistryClientOptions,
@@ -110,7 +111,7 @@ export async function renderImage(image: string, options: RenderImageOptions = {
     if (configs !== undefined) {
       const directory = normalizeTarPath(configs);
       if (!directory) throw new OlmError(AuthoringErrorCodes.notRenderable, `image ${image} names ${JSON.stringify(configs)} as its configs directory (${catalogConfigsLabel}); it must be a directory below the image root, e.g. /configs`);
-      const files = await extractBundleFiles(pulled.layers, image, budget, [directory]);
+      const files = await extractImageFiles(pulled.layers, image, budget, [directory]);
       return await renderCatalogFiles(files, directory, image, options.catalogLimits);
     }
     if (labels[BundleAnnotations.package] !== undefined) {

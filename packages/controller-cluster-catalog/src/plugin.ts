@@ -1,0 +1,30 @@
+import { contribute, definePlugin, reconcilers, type Plugin } from '@olm/core';
+import { kubeClient } from '@olm/controller-runtime';
+import { createClusterCatalogController, type ClusterCatalogControllerOptions } from './controller.js';
+
+export type ControllerClusterCatalogPluginOptions = ClusterCatalogControllerOptions;
+
+/**
+ * The ClusterCatalog controller as a kernel plugin: contributes the `cluster-catalog` reconciler (run by
+ * the controller-runtime plugin, writing with the shared `kubeClient`) and starts the catalog content
+ * HTTPS server before it, stopping it at shutdown.
+ */
+export function createControllerClusterCatalogPlugin(options: ControllerClusterCatalogPluginOptions = {}): Plugin {
+  return definePlugin({
+    id: 'controller-cluster-catalog',
+    version: '0.1.0',
+    deps: { client: kubeClient },
+    provides: [reconcilers],
+    init({ client }) {
+      const controller = createClusterCatalogController({ ...options, client });
+      return {
+        provide: controller.reconcilers.map((reconciler) => contribute(reconcilers, reconciler)),
+        start: () => controller.start(),
+        stop: () => controller.stop(),
+      };
+    },
+  });
+}
+
+/** The plugin with default options (content server on 127.0.0.1, a free port, a self-signed certificate). */
+export const controllerClusterCatalogPlugin = createControllerClusterCatalogPlugin();
