@@ -4,7 +4,7 @@ import { builtinDecodingError } from './builtin-decoding.js';
 import { applyBuiltinDefaults, immutableFieldProblems, nameRuleFor, validateBuiltin } from './builtin-strategies.js';
 import {
   alreadyExists,
-  ApiError,
+  StatusError,
   badRequest,
   conflict,
   expired,
@@ -477,7 +477,7 @@ export class Cluster {
       try {
         deleted.push(this.delete(type, item.metadata.namespace, item.metadata.name ?? '', options).object);
       } catch (error) {
-        if (!(error instanceof ApiError && error.code === 404)) throw error;
+        if (!(error instanceof StatusError && error.code === 404)) throw error;
       }
     }
     return deleted;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from './errors.js';
+import { StatusError } from './errors.js';
 import { parseLabelSelector } from './label-selector.js';
 
 describe('parseLabelSelector (the labelSelector parameter)', () => {
@@ -15,8 +15,8 @@ describe('parseLabelSelector (the labelSelector parameter)', () => {
     } catch (error) {
       caught = error;
     }
-    expect(caught).toBeInstanceOf(ApiError);
-    expect((caught as ApiError).code).toBe(400);
-    expect((caught as ApiError).message).toMatch(/^unable to parse requirement: /);
+    expect(caught).toBeInstanceOf(StatusError);
+    expect((caught as StatusError).code).toBe(400);
+    expect((caught as StatusError).message).toMatch(/^unable to parse requirement: /);
   });
 });
