@@ -20,7 +20,7 @@ import {
 import { parseFieldSelector, type FieldSelector } from './field-selector.js';
 import { applyJsonPatch } from './json-patch.js';
 import { deepClone, deepEqual, isJsonObject, nowTimestamp, type JsonObject, type KubeObject } from './kube-object.js';
-import type { Selector } from '@olm/go-format';
+import type { Selector } from '@olm/label-selector';
 import { parseLabelSelector } from './label-selector.js';
 import { recordUpdate, serverSideApply, sortManagedFields, type ListKeys } from './managed-fields.js';
 import { applyMergePatch } from './merge-patch.js';

@@ -3,7 +3,7 @@ import { StatusError } from './errors.js';
 import { parseLabelSelector } from './label-selector.js';
 
 describe('parseLabelSelector (the labelSelector parameter)', () => {
-  it('parses with @olm/go-format', () => {
+  it('parses with @olm/label-selector', () => {
     expect(parseLabelSelector('app=web,tier in (front)').matches({ app: 'web', tier: 'front' })).toBe(true);
     expect(parseLabelSelector(null).requirements).toEqual([]);
   });
