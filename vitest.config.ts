@@ -9,7 +9,7 @@ const sourceConditions = ['@olm/source', 'node', 'import', 'module', 'default'];
 
 // Paths from the repository root, so `pnpm test` inside a package finds the projects too.
 const root = fileURLToPath(new URL('.', import.meta.url));
-const projectDirs = ['packages', 'apps'].flatMap((group) =>
+const projectDirs = ['packages', 'apps', 'examples/plugins'].flatMap((group) =>
   existsSync(join(root, group))
     ? readdirSync(join(root, group))
         .map((name) => join(root, group, name))

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Idempotent set-up for a fresh machine that has only Node 20 and npm:
+# Idempotent set-up for a fresh machine that has only Node 20 (or newer) and npm. The project runs on
+# Node 24 LTS, which comes from the npm registry as the root devDependency `node` (`pnpm exec node`):
 # pnpm (pinned), kubectl (for the tests that drive a real client), docker-registry (a real image
 # registry for the bundle image tests), dependencies, build.
 set -euo pipefail
@@ -33,4 +34,11 @@ fi
 
 export TURBO_TELEMETRY_DISABLED=1
 pnpm install --frozen-lockfile --reporter=append-only
+# The build, the tests and the CLI run on the pinned LTS (node_modules/.bin/node); say so plainly if it is missing.
+runtime=$(pnpm exec node --version)
+case "$runtime" in
+  v2[4-9].*|v[3-9][0-9].*) ;;
+  *) echo "setup: pnpm exec node is $runtime, not the Node 24 LTS the root devDependency \"node\" pins; rerun pnpm install" >&2; exit 1 ;;
+esac
 pnpm -s turbo run build --output-logs=errors-only >&2
+

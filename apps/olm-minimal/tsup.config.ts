@@ -6,6 +6,6 @@ export default defineConfig({
   dts: false,
   clean: true,
   sourcemap: true,
-  target: 'node20',
+  target: 'node24',
   banner: { js: '#!/usr/bin/env node' },
 });

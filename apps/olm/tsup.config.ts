@@ -7,6 +7,6 @@ export default defineConfig({
   dts: { entry: ['src/index.ts', 'src/local-cluster.ts'] },
   clean: true,
   sourcemap: true,
-  target: 'node20',
+  target: 'node24',
   banner: { js: '#!/usr/bin/env node' },
 });

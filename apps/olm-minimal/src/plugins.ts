@@ -1,4 +1,7 @@
 import { controllerPlugins, lazyPlugin, resolverEntry, withResolutionBudget, type DistributionOptions, type LazyPlugin } from '@olm/olm';
+import pluginRbacPackage from '@olm/plugin-rbac/package.json' with { type: 'json' };
+import pluginSatCdclPackage from '@olm/plugin-sat-cdcl/package.json' with { type: 'json' };
+import registryPackage from '@olm/registry/package.json' with { type: 'json' };
 
 /**
  * This distribution's composition: apps/olm's list with two changes, and no other package edited.
@@ -7,10 +10,10 @@ import { controllerPlugins, lazyPlugin, resolverEntry, withResolutionBudget, typ
  * Each entry names a plugin and imports its package only when a command boots it (`lazyPlugin`).
  */
 export const resolutionPlugins: readonly LazyPlugin[] = [
-  lazyPlugin('registry', '0.1.0', async () => (await import('@olm/registry')).registryPlugin),
+  lazyPlugin('registry', registryPackage.version, async () => (await import('@olm/registry')).registryPlugin),
   resolverEntry(),
-  lazyPlugin('plugin-sat-cdcl', '0.1.0', async () => (await import('@olm/plugin-sat-cdcl')).satCdclPlugin),
-  lazyPlugin('plugin-rbac', '0.1.0', async () => (await import('@olm/plugin-rbac')).rbacPlugin),
+  lazyPlugin('plugin-sat-cdcl', pluginSatCdclPackage.version, async () => (await import('@olm/plugin-sat-cdcl')).satCdclPlugin),
+  lazyPlugin('plugin-rbac', pluginRbacPackage.version, async () => (await import('@olm/plugin-rbac')).rbacPlugin),
 ];
 
 /** What `olm-minimal up` and `olm-minimal run` boot: the above plus apps/olm's controllers. */

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { definePlugin } from '@olm/core';
 import { describe, expect, it } from 'vitest';
 import { lazyPlugin, loadPlugins } from './lazy-plugin.js';
@@ -22,5 +23,11 @@ describe('lazy plugins', () => {
   it("this distribution's list names the plugins it loads", async () => {
     const loaded = await loadPlugins(plugins);
     expect(loaded.map((plugin) => `${plugin.id} ${plugin.version}`)).toEqual(plugins.map((entry) => `${entry.id} ${entry.version}`));
+  });
+
+  it('gives each plugin, and its list entry, the version in its package.json (none is typed by hand)', async () => {
+    const require = createRequire(import.meta.url);
+    const packageVersion = (id: string) => (require(`@olm/${id}/package.json`) as { version: string }).version;
+    for (const plugin of await loadPlugins(plugins)) expect(`${plugin.id} ${plugin.version}`).toBe(`${plugin.id} ${packageVersion(plugin.id)}`);
   });
 });

@@ -2,22 +2,34 @@ import type { BundleImageLimits } from '@olm/bundle-puller';
 import type { ControllerClusterCatalogPluginOptions } from '@olm/controller-cluster-catalog';
 import { usageError } from './cli-errors.js';
 import { lazyPlugin, type LazyPlugin } from './lazy-plugin.js';
+import bundlePullerPackage from '@olm/bundle-puller/package.json' with { type: 'json' };
+import controllerCatalogPackage from '@olm/controller-catalog/package.json' with { type: 'json' };
+import controllerCsvPackage from '@olm/controller-csv/package.json' with { type: 'json' };
+import controllerOperatorConditionsPackage from '@olm/controller-operator-conditions/package.json' with { type: 'json' };
+import controllerOperatorGroupsPackage from '@olm/controller-operator-groups/package.json' with { type: 'json' };
+import controllerOperatorsPackage from '@olm/controller-operators/package.json' with { type: 'json' };
+import controllerRuntimePackage from '@olm/controller-runtime/package.json' with { type: 'json' };
+import pluginCelPackage from '@olm/plugin-cel/package.json' with { type: 'json' };
+import pluginRbacPackage from '@olm/plugin-rbac/package.json' with { type: 'json' };
+import pluginSatLogicSolverPackage from '@olm/plugin-sat-logic-solver/package.json' with { type: 'json' };
+import registryPackage from '@olm/registry/package.json' with { type: 'json' };
+import resolverPackage from '@olm/resolver/package.json' with { type: 'json' };
 
-// Each entry names a plugin (id, version) and imports its package only when a command boots it:
-// see lazy-plugin.ts. Order does not matter: the kernel sorts plugins by their dependencies.
+// Each entry names a plugin (id, and the version its package.json says) and imports its package
+// only when a command boots it: see lazy-plugin.ts. Order does not matter: the kernel sorts plugins by their dependencies.
 
 /** The plugins that need no cluster: catalogs, resolution, constraint kinds and RBAC policy (`olm resolve`). */
 export const resolutionPlugins: readonly LazyPlugin[] = [
-  lazyPlugin('registry', '0.1.0', async () => (await import('@olm/registry')).registryPlugin),
+  lazyPlugin('registry', registryPackage.version, async () => (await import('@olm/registry')).registryPlugin),
   resolverEntry(),
-  lazyPlugin('plugin-sat-logic-solver', '0.1.0', async () => (await import('@olm/plugin-sat-logic-solver')).satLogicSolverPlugin),
-  lazyPlugin('plugin-cel', '0.1.0', async () => (await import('@olm/plugin-cel')).celPlugin),
-  lazyPlugin('plugin-rbac', '0.1.0', async () => (await import('@olm/plugin-rbac')).rbacPlugin),
+  lazyPlugin('plugin-sat-logic-solver', pluginSatLogicSolverPackage.version, async () => (await import('@olm/plugin-sat-logic-solver')).satLogicSolverPlugin),
+  lazyPlugin('plugin-cel', pluginCelPackage.version, async () => (await import('@olm/plugin-cel')).celPlugin),
+  lazyPlugin('plugin-rbac', pluginRbacPackage.version, async () => (await import('@olm/plugin-rbac')).rbacPlugin),
 ];
 
 /** The resolver plugin, with a namespace resolution budget (`--resolution-budget`; the resolver's default otherwise). */
 export function resolverEntry(resolutionBudget?: number): LazyPlugin {
-  return lazyPlugin('resolver', '0.1.0', async () =>
+  return lazyPlugin('resolver', resolverPackage.version, async () =>
     (await import('@olm/resolver')).createResolverPlugin(resolutionBudget !== undefined ? { limits: { evaluationUnits: resolutionBudget } } : {}),
   );
 }
@@ -69,27 +81,27 @@ export const defaultLeaseName = 'olm-controllers';
 export function controllerPlugins(options: DistributionOptions): LazyPlugin[] {
   const watched = watchedNamespaces(options.watchNamespaces ?? []);
   return [
-    lazyPlugin('controller-runtime', '0.1.0', async () => {
+    lazyPlugin('controller-runtime', controllerRuntimePackage.version, async () => {
       const [{ createControllerRuntimePlugin }, { catalogControllerAdditionalNamespaces }] = await Promise.all([import('@olm/controller-runtime'), import('@olm/controller-catalog')]);
       return createControllerRuntimePlugin({
         leaderElection: options.leaderElection ? { namespace: options.namespace, name: options.leaseName ?? defaultLeaseName } : false,
         ...(watched.length > 0 ? { namespaces: watched, additionalNamespaces: catalogControllerAdditionalNamespaces(options.namespace) } : {}),
       });
     }),
-    lazyPlugin('controller-csv', '0.1.0', async () =>
+    lazyPlugin('controller-csv', controllerCsvPackage.version, async () =>
       (await import('@olm/controller-csv')).createControllerCsvPlugin(
         options.protectedCopiedCsvNamespaces?.length ? { protectedCopiedCsvNamespaces: options.protectedCopiedCsvNamespaces } : {},
       ),
     ),
     // Upstream runs these in the OLM operator's process: they come with `csv`.
-    lazyPlugin('controller-operator-groups', '0.1.0', async () => (await import('@olm/controller-operator-groups')).controllerOperatorGroupsPlugin, {
+    lazyPlugin('controller-operator-groups', controllerOperatorGroupsPackage.version, async () => (await import('@olm/controller-operator-groups')).controllerOperatorGroupsPlugin, {
       runsWith: 'csv',
     }),
-    lazyPlugin('controller-operator-conditions', '0.1.0', async () => (await import('@olm/controller-operator-conditions')).controllerOperatorConditionsPlugin, {
+    lazyPlugin('controller-operator-conditions', controllerOperatorConditionsPackage.version, async () => (await import('@olm/controller-operator-conditions')).controllerOperatorConditionsPlugin, {
       runsWith: 'csv',
     }),
-    lazyPlugin('controller-operators', '0.1.0', async () => (await import('@olm/controller-operators')).controllerOperatorsPlugin, { runsWith: 'csv' }),
-    lazyPlugin('controller-catalog', '0.1.0', async () =>
+    lazyPlugin('controller-operators', controllerOperatorsPackage.version, async () => (await import('@olm/controller-operators')).controllerOperatorsPlugin, { runsWith: 'csv' }),
+    lazyPlugin('controller-catalog', controllerCatalogPackage.version, async () =>
       (await import('@olm/controller-catalog')).createControllerCatalogPlugin({
         globalCatalogNamespace: options.namespace,
         ...(options.installPlanRetryTimeoutMs !== undefined ? { installPlanRetryTimeoutMs: options.installPlanRetryTimeoutMs } : {}),
@@ -107,7 +119,7 @@ export function controllerPlugins(options: DistributionOptions): LazyPlugin[] {
       { runsWith: 'catalog' },
     ),
     // The catalog operator's bundle images: pulled by the process itself (upstream runs unpack Jobs).
-    lazyPlugin('bundle-puller', '0.1.0', async () =>
+    lazyPlugin('bundle-puller', bundlePullerPackage.version, async () =>
       (await import('@olm/bundle-puller')).createBundlePullerPlugin({
         ...(options.insecureRegistries?.length ? { insecureRegistries: options.insecureRegistries } : {}),
         ...(options.bundleUnpackTimeoutMs !== undefined ? { bundleUnpackTimeoutMs: options.bundleUnpackTimeoutMs } : {}),

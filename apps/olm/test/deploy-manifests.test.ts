@@ -171,8 +171,8 @@ describe('deploy/ and examples/ manifests', () => {
     const dockerfile = await readFile(join(deployDirectory, 'Dockerfile'), 'utf8');
     const stages = [...dockerfile.matchAll(/^FROM\s+(\S+)\s+AS\s+(\S+)/gim)].map((match) => ({ image: match[1]!, name: match[2]! }));
     expect(stages.map((stage) => stage.name)).toEqual(['build', 'runtime', 'catalog']);
-    expect(stages[0]!.image).toMatch(/^node:20[-.\w]*-slim$/);
-    expect(stages[1]!.image).toMatch(/^gcr\.io\/distroless\/nodejs20-debian\d+:nonroot$/);
+    expect(stages[0]!.image).toMatch(/^node:24[-.\w]*-slim$/);
+    expect(stages[1]!.image).toMatch(/^gcr\.io\/distroless\/nodejs24-debian\d+:nonroot$/);
     // Pods set runAsNonRoot: the kubelet can only check a numeric user.
     expect(dockerfile).toMatch(/^USER 65532:65532$/m);
     expect(dockerfile).toContain('--filter=@olm/olm');

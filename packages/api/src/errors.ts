@@ -1,21 +1,22 @@
 /** Stable codes of the errors this package throws (`OLM_<AREA>_<WHAT>`). */
-export const ApiErrorCodes = {
+export const OperatorsResourceErrorCodes = {
   /** The object's apiVersion/kind is not an operators.coreos.com kind this package knows. */
   unknownResource: 'OLM_API_UNKNOWN_RESOURCE',
 } as const;
 
-export type ApiErrorCode = (typeof ApiErrorCodes)[keyof typeof ApiErrorCodes];
+export type OperatorsResourceErrorCode = (typeof OperatorsResourceErrorCodes)[keyof typeof OperatorsResourceErrorCodes];
 
 /**
- * Error with a stable `code`, recognised by code (works with `hasErrorCode` from `@olm/core`); this package
- * does not depend on the kernel, so it is not an `OlmError` instance.
+ * An object this package cannot treat as an `operators.coreos.com` resource, with a stable `code`,
+ * recognised by code (works with `hasErrorCode` from `@olm/core`); this package does not depend on
+ * the kernel, so it is not an `OlmError` instance.
  */
-export class ApiError extends Error {
-  readonly code: ApiErrorCode;
+export class OperatorsResourceError extends Error {
+  readonly code: OperatorsResourceErrorCode;
 
-  constructor(code: ApiErrorCode, message: string) {
+  constructor(code: OperatorsResourceErrorCode, message: string) {
     super(message);
-    this.name = 'ApiError';
+    this.name = 'OperatorsResourceError';
     this.code = code;
   }
 }

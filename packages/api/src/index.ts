@@ -15,7 +15,7 @@ export type * from './custom-resource-definition.js';
 export { buildCrds, crds, crdsByKind, findCrd, findCrdVersion, storageApiVersion } from './crds.js';
 export { renderCrdsYaml } from './render-crds-yaml.js';
 export { admitResource, defaultResource, pruneResource, validateResource } from './validate-resource.js';
-export { ApiError, type ApiErrorCode, ApiErrorCodes } from './errors.js';
+export { OperatorsResourceError, type OperatorsResourceErrorCode, OperatorsResourceErrorCodes } from './errors.js';
 export type { FieldError } from '@olm/structural-schema';
 export type { OperatorsResource } from './operators-resource.js';
 export * from './scoped-service-account.js';

@@ -63,7 +63,7 @@ export interface ObjectReference {
 }
 
 /** `metav1.LabelSelector`: one type for the whole tree, with its matcher, in @olm/go-format. */
-export type { LabelSelector, LabelSelectorRequirement } from '@olm/go-format';
+export type { LabelSelector, LabelSelectorRequirement } from '@olm/label-selector';
 
 /** `True`, `False` or `Unknown` (`corev1.ConditionStatus`). */
 export type ConditionStatus = 'True' | 'False' | 'Unknown';

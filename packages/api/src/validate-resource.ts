@@ -1,7 +1,7 @@
 import { type CompiledSchema, compileSchema, type FieldError } from '@olm/structural-schema';
 import { buildCrds } from './crds.js';
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion } from './custom-resource-definition.js';
-import { ApiError, ApiErrorCodes } from './errors.js';
+import { OperatorsResourceError, OperatorsResourceErrorCodes } from './errors.js';
 
 // The validator's own copy of the CRDs: callers may change the exported `crds` without affecting it.
 const definitions: readonly CustomResourceDefinition[] = buildCrds();
@@ -63,8 +63,8 @@ function schemaFor(object: unknown): CompiledSchema {
   const { schema, errors } = identify(object);
   if (schema) return schema;
   const detail = errors.map((error) => (error.field ? `${error.field}: ${error.message}` : error.message)).join(', ');
-  throw new ApiError(
-    ApiErrorCodes.unknownResource,
+  throw new OperatorsResourceError(
+    OperatorsResourceErrorCodes.unknownResource,
     `not an operators.coreos.com resource: ${detail}. Set apiVersion and kind to a served version of one of ${quote(kinds)}.`,
   );
 }
@@ -82,13 +82,13 @@ export function validateResource(object: unknown): FieldError[] {
 
 /**
  * Drops the fields the CRD schema does not specify and reports them (`spec.serviceAccount`,
- * `metadata.spec`). Throws `ApiError` `OLM_API_UNKNOWN_RESOURCE` for an unknown apiVersion/kind.
+ * `metadata.spec`). Throws `OperatorsResourceError` `OLM_API_UNKNOWN_RESOURCE` for an unknown apiVersion/kind.
  */
 export function pruneResource(object: unknown): { object: unknown; unknownFields: string[] } {
   return schemaFor(object).prune(object);
 }
 
-/** Applies the CRD schema's defaults. Throws `ApiError` `OLM_API_UNKNOWN_RESOURCE` for an unknown apiVersion/kind. */
+/** Applies the CRD schema's defaults. Throws `OperatorsResourceError` `OLM_API_UNKNOWN_RESOURCE` for an unknown apiVersion/kind. */
 export function defaultResource<T>(object: T): T {
   return schemaFor(object).applyDefaults(object) as T;
 }

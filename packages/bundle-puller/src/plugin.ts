@@ -3,6 +3,8 @@ import { kubeClient, silentLogger } from '@olm/controller-runtime';
 import type { BundleImageLimits } from './bundle-image-limits.js';
 import { BundleUnpacker, type BundleUnpackerOptions } from './bundle-unpacker.js';
 import { createOciRegistryClient } from './oci-registry-client.js';
+// The version `olm version` lists and distributions check is the package's own.
+import packageJson from '../package.json' with { type: 'json' };
 
 export interface BundlePullerPluginOptions {
   /**
@@ -69,7 +71,7 @@ export function createBundlePuller(options: BundlePullerPluginOptions & Pick<Bun
 export function createBundlePullerPlugin(options: BundlePullerPluginOptions = {}): Plugin {
   return definePlugin({
     id: 'bundle-puller',
-    version: '0.1.0',
+    version: packageJson.version,
     deps: { client: kubeClient, logger: optional(logger) },
     provides: [bundlePuller],
     init(deps) {

@@ -11,7 +11,7 @@ import type { CatalogControllerContext, StepAppliedEvent } from './controller-co
 import { defaultInstallPlanRetryTimeoutMs } from './install-plan-rules.js';
 import { createInstallPlanReconciler } from './install-plan-reconciler.js';
 import { Kinds } from './kinds.js';
-import { createNamespaceResolutionReconciler } from './namespace-resolution.js';
+import { createNamespaceResolutionReconciler } from './namespace-resolution-reconciler.js';
 import { createSubscriptionReconciler } from './subscription-reconciler.js';
 import { defaultOpmImage, defaultUtilImage, defaultWorkloadUserId } from './registry-pod.js';
 import type { RegistryServiceRouting } from './registry-service-address.js';

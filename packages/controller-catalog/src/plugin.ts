@@ -2,6 +2,8 @@ import { bundlePuller, catalogSourceTypes, contribute, definePlugin, logger, met
 import { kubeClient } from '@olm/controller-runtime';
 import type { Registry } from 'prom-client';
 import { createCatalogController, type CatalogControllerOptions } from './catalog-controller.js';
+// The version `olm version` lists and distributions check is the package's own.
+import packageJson from '../package.json' with { type: 'json' };
 
 export type ControllerCatalogPluginOptions = Pick<
   CatalogControllerOptions,
@@ -27,7 +29,7 @@ export type ControllerCatalogPluginOptions = Pick<
 export function createControllerCatalogPlugin(options: ControllerCatalogPluginOptions = {}): Plugin {
   return definePlugin({
     id: 'controller-catalog',
-    version: '0.1.0',
+    version: packageJson.version,
     deps: {
       client: kubeClient,
       resolver: namespaceResolver,

@@ -2,6 +2,8 @@ import { contribute, definePlugin, installStrategies, logger, metrics, optional,
 import { kubeClient } from '@olm/controller-runtime';
 import type { Registry } from 'prom-client';
 import { createCsvController, type CsvControllerOptions } from './controller.js';
+// The version `olm version` lists and distributions check is the package's own.
+import packageJson from '../package.json' with { type: 'json' };
 
 export type ControllerCsvPluginOptions = Omit<CsvControllerOptions, 'client' | 'kubeconfig' | 'rbacGenerator' | 'installStrategies' | 'metrics' | 'logger'>;
 
@@ -14,7 +16,7 @@ export type ControllerCsvPluginOptions = Omit<CsvControllerOptions, 'client' | '
 export function createControllerCsvPlugin(options: ControllerCsvPluginOptions = {}): Plugin {
   return definePlugin({
     id: 'controller-csv',
-    version: '0.1.0',
+    version: packageJson.version,
     deps: {
       client: kubeClient,
       rbacGenerator,

@@ -7,7 +7,7 @@ import type { ServingAvailability } from './api-services.js';
 import { secretMaterial, webhookPort, type ServingObjects } from './cert-resources.js';
 import { ownerLabels, type CsvForDeployment } from './deployment-strategy.js';
 import { fieldManager, Kinds } from './kinds.js';
-import type { LabelSelector } from '@olm/go-format';
+import type { LabelSelector } from '@olm/label-selector';
 import { hashOf } from './spec-hash.js';
 
 /**

@@ -1,6 +1,8 @@
 import { contribute, definePlugin, logger, optional, rbacGenerator, reconcilers, type Plugin } from '@olm/core';
 import { kubeClient } from '@olm/controller-runtime';
 import { createOperatorGroupsController, type OperatorGroupsControllerOptions } from './controller.js';
+// The version `olm version` lists and distributions check is the package's own.
+import packageJson from '../package.json' with { type: 'json' };
 
 export type ControllerOperatorGroupsPluginOptions = Omit<OperatorGroupsControllerOptions, 'client' | 'rbacGenerator' | 'logger'>;
 
@@ -12,7 +14,7 @@ export type ControllerOperatorGroupsPluginOptions = Omit<OperatorGroupsControlle
 export function createControllerOperatorGroupsPlugin(options: ControllerOperatorGroupsPluginOptions = {}): Plugin {
   return definePlugin({
     id: 'controller-operator-groups',
-    version: '0.1.0',
+    version: packageJson.version,
     deps: { client: kubeClient, rbacGenerator, logger: optional(logger) },
     provides: [reconcilers],
     init({ client, rbacGenerator: rbac, logger: log }) {

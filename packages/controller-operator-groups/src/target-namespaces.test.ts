@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchesLabelSelector } from '@olm/go-format';
+import { matchesLabelSelector } from '@olm/label-selector';
 import { formatTargetNamespaces, resolveTargetNamespaces, sameNamespaceSet, type NamespaceLabels } from './target-namespaces.js';
 
 const namespaces: NamespaceLabels[] = [

@@ -1,5 +1,5 @@
 import { OlmError } from '@olm/core';
-import { isEmptyLabelSelector, matchesLabelSelector, type LabelSelector } from '@olm/go-format';
+import { isEmptyLabelSelector, matchesLabelSelector, type LabelSelector } from '@olm/label-selector';
 
 export interface OperatorGroupTargetSpec {
   readonly targetNamespaces?: readonly string[];

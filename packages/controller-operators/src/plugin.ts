@@ -1,6 +1,8 @@
 import { contribute, definePlugin, reconcilers, type Plugin } from '@olm/core';
 import { kubeClient } from '@olm/controller-runtime';
 import { createOperatorsController, type OperatorsControllerOptions } from './controller.js';
+// The version `olm version` lists and distributions check is the package's own.
+import packageJson from '../package.json' with { type: 'json' };
 
 export type ControllerOperatorsPluginOptions = Omit<OperatorsControllerOptions, 'client' | 'kubeconfig'>;
 
@@ -11,7 +13,7 @@ export type ControllerOperatorsPluginOptions = Omit<OperatorsControllerOptions, 
 export function createControllerOperatorsPlugin(options: ControllerOperatorsPluginOptions = {}): Plugin {
   return definePlugin({
     id: 'controller-operators',
-    version: '0.1.0',
+    version: packageJson.version,
     deps: { client: kubeClient },
     provides: [reconcilers],
     init({ client }) {

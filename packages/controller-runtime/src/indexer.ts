@@ -1,7 +1,7 @@
 import type { CachedObject } from '@olm/core';
 import { OlmError } from '@olm/core';
 import { RuntimeErrorCodes } from './errors.js';
-import type { Selector } from '@olm/go-format';
+import type { Selector } from '@olm/label-selector';
 import { parseLabelSelector } from './label-selector.js';
 import { objectKey } from './object-key.js';
 

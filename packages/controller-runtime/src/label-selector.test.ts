@@ -4,7 +4,7 @@ import { RuntimeErrorCodes } from './errors.js';
 import { parseLabelSelector } from './label-selector.js';
 
 describe('parseLabelSelector', () => {
-  it('parses the string form (see @olm/go-format for the grammar)', () => {
+  it('parses the string form (see @olm/label-selector for the grammar)', () => {
     const selector = parseLabelSelector('app=web,tier in (front,back),!missing');
     expect(selector.matches({ app: 'web', tier: 'front' })).toBe(true);
     expect(selector.equalities).toEqual([['app', 'web']]);

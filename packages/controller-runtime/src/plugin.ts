@@ -2,6 +2,8 @@ import { definePlugin, contribute, informerCache, logger, metrics, optional, rec
 import type { Registry } from 'prom-client';
 import { kubeClient } from './kube-client-point.js';
 import { createManager, type LeaderElectionOptions, type ManagerOptions } from './manager.js';
+// The version `olm version` lists and distributions check is the package's own.
+import packageJson from '../package.json' with { type: 'json' };
 
 export interface ControllerRuntimePluginOptions
   extends Pick<ManagerOptions, 'resyncPeriodMs' | 'namespace' | 'namespaces' | 'additionalNamespaces' | 'metadataOnlyLabelled' | 'cacheSyncTimeoutMs' | 'gracefulShutdownTimeoutMs'> {
@@ -21,7 +23,7 @@ export interface ControllerRuntimePluginOptions
 export function createControllerRuntimePlugin(options: ControllerRuntimePluginOptions = {}): Plugin {
   return definePlugin({
     id: 'controller-runtime',
-    version: '0.1.0',
+    version: packageJson.version,
     deps: { client: kubeClient, reconcilers, logger: optional(logger), metrics: optional(metrics) },
     provides: [informerCache],
     init({ client, reconcilers: contributed, logger: log, metrics: registry }) {

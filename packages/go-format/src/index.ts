@@ -7,25 +7,3 @@ export { humanDuration, timestampAge } from './human-duration.js';
 export { formatMicroTime, formatTime, nowTime } from './time.js';
 export { emitGoYaml } from './yaml-emitter.js';
 export { compareYamlKeys } from './yaml-scalar-analysis.js';
-export {
-  isValidLabelKey,
-  isValidLabelValue,
-  LabelSelectorError,
-  matchesRequirement,
-  parseLabelSelector,
-  selectorFromLabels,
-  selectorOf,
-  type LabelOperator,
-  type LabelRequirement,
-  type Selector,
-} from './label-selector.js';
-export {
-  isEmptyLabelSelector,
-  labelSelectorAsSelector,
-  labelSelectorText,
-  matchesLabelSelector,
-  selectorText,
-  type LabelSelector,
-  type LabelSelectorRequirement,
-  type LabelSelectorView,
-} from './label-selector-object.js';

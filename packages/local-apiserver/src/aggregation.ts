@@ -5,7 +5,7 @@ import { resolveBackend, serviceReference } from './api-service-backend.js';
 import type { Cluster } from './cluster.js';
 import type { UserInfo } from './auth/user-info.js';
 import { apiGroupList } from './discovery.js';
-import { ApiError } from './errors.js';
+import { StatusError } from './errors.js';
 import { withAuthProxyHeaders, type FrontProxyMaterial } from './front-proxy.js';
 import { isJsonObject, type JsonObject, type KubeObject } from './kube-object.js';
 import { openApiV3Index } from './openapi.js';
@@ -100,7 +100,7 @@ export function aggregatedApiGroupList(cluster: Cluster): JsonObject {
 function proxy(request: IncomingMessage, response: ServerResponse, apiService: KubeObject, options: AggregationOptions): void {
   const { cluster, trackWatch, frontProxy } = options;
   const resolution = resolveBackend(cluster, apiService);
-  if (!resolution.ok) throw new ApiError(503, 'ServiceUnavailable', `service unavailable: ${resolution.message}`);
+  if (!resolution.ok) throw new StatusError(503, 'ServiceUnavailable', `service unavailable: ${resolution.message}`);
   const { backend } = resolution;
   let headers: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(request.headers)) if (!hopByHop.has(name) && value !== undefined) headers[name] = value;
@@ -151,7 +151,7 @@ function proxy(request: IncomingMessage, response: ServerResponse, apiService: K
       response.destroy();
       return;
     }
-    const failure = new ApiError(503, 'ServiceUnavailable', `error trying to reach service: ${error.message}`);
+    const failure = new StatusError(503, 'ServiceUnavailable', `error trying to reach service: ${error.message}`);
     sendJson(response, failure.code, failure.toStatus());
   });
   response.on('close', close);
@@ -226,7 +226,7 @@ export function withAggregation(
     try {
       served = serve(request, response);
     } catch (error) {
-      const failure = error instanceof ApiError ? error : new ApiError(500, 'InternalError', error instanceof Error ? error.message : String(error));
+      const failure = error instanceof StatusError ? error : new StatusError(500, 'InternalError', error instanceof Error ? error.message : String(error));
       if (response.headersSent) response.destroy();
       else sendJson(response, failure.code, failure.toStatus());
       return;

@@ -1,5 +1,6 @@
 import type { KubeObject } from './kube-object.js';
-import { labelSelectorText, timestampAge } from '@olm/go-format';
+import { timestampAge } from '@olm/go-format';
+import { labelSelectorText } from '@olm/label-selector';
 import { allVerbs, type PrinterColumn, type ResourceType } from './resource-type.js';
 import type { ScaleSubresource } from './scale-subresource.js';
 import { ageColumn, createdAtColumn, nameColumn } from './table.js';

@@ -4,7 +4,7 @@ import { builtinDecodingError } from './builtin-decoding.js';
 import { applyBuiltinDefaults, immutableFieldProblems, nameRuleFor, validateBuiltin } from './builtin-strategies.js';
 import {
   alreadyExists,
-  ApiError,
+  StatusError,
   badRequest,
   conflict,
   expired,
@@ -20,7 +20,7 @@ import {
 import { parseFieldSelector, type FieldSelector } from './field-selector.js';
 import { applyJsonPatch } from './json-patch.js';
 import { deepClone, deepEqual, isJsonObject, nowTimestamp, type JsonObject, type KubeObject } from './kube-object.js';
-import type { Selector } from '@olm/go-format';
+import type { Selector } from '@olm/label-selector';
 import { parseLabelSelector } from './label-selector.js';
 import { recordUpdate, serverSideApply, sortManagedFields, type ListKeys } from './managed-fields.js';
 import { applyMergePatch } from './merge-patch.js';
@@ -477,7 +477,7 @@ export class Cluster {
       try {
         deleted.push(this.delete(type, item.metadata.namespace, item.metadata.name ?? '', options).object);
       } catch (error) {
-        if (!(error instanceof ApiError && error.code === 404)) throw error;
+        if (!(error instanceof StatusError && error.code === 404)) throw error;
       }
     }
     return deleted;

@@ -19,14 +19,14 @@ export interface StatusDetails {
   readonly retryAfterSeconds?: number;
 }
 
-export class ApiError extends Error {
+export class StatusError extends Error {
   readonly code: number;
   readonly reason: string;
   readonly details: StatusDetails | undefined;
 
   constructor(code: number, reason: string, message: string, details?: StatusDetails) {
     super(message);
-    this.name = 'ApiError';
+    this.name = 'StatusError';
     this.code = code;
     this.reason = reason;
     this.details = details;
@@ -42,10 +42,6 @@ export function statusBody(code: number, reason: string, message: string, detail
   return writeBuiltin('Status', { kind: 'Status', apiVersion: 'v1', status: 'Failure', message, reason, details, code });
 }
 
-export function isApiError(error: unknown): error is ApiError {
-  return error instanceof ApiError;
-}
-
 /** What a resource is called in messages: `configmaps` or `widgets.example.com`. */
 export interface ResourceName {
   readonly group: string;
@@ -56,28 +52,28 @@ export function qualifiedResource(resource: ResourceName): string {
   return resource.group === '' ? resource.plural : `${resource.plural}.${resource.group}`;
 }
 
-export function notFound(resource: ResourceName, name: string): ApiError {
-  return new ApiError(404, 'NotFound', `${qualifiedResource(resource)} "${name}" not found`, {
+export function notFound(resource: ResourceName, name: string): StatusError {
+  return new StatusError(404, 'NotFound', `${qualifiedResource(resource)} "${name}" not found`, {
     name,
     group: resource.group,
     kind: resource.plural,
   });
 }
 
-export function pathNotFound(): ApiError {
-  return new ApiError(404, 'NotFound', 'the server could not find the requested resource', {});
+export function pathNotFound(): StatusError {
+  return new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
 }
 
-export function alreadyExists(resource: ResourceName, name: string): ApiError {
-  return new ApiError(409, 'AlreadyExists', `${qualifiedResource(resource)} "${name}" already exists`, {
+export function alreadyExists(resource: ResourceName, name: string): StatusError {
+  return new StatusError(409, 'AlreadyExists', `${qualifiedResource(resource)} "${name}" already exists`, {
     name,
     group: resource.group,
     kind: resource.plural,
   });
 }
 
-export function conflict(resource: ResourceName, name: string, reason: string): ApiError {
-  return new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(resource)} "${name}": ${reason}`, {
+export function conflict(resource: ResourceName, name: string, reason: string): StatusError {
+  return new StatusError(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(resource)} "${name}": ${reason}`, {
     name,
     group: resource.group,
     kind: resource.plural,
@@ -87,28 +83,28 @@ export function conflict(resource: ResourceName, name: string, reason: string): 
 export const optimisticLockMessage =
   'the object has been modified; please apply your changes to the latest version and try again';
 
-export function badRequest(message: string): ApiError {
-  return new ApiError(400, 'BadRequest', message);
+export function badRequest(message: string): StatusError {
+  return new StatusError(400, 'BadRequest', message);
 }
 
-export function forbidden(message: string, details?: StatusDetails): ApiError {
-  return new ApiError(403, 'Forbidden', message, details);
+export function forbidden(message: string, details?: StatusDetails): StatusError {
+  return new StatusError(403, 'Forbidden', message, details);
 }
 
-export function methodNotAllowed(message: string): ApiError {
-  return new ApiError(405, 'MethodNotAllowed', message);
+export function methodNotAllowed(message: string): StatusError {
+  return new StatusError(405, 'MethodNotAllowed', message);
 }
 
-export function unsupportedMediaType(message: string): ApiError {
-  return new ApiError(415, 'UnsupportedMediaType', message);
+export function unsupportedMediaType(message: string): StatusError {
+  return new StatusError(415, 'UnsupportedMediaType', message);
 }
 
-export function expired(message: string): ApiError {
-  return new ApiError(410, 'Expired', message);
+export function expired(message: string): StatusError {
+  return new StatusError(410, 'Expired', message);
 }
 
-export function internalError(message: string): ApiError {
-  return new ApiError(500, 'InternalError', `Internal error occurred: ${message}`, {
+export function internalError(message: string): StatusError {
+  return new StatusError(500, 'InternalError', `Internal error occurred: ${message}`, {
     causes: [{ message }],
   });
 }
@@ -132,10 +128,10 @@ export function formatFieldProblem(problem: FieldProblem): string {
  * 422 Invalid: `Widget.example.com "w1" is invalid: spec.size: Invalid value: ...`.
  * `qualifiedKind` is `Kind` for the core group and `Kind.group` elsewhere.
  */
-export function invalid(resource: ResourceName, qualifiedKind: string, name: string, problems: readonly FieldProblem[]): ApiError {
+export function invalid(resource: ResourceName, qualifiedKind: string, name: string, problems: readonly FieldProblem[]): StatusError {
   const rendered = problems.map(formatFieldProblem);
   const summary = rendered.length === 1 ? rendered[0] : `[${rendered.join(', ')}]`;
-  return new ApiError(422, 'Invalid', `${qualifiedKind} "${name}" is invalid: ${summary}`, {
+  return new StatusError(422, 'Invalid', `${qualifiedKind} "${name}" is invalid: ${summary}`, {
     name,
     group: resource.group,
     kind: qualifiedKind.split('.')[0] ?? qualifiedKind,

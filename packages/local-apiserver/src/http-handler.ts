@@ -4,7 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { checkRequestBody } from './body-checks.js';
 import type { Cluster, DeleteOptions, FieldValidation, PatchType, WriteOptions } from './cluster.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, type VersionInfo } from './discovery.js';
-import { ApiError, badRequest, internalError, methodNotAllowed, pathNotFound, unsupportedMediaType } from './errors.js';
+import { StatusError, badRequest, internalError, methodNotAllowed, pathNotFound, unsupportedMediaType } from './errors.js';
 import { goJsonText, listObject, writeBuiltin } from './go-json.js';
 import { isJsonObject, type JsonObject, type KubeObject } from './kube-object.js';
 import { serveHealth } from './health.js';
@@ -48,7 +48,7 @@ export function sendError(response: ServerResponse, error: unknown): void {
     response.destroy();
     return;
   }
-  const apiError = error instanceof ApiError ? error : internalError(error instanceof Error ? error.message : String(error));
+  const apiError = error instanceof StatusError ? error : internalError(error instanceof Error ? error.message : String(error));
   sendJson(response, apiError.code, apiError.toStatus());
 }
 
@@ -62,7 +62,7 @@ function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
       size += chunk.length;
       if (size > limit) {
         failed = true;
-        reject(new ApiError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${limit}`));
+        reject(new StatusError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${limit}`));
         return;
       }
       chunks.push(chunk);

@@ -4,7 +4,7 @@ export type { StaticTokenUser } from './auth/authenticator.js';
 export type { UserInfo } from './auth/user-info.js';
 export { hostCheck, type HostCheck } from './auth/host-check.js';
 export { Cluster, type DeleteOptions, type FieldValidation, type ListOptions, type ListResult, type PatchType, type WriteOptions } from './cluster.js';
-export { ApiError, statusBody, type StatusCause, type StatusDetails } from './errors.js';
+export { StatusError, statusBody, type StatusCause, type StatusDetails } from './errors.js';
 export { failAnnotation } from './controllers/deployment-simulator.js';
 export type { PodImageServer, ServedPod } from './controllers/pod-image-servers.js';
 export { renderKubeconfig, type KubeconfigOptions } from './kubeconfig.js';

@@ -1,4 +1,4 @@
-import { ApiError, badRequest } from './errors.js';
+import { StatusError, badRequest } from './errors.js';
 import { deepClone, deepEqual, isJsonObject, ownField, setField } from './kube-object.js';
 import { jsonSize } from './json-size.js';
 
@@ -18,8 +18,8 @@ interface Operation {
   from?: string;
 }
 
-function patchError(message: string): ApiError {
-  return new ApiError(422, 'Invalid', `the server rejected our request due to an error in our request: ${message}`);
+function patchError(message: string): StatusError {
+  return new StatusError(422, 'Invalid', `the server rejected our request due to an error in our request: ${message}`);
 }
 
 function parsePointer(pointer: string): string[] {
@@ -84,15 +84,15 @@ function remove(document: unknown, pointer: string): unknown {
   return document;
 }
 
-function tooManyOperations(count: number): ApiError {
-  return new ApiError(
+function tooManyOperations(count: number): StatusError {
+  return new StatusError(
     413,
     'RequestEntityTooLarge',
     `Request entity too large: The allowed maximum operations in a JSON patch is ${maxJsonPatchOperations}, got ${count}; split the patch into several requests`,
   );
 }
 
-function copyTooLarge(accumulated: number): ApiError {
+function copyTooLarge(accumulated: number): StatusError {
   return patchError(
     `Unable to complete the copy, the accumulated size increase of copy is ${accumulated}, exceeding the limit ${jsonPatchMaxCopyBytes}; split the patch into several requests`,
   );

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from './errors.js';
+import { StatusError } from './errors.js';
 import { parseLabelSelector } from './label-selector.js';
 
 describe('parseLabelSelector (the labelSelector parameter)', () => {
-  it('parses with @olm/go-format', () => {
+  it('parses with @olm/label-selector', () => {
     expect(parseLabelSelector('app=web,tier in (front)').matches({ app: 'web', tier: 'front' })).toBe(true);
     expect(parseLabelSelector(null).requirements).toEqual([]);
   });
@@ -15,8 +15,8 @@ describe('parseLabelSelector (the labelSelector parameter)', () => {
     } catch (error) {
       caught = error;
     }
-    expect(caught).toBeInstanceOf(ApiError);
-    expect((caught as ApiError).code).toBe(400);
-    expect((caught as ApiError).message).toMatch(/^unable to parse requirement: /);
+    expect(caught).toBeInstanceOf(StatusError);
+    expect((caught as StatusError).code).toBe(400);
+    expect((caught as StatusError).message).toMatch(/^unable to parse requirement: /);
   });
 });

@@ -1,4 +1,4 @@
-import { LabelSelectorError, parseLabelSelector as parseSelector, type Selector } from '@olm/go-format';
+import { LabelSelectorError, parseLabelSelector as parseSelector, type Selector } from '@olm/label-selector';
 import { badRequest } from './errors.js';
 
 /** The `labelSelector` parameter of a request; a selector that does not parse is a 400 BadRequest, as kube-apiserver answers. */

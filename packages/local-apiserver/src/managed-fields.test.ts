@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from './errors.js';
+import { StatusError } from './errors.js';
 import type { KubeObject } from './kube-object.js';
 import { fieldSetFromTree, fieldSetToTree, fieldsOf, recordUpdate, serverSideApply, sortManagedFields, type ListKeys } from './managed-fields.js';
 
@@ -45,11 +45,11 @@ describe('serverSideApply', () => {
 
   it('reports conflicts with causes, and takes ownership with force', () => {
     const created = apply(undefined, base, 'alice');
-    let caught: ApiError | undefined;
+    let caught: StatusError | undefined;
     try {
       apply(created, { ...base, spec: { replicas: 3 } }, 'bob');
     } catch (error) {
-      caught = error as ApiError;
+      caught = error as StatusError;
     }
     expect(caught?.code).toBe(409);
     expect(caught?.message).toBe('Apply failed with 1 conflict: conflict with "alice": .spec.replicas');

@@ -1,4 +1,4 @@
-import { ApiError } from './errors.js';
+import { StatusError } from './errors.js';
 import { deepClone, deepEqual, isJsonObject, nowTimestamp, ownField, setField, type JsonObject, type KubeObject, type ManagedFieldsEntry } from './kube-object.js';
 
 /**
@@ -350,7 +350,7 @@ function stripIdentity(applied: KubeObject): KubeObject {
   return copy;
 }
 
-function conflictError(conflicts: { manager: ManagedFieldsEntry; path: string }[]): ApiError {
+function conflictError(conflicts: { manager: ManagedFieldsEntry; path: string }[]): StatusError {
   let message: string;
   if (conflicts.length === 1) {
     const [only] = conflicts;
@@ -368,7 +368,7 @@ function conflictError(conflicts: { manager: ManagedFieldsEntry; path: string }[
     }
     message = `Apply failed with ${conflicts.length} conflicts: ${lines.join('\n')}`;
   }
-  return new ApiError(409, 'Conflict', message, {
+  return new StatusError(409, 'Conflict', message, {
     causes: conflicts.map(({ manager, path }) => ({ reason: 'FieldManagerConflict', message: `conflict with ${managerLabel(manager)}`, field: pathToString(path) })),
   });
 }

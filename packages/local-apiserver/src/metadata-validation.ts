@@ -1,5 +1,5 @@
 import type { FieldProblem } from './errors.js';
-import { isValidLabelKey } from '@olm/go-format';
+import { isValidLabelKey } from '@olm/label-selector';
 import { isJsonObject, type KubeObject } from './kube-object.js';
 
 const totalAnnotationSizeLimit = 256 * 1024;

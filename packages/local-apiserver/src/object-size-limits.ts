@@ -1,4 +1,4 @@
-import { ApiError, type FieldProblem } from './errors.js';
+import { StatusError, type FieldProblem } from './errors.js';
 import { isJsonObject, type KubeObject } from './kube-object.js';
 
 /** kube-apiserver's and etcd's bounds on what one stored object may hold. */
@@ -43,8 +43,8 @@ export function dataSizeProblems(key: string, object: KubeObject, maxDataBytes: 
  * What kube-apiserver answers when etcd refuses a value over `--max-request-bytes`: a 500 Status with
  * etcd's words and no reason (kubernetes/kubernetes#112152). The rest of the message is ours: how big, which limit.
  */
-export function storedObjectTooLarge(bytes: number, limit: number): ApiError {
-  return new ApiError(
+export function storedObjectTooLarge(bytes: number, limit: number): StatusError {
+  return new StatusError(
     500,
     '',
     `etcdserver: request is too large: the object takes ${bytes} bytes serialized, more than the limit of ${limit} bytes (the server option maxStoredObjectBytes, as etcd's --max-request-bytes)`,

@@ -1,4 +1,4 @@
-import { ApiError } from './errors.js';
+import { StatusError } from './errors.js';
 import type { JsonObject, KubeObject } from './kube-object.js';
 import type { ResourceType } from './resource-type.js';
 
@@ -41,10 +41,10 @@ export function partialObjectMetadataList(listMeta: JsonObject, items: readonly 
 export const partialMetadataContentType = (kind: PartialMetadataKind): string => `application/json;as=${kind};g=meta.k8s.io;v=v1`;
 
 /** kube-apiserver's 406 when the form asked for does not fit the endpoint (an object for a list, a list for an object). */
-export function notAcceptable(requested: PartialMetadataKind, type: ResourceType, isList: boolean): ApiError {
+export function notAcceptable(requested: PartialMetadataKind, type: ResourceType, isList: boolean): StatusError {
   const goType = `*${type.group === '' ? 'core' : type.group.split('.')[0]}.${type.kind}${isList ? 'List' : ''}`;
   const message = isList
     ? `you requested ${requested}, but the requested object is a list (${goType})`
     : `you requested ${requested}, but the requested object is not a list (${goType})`;
-  return new ApiError(406, 'NotAcceptable', message);
+  return new StatusError(406, 'NotAcceptable', message);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from './errors.js';
+import { StatusError } from './errors.js';
 import { applyJsonPatch } from './json-patch.js';
 import { applyMergePatch } from './merge-patch.js';
 import { applyStrategicMergePatch } from './strategic-merge-patch.js';
@@ -26,7 +26,7 @@ describe('applyJsonPatch (RFC 6902)', () => {
       try {
         fn();
       } catch (error) {
-        return (error as ApiError).code;
+        return (error as StatusError).code;
       }
       return 0;
     };

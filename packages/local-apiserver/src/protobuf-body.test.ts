@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from './errors.js';
+import { StatusError } from './errors.js';
 import { decodeKubernetesProtobuf } from './protobuf-body.js';
 
 // Bytes built by hand: `k8s\0`, then runtime.Unknown { typeMeta = 1 { apiVersion = 1, kind = 2 }, raw = 2, contentEncoding = 3, contentType = 4 }.
@@ -13,14 +13,14 @@ const magic = [0x6b, 0x38, 0x73, 0x00];
 const envelope = (apiVersion: string, kind: string, raw: number[], ...extra: number[][]): Buffer =>
   Buffer.from([...magic, ...len(1, str(1, apiVersion), str(2, kind)), ...len(2, raw), ...extra.flat()]);
 
-function failure(body: Buffer, warnings: string[] = []): ApiError {
+function failure(body: Buffer, warnings: string[] = []): StatusError {
   try {
     decodeKubernetesProtobuf(body, warnings);
   } catch (error) {
-    if (error instanceof ApiError) return error;
+    if (error instanceof StatusError) return error;
     throw error;
   }
-  throw new Error('expected an ApiError');
+  throw new Error('expected an StatusError');
 }
 
 describe('decodeKubernetesProtobuf', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from './errors.js';
+import { StatusError } from './errors.js';
 import type { KubeObject } from './kube-object.js';
 import { requestedReplicas, scaleOf, stringAt, withReplicas, type ScaleSubresource } from './scale-subresource.js';
 
@@ -26,7 +26,7 @@ describe('scaleOf', () => {
   });
 
   it('refuses replicas that are not integers', () => {
-    expect(() => scaleOf(nested, object({ spec: { workers: { count: 'three' } } }))).toThrow(ApiError);
+    expect(() => scaleOf(nested, object({ spec: { workers: { count: 'three' } } }))).toThrow(StatusError);
   });
 });
 
@@ -58,6 +58,6 @@ describe('requestedReplicas', () => {
       caught = error;
     }
     expect(caught).toMatchObject({ code: 400, reason: 'BadRequest' });
-    expect((caught as ApiError).message).toContain('cannot unmarshal string into Go struct field ScaleSpec.spec.replicas of type int32');
+    expect((caught as StatusError).message).toContain('cannot unmarshal string into Go struct field ScaleSpec.spec.replicas of type int32');
   });
 });

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parseLabelSelector, type Selector } from '@olm/go-format';
+import { parseLabelSelector, type Selector } from '@olm/label-selector';
 import { defaultIcon } from './default-icon.js';
 import { PackageManifestStore, type ManifestQuery } from './package-manifest-store.js';
 import {

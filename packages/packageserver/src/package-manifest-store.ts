@@ -1,5 +1,5 @@
 import { isSemanticallyEqual } from '@olm/controller-runtime';
-import type { Selector } from '@olm/go-format';
+import type { Selector } from '@olm/label-selector';
 import { catalogKeyString, type CatalogKey, type PackageManifest } from './package-manifest.js';
 
 export type ManifestEventType = 'ADDED' | 'MODIFIED' | 'DELETED';

@@ -1,6 +1,8 @@
 import { catalogSourceTypes, definePlugin, describeError, logger, optional, type Plugin } from '@olm/core';
 import { kubeClient } from '@olm/controller-runtime';
 import { startPackageServer, type PackageServer, type PackageServerOptions } from './package-server.js';
+// The version `olm version` lists and distributions check is the package's own.
+import packageJson from '../package.json' with { type: 'json' };
 
 export interface PackageServerPluginOptions extends Omit<PackageServerOptions, 'client' | 'logger' | 'catalogSourceTypes'> {
   /** How long start waits for every CatalogSource's registry to be read once (default 60 s); it then goes on with what was read. */
@@ -18,7 +20,7 @@ export interface PackageServerPluginOptions extends Omit<PackageServerOptions, '
 export function createPackageServerPlugin(options: PackageServerPluginOptions = {}): Plugin {
   return definePlugin({
     id: 'packageserver',
-    version: '0.1.0',
+    version: packageJson.version,
     deps: { client: kubeClient, catalogSourceTypes, logger: optional(logger) },
     init({ client, catalogSourceTypes: sourceTypes, logger: parent }) {
       const log = parent?.child({ component: 'packageserver' });

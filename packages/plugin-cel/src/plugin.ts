@@ -1,8 +1,10 @@
 import { constraintEvaluators, contribute, definePlugin, type Plugin } from '@olm/core';
 import { type CelConstraintEvaluatorOptions, createCelConstraintEvaluator } from './cel-constraint-evaluator.js';
+// The version `olm version` lists and distributions check is the package's own.
+import packageJson from '../package.json' with { type: 'json' };
 
 export const CEL_PLUGIN_ID = 'plugin-cel';
-export const CEL_PLUGIN_VERSION = '0.1.0';
+export const CEL_PLUGIN_VERSION: string = packageJson.version;
 
 /** A `plugin-cel` with non-default limits or an evaluation-error hook. */
 export function createCelPlugin(options: CelConstraintEvaluatorOptions = {}): Plugin {

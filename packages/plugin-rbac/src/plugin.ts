@@ -1,5 +1,7 @@
 import { contribute, definePlugin, rbacGenerator } from '@olm/core';
 import { createRbacGenerator } from './generator.js';
+// The version `olm version` lists and distributions check is the package's own.
+import packageJson from '../package.json' with { type: 'json' };
 
 /**
  * Provides the `rbacGenerator` extension point with upstream OLM's RBAC (names, labels, aggregation).
@@ -7,7 +9,7 @@ import { createRbacGenerator } from './generator.js';
  */
 export const rbacPlugin = definePlugin({
   id: 'plugin-rbac',
-  version: '0.1.0',
+  version: packageJson.version,
   provides: [rbacGenerator],
   init: () => ({ provide: [contribute(rbacGenerator, createRbacGenerator())] }),
 });

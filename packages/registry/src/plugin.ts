@@ -2,6 +2,8 @@ import { catalogSourceTypes, contribute, definePlugin, propertyTypes } from '@ol
 import { builtInPropertyTypes } from './property-types.js';
 import { loadCatalog } from './build-catalog.js';
 import { createCatalogSourceTypes } from './sources/index.js';
+// The version `olm version` lists and distributions check is the package's own.
+import packageJson from '../package.json' with { type: 'json' };
 
 /**
  * The registry plugin: contributes the built-in `olm.*` property types and the catalog source
@@ -10,7 +12,7 @@ import { createCatalogSourceTypes } from './sources/index.js';
  */
 export const registryPlugin = definePlugin({
   id: 'registry',
-  version: '0.1.0',
+  version: packageJson.version,
   provides: [propertyTypes, catalogSourceTypes],
   init: () => ({
     provide: [

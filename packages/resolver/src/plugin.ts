@@ -2,6 +2,8 @@ import { constraintEvaluators, contribute, definePlugin, namespaceResolver, satB
 import { builtInConstraintEvaluators } from './dependency-predicates.js';
 import type { ResolutionLimits } from './resolution-budget.js';
 import { createResolver, type Resolver, type ResolverOptions } from './resolver.js';
+// The version `olm version` lists and distributions check is the package's own.
+import packageJson from '../package.json' with { type: 'json' };
 
 export interface ResolverPluginOptions {
   /** How much work one namespace's resolution may do (`defaultResolutionLimits` for what is not given). */
@@ -16,7 +18,7 @@ export interface ResolverPluginOptions {
 export function createResolverPlugin(options: ResolverPluginOptions = {}): Plugin {
   return definePlugin({
     id: 'resolver',
-    version: '0.1.0',
+    version: packageJson.version,
     // Consuming a point it provides itself gives the other plugins' evaluators (CEL, ...).
     deps: { satBackend, constraintEvaluators },
     provides: [constraintEvaluators, namespaceResolver],

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Cluster, WriteOptions } from '../cluster.js';
-import { ApiError, methodNotAllowed, pathNotFound } from '../errors.js';
+import { StatusError, methodNotAllowed, pathNotFound } from '../errors.js';
 import { readTypedBody, sendError, sendJson } from '../http-handler.js';
 import type { JsonObject } from '../kube-object.js';
 import { accessReview, selfSubjectRulesReview } from './access-review-apis.js';
@@ -45,7 +45,7 @@ interface RequestContext {
   readonly attributes: RequestAttributes;
 }
 
-const unauthorized = (): ApiError => new ApiError(401, 'Unauthorized', 'Unauthorized');
+const unauthorized = (): StatusError => new StatusError(401, 'Unauthorized', 'Unauthorized');
 
 export class AccessControl {
   private readonly contexts = new WeakMap<IncomingMessage, RequestContext>();

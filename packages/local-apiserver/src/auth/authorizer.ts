@@ -1,5 +1,5 @@
 import { goQuote } from '@olm/go-format';
-import { forbidden, type ApiError } from '../errors.js';
+import { forbidden, type StatusError } from '../errors.js';
 import type { Decision, RbacAuthorizer } from './rbac-authorizer.js';
 import type { PolicyRule } from './rbac-rules.js';
 import type { RequestAttributes } from './request-info.js';
@@ -41,7 +41,7 @@ export class Authorizer {
  * get resource "pods" in API group "" in the namespace "ns"`, or `forbidden: User "u" cannot get
  * path "/x"`, followed by `: <reason>` when the authorizer gave one.
  */
-export function forbiddenError(user: UserInfo, attributes: RequestAttributes, reason: string): ApiError {
+export function forbiddenError(user: UserInfo, attributes: RequestAttributes, reason: string): StatusError {
   let message: string;
   if (!attributes.isResourceRequest) message = `User ${goQuote(user.username)} cannot ${attributes.verb} path ${goQuote(attributes.path)}`;
   else {

@@ -1,4 +1,4 @@
-import { badRequest, forbidden, notFound, type ApiError } from '../errors.js';
+import { badRequest, forbidden, notFound, type StatusError } from '../errors.js';
 import { deepEqual, type KubeObject } from '../kube-object.js';
 import type { ResourceType } from '../resource-type.js';
 import type { Authorizer } from './authorizer.js';
@@ -35,7 +35,7 @@ export function checkRbacEscalation(authorizer: Authorizer, request: WriteReques
   const { type, object, previous } = write;
   if (type.group !== rbacGroup || isPrivileged(request.user)) return;
   const name = object.metadata.name ?? '';
-  const refuse = (message: string): ApiError => forbidden(`${type.plural}.${rbacGroup} ${JSON.stringify(name)} is forbidden: ${message}`, { name, group: rbacGroup, kind: type.plural });
+  const refuse = (message: string): StatusError => forbidden(`${type.plural}.${rbacGroup} ${JSON.stringify(name)} is forbidden: ${message}`, { name, group: rbacGroup, kind: type.plural });
   // Finalizers and ownerReferences are the garbage collector's business, not a grant.
   if (previous !== undefined && onlyGarbageCollectionFieldsChange(object, previous)) return;
 

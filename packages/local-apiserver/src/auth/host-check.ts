@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { forbidden, type ApiError } from '../errors.js';
+import { forbidden, type StatusError } from '../errors.js';
 
 /**
  * A defence against DNS rebinding: a web page whose own host name an attacker re-points at
@@ -9,7 +9,7 @@ import { forbidden, type ApiError } from '../errors.js';
  * address, that address (or the loopback names); one listening on every interface (`0.0.0.0`,
  * `::`) is reachable under any name anyway and accepts any Host.
  */
-export type HostCheck = (host: string | undefined) => ApiError | undefined;
+export type HostCheck = (host: string | undefined) => StatusError | undefined;
 
 export function isLoopbackAddress(address: string): boolean {
   const unmapped = address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;

@@ -1,4 +1,4 @@
-import { ApiError } from '../errors.js';
+import { StatusError } from '../errors.js';
 import { forbiddenError, type Authorizer } from './authorizer.js';
 import type { RequestAttributes } from './request-info.js';
 import { anonymousUser, parseServiceAccountUsername, serviceAccountGroups, serviceAccountUsername, systemAuthenticated, systemUnauthenticated, type UserInfo } from './user-info.js';
@@ -28,7 +28,7 @@ export function impersonatedUser(headers: Readonly<Record<string, readonly strin
   }
   if (requestedUser === '' && requestedGroups.length === 0 && requestedUid === '' && extras.size === 0) return requester;
   if (requestedUser === '') {
-    throw new ApiError(
+    throw new StatusError(
       400,
       'BadRequest',
       'impersonation requested groups, a uid or extra fields without a user: send Impersonate-User too (kubectl: --as together with --as-group or --as-uid)',

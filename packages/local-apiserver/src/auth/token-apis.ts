@@ -1,4 +1,4 @@
-import { ApiError, badRequest, conflict, invalid, notFound } from '../errors.js';
+import { StatusError, badRequest, conflict, invalid, notFound } from '../errors.js';
 import { isJsonObject, nowTimestamp, type JsonObject } from '../kube-object.js';
 import { authenticationGroup } from './auth-api-types.js';
 import type { Authenticator } from './authenticator.js';
@@ -21,7 +21,7 @@ export function tokenRequest(body: unknown, namespace: string, serviceAccountNam
   const request = reviewBody(body, 'TokenRequest');
   const spec = isJsonObject(request['spec']) ? { ...request['spec'] } : {};
   const expiration = spec['expirationSeconds'] ?? defaultExpirationSeconds;
-  const invalidExpiration = (detail: string): ApiError =>
+  const invalidExpiration = (detail: string): StatusError =>
     invalid({ group: authenticationGroup, plural: 'tokenrequests' }, `TokenRequest.${authenticationGroup}`, request.metadata.name ?? '', [
       { field: 'spec.expirationSeconds', reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(expiration)}: ${detail}` },
     ]);

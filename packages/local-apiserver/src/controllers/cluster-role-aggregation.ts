@@ -1,4 +1,5 @@
-import { compareStrings, labelSelectorAsSelector, LabelSelectorError, type Selector } from '@olm/go-format';
+import { compareStrings } from '@olm/go-format';
+import { labelSelectorAsSelector, LabelSelectorError, type Selector } from '@olm/label-selector';
 import type { Cluster } from '../cluster.js';
 import { deepEqual, isJsonObject, type KubeObject } from '../kube-object.js';
 import type { StoreEvent } from '../store.js';

@@ -1,5 +1,5 @@
 import type { Cluster } from '../cluster.js';
-import { ApiError } from '../errors.js';
+import { StatusError } from '../errors.js';
 
 /**
  * Events expire as in kube-apiserver (`--event-ttl`, one hour by default): an Event last recorded
@@ -33,7 +33,7 @@ export class EventExpiry {
       try {
         this.cluster.delete(type, event.metadata.namespace, event.metadata.name ?? '');
       } catch (error) {
-        if (!(error instanceof ApiError && error.code === 404)) throw error;
+        if (!(error instanceof StatusError && error.code === 404)) throw error;
       }
     }
   }

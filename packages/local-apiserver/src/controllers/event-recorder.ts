@@ -1,5 +1,5 @@
 import type { Cluster } from '../cluster.js';
-import { ApiError } from '../errors.js';
+import { StatusError } from '../errors.js';
 import { nowTimestamp, type KubeObject } from '../kube-object.js';
 
 /**
@@ -79,6 +79,6 @@ export function recordEvent(cluster: Cluster, event: RecordedEvent): void {
     );
   } catch (error) {
     // An event is best effort, as for the recorder: a terminating namespace refuses it.
-    if (!(error instanceof ApiError)) throw error;
+    if (!(error instanceof StatusError)) throw error;
   }
 }

@@ -1,5 +1,5 @@
 import type { Cluster } from '../cluster.js';
-import { ApiError } from '../errors.js';
+import { StatusError } from '../errors.js';
 import type { KubeObject, OwnerReference } from '../kube-object.js';
 import type { ResourceType } from '../resource-type.js';
 import type { StoreEvent } from '../store.js';
@@ -149,7 +149,7 @@ export class GarbageCollector {
     try {
       this.cluster.delete(type, object.metadata.namespace, object.metadata.name ?? '', { propagationPolicy: policy, preconditions: { uid: object.metadata.uid ?? '' } });
     } catch (error) {
-      if (!(error instanceof ApiError && (error.code === 404 || error.code === 409))) throw error;
+      if (!(error instanceof StatusError && (error.code === 404 || error.code === 409))) throw error;
     }
   }
 

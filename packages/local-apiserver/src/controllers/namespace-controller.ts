@@ -1,5 +1,5 @@
 import type { Cluster } from '../cluster.js';
-import { ApiError } from '../errors.js';
+import { StatusError } from '../errors.js';
 import { isJsonObject, nowTimestamp, type JsonObject, type KubeObject } from '../kube-object.js';
 import { resourceKey } from '../resource-type.js';
 import type { StoreEvent } from '../store.js';
@@ -161,7 +161,7 @@ export class NamespaceController {
         try {
           this.cluster.delete(type, name, object.metadata.name ?? '', { propagationPolicy: 'Background' });
         } catch (error) {
-          if (!(error instanceof ApiError && error.code === 404)) deleteErrors.push(`${type.plural}.${type.group}: ${error instanceof Error ? error.message : String(error)}`);
+          if (!(error instanceof StatusError && error.code === 404)) deleteErrors.push(`${type.plural}.${type.group}: ${error instanceof Error ? error.message : String(error)}`);
         }
       }
       const left = this.cluster.store.list(key, name);

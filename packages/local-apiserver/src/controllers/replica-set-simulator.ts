@@ -1,5 +1,5 @@
 import type { Cluster } from '../cluster.js';
-import { ApiError } from '../errors.js';
+import { StatusError } from '../errors.js';
 import { deepClone, deepEqual, isJsonObject, type JsonObject, type KubeObject } from '../kube-object.js';
 import { generateNameSuffix } from '../object-names.js';
 import type { ResourceType } from '../resource-type.js';
@@ -132,7 +132,7 @@ export class ReplicaSetSimulator {
         }, { fieldManager: 'kube-controller-manager' });
         this.scaled(deployment, created, 0, replicas);
       } catch (error) {
-        if (!(error instanceof ApiError && error.code === 409)) throw error;
+        if (!(error instanceof StatusError && error.code === 409)) throw error;
       }
       return;
     }

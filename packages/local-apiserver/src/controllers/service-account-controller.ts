@@ -1,5 +1,5 @@
 import type { Cluster } from '../cluster.js';
-import { ApiError } from '../errors.js';
+import { StatusError } from '../errors.js';
 import type { StoreEvent } from '../store.js';
 import { WorkQueue } from './controller-loop.js';
 
@@ -48,7 +48,7 @@ export class ServiceAccountController {
     try {
       this.cluster.create(serviceAccountType, 'v1', name, { metadata: { name: defaultName } }, { fieldManager: 'kube-controller-manager' });
     } catch (error) {
-      if (!(error instanceof ApiError && error.code === 409)) throw error;
+      if (!(error instanceof StatusError && error.code === 409)) throw error;
     }
   }
 }

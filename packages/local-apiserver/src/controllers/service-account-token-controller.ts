@@ -1,7 +1,7 @@
 import type { JwtSigner } from '../auth/jwt-signer.js';
 import { issueLegacyToken } from '../auth/service-account-tokens.js';
 import type { Cluster } from '../cluster.js';
-import { ApiError } from '../errors.js';
+import { StatusError } from '../errors.js';
 import { isJsonObject, type KubeObject } from '../kube-object.js';
 import type { StoreEvent } from '../store.js';
 import { WorkQueue } from './controller-loop.js';
@@ -86,7 +86,7 @@ export class ServiceAccountTokenController {
     try {
       write();
     } catch (error) {
-      if (!(error instanceof ApiError && error.code === 404)) throw error;
+      if (!(error instanceof StatusError && error.code === 404)) throw error;
     }
   }
 }

@@ -5,7 +5,7 @@ import { createCatalogEvents } from './catalog-events.js';
 import type { CatalogControllerContext } from './controller-context.js';
 import { Kinds } from './kinds.js';
 import { installedOperators } from './installed-operators.js';
-import { createNamespaceResolutionReconciler } from './namespace-resolution.js';
+import { createNamespaceResolutionReconciler } from './namespace-resolution-reconciler.js';
 import { isUnsafeFailForward } from './namespace-snapshot.js';
 
 describe('namespaces resolved again when a catalog changes', () => {

@@ -1,4 +1,4 @@
-import { compareStrings } from './compare-strings.js';
+import { compareStrings } from '@olm/go-format';
 import { isValidLabelKey, isValidLabelValue, LabelSelectorError, selectorOf, type LabelRequirement, type Selector } from './label-selector.js';
 
 /** `metav1.LabelSelectorRequirement`. */

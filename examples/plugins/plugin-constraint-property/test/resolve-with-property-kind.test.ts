@@ -3,13 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lazyPlugin, olmDistribution, resolutionPlugins, runDistribution, type Distribution } from '@olm/olm';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import pluginConstraintPropertyPackage from '../package.json' with { type: 'json' };
 
 // apps/olm's resolution plugins plus this package: the one added line a distribution needs.
 const extended: Distribution = {
   ...olmDistribution,
   resolutionPlugins: [
     ...resolutionPlugins,
-    lazyPlugin('plugin-constraint-property', '0.1.0', async () => (await import('@olm/plugin-constraint-property')).propertyConstraintPlugin),
+    lazyPlugin('plugin-constraint-property', pluginConstraintPropertyPackage.version, async () => (await import('@olm/plugin-constraint-property')).propertyConstraintPlugin),
   ],
 };
 

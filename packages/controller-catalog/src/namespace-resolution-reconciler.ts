@@ -3,7 +3,7 @@ import type { CachedObject, ObjectReader, ReconcileResult, Reconciler } from '@o
 import type { CatalogControllerContext } from './controller-context.js';
 import { writeInstallPlan } from './install-plan-write.js';
 import { Kinds, nameOf } from './kinds.js';
-import { resolveNamespace } from './namespace-resolve.js';
+import { resolveNamespace } from './resolve-namespace.js';
 import { collectInstallPlans, type LiveSubscription, readNamespace } from './namespace-snapshot.js';
 import { failResolution, failSubscriptions, reportUnpacking, reportVersionPins } from './resolution-outcomes.js';
 import { resolveSteps, type StepResolution } from './step-resolution.js';

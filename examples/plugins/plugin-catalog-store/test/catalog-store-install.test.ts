@@ -7,6 +7,7 @@ import { startControllers, type RunningControllers } from '@olm/olm/local-cluste
 import { createPackageServerPlugin, waitForApiService } from '@olm/packageserver';
 import { kubectlAvailable, kubectlFor, startTestCluster, type TestCluster } from '@olm/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pluginCatalogStorePackage from '../package.json' with { type: 'json' };
 
 type Json = CachedObject & Record<string, any>;
 
@@ -36,7 +37,7 @@ describe('a new CatalogSource type from one package and one line in the plugin l
       kubeconfig: cluster.server.kubeconfig,
       plugins: [
         ...distributionPlugins({ namespace: 'olm', leaderElection: false }),
-        lazyPlugin('plugin-catalog-store', '0.1.0', async () => (await import('@olm/plugin-catalog-store')).createCatalogStorePlugin({ root: store })),
+        lazyPlugin('plugin-catalog-store', pluginCatalogStorePackage.version, async () => (await import('@olm/plugin-catalog-store')).createCatalogStorePlugin({ root: store })),
         createPackageServerPlugin({ globalNamespace: 'olm', register: { namespace: 'olm', unregisterOnStop: true } }),
       ],
       metricsPort: 0,
