@@ -8,6 +8,7 @@ import controllerCsvPackage from '@olm/controller-csv/package.json' with { type:
 import controllerOperatorConditionsPackage from '@olm/controller-operator-conditions/package.json' with { type: 'json' };
 import controllerOperatorGroupsPackage from '@olm/controller-operator-groups/package.json' with { type: 'json' };
 import controllerOperatorsPackage from '@olm/controller-operators/package.json' with { type: 'json' };
+import controllerClusterCatalogPackage from '@olm/controller-cluster-catalog/package.json' with { type: 'json' };
 import controllerRuntimePackage from '@olm/controller-runtime/package.json' with { type: 'json' };
 import pluginCelPackage from '@olm/plugin-cel/package.json' with { type: 'json' };
 import pluginRbacPackage from '@olm/plugin-rbac/package.json' with { type: 'json' };
@@ -110,7 +111,7 @@ export function controllerPlugins(options: DistributionOptions): LazyPlugin[] {
     // OLM v1's ClusterCatalogs (catalogd upstream): with the catalog operator, which serves catalogs too.
     lazyPlugin(
       'controller-cluster-catalog',
-      '0.1.0',
+      controllerClusterCatalogPackage.version,
       async () =>
         (await import('@olm/controller-cluster-catalog')).createControllerClusterCatalogPlugin({
           ...(options.insecureRegistries?.length ? { insecureRegistries: options.insecureRegistries } : {}),

@@ -1,6 +1,8 @@
 import { contribute, definePlugin, reconcilers, type Plugin } from '@olm/core';
 import { kubeClient } from '@olm/controller-runtime';
 import { createClusterCatalogController, type ClusterCatalogControllerOptions } from './controller.js';
+// The version `olm version` lists and distributions check is the package's own.
+import packageJson from '../package.json' with { type: 'json' };
 
 export type ControllerClusterCatalogPluginOptions = ClusterCatalogControllerOptions;
 
@@ -12,7 +14,7 @@ export type ControllerClusterCatalogPluginOptions = ClusterCatalogControllerOpti
 export function createControllerClusterCatalogPlugin(options: ControllerClusterCatalogPluginOptions = {}): Plugin {
   return definePlugin({
     id: 'controller-cluster-catalog',
-    version: '0.1.0',
+    version: packageJson.version,
     deps: { client: kubeClient },
     provides: [reconcilers],
     init({ client }) {
