@@ -66,9 +66,9 @@ describe.skipIf(unavailable !== undefined)('the Helm chart against the local API
     expect(install.stdout).toContain('STATUS: deployed');
     expect(install.stdout).toContain('kubectl get packagemanifests -n operators');
     const crds = (await documents(builtCrdsYaml)).map((crd) => crd.metadata.name).sort();
-    expect((await cluster.kubectlOk(['get', 'crd', '-o', 'name'])).trim().split('\n').map((name) => name.replace('customresourcedefinition.apiextensions.k8s.io/', '')).filter((name) => name.endsWith(GROUP)).sort()).toEqual(crds);
+    expect((await cluster.kubectlOk(['get', 'crd', '-o', 'name'])).trim().split('\n').map((name) => name.replace('customresourcedefinition.apiextensions.k8s.io/', '')).filter((name) => name.endsWith(GROUP) || name.endsWith('.olm.operatorframework.io')).sort()).toEqual(crds);
     expect(await names('deployments')).toEqual(['catalog-operator', 'example-catalog', 'olm-operator']);
-    expect(await names('services')).toEqual(['catalog-operator-metrics', 'example-catalog', 'olm-operator-metrics']);
+    expect(await names('services')).toEqual(['catalog-operator-metrics', 'catalogd-service', 'example-catalog', 'olm-operator-metrics']);
     expect(await names('servicemonitors')).toEqual(['catalog-operator', 'olm-operator']);
     expect(await names('networkpolicies')).toEqual(['catalog-operator', 'catalog-registries', 'default-deny-all-traffic', 'example-catalog', 'olm-operator']);
     expect(await names('catalogsources')).toEqual(['example-catalog']);
