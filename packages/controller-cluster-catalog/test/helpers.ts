@@ -1,5 +1,4 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { request } from 'node:https';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Kinds, type ClusterCatalog } from '@olm/api';
@@ -41,24 +40,7 @@ export async function pushCatalogImage(registry: DockerRegistry, repository: str
   return pushImage(registry, repository, tag, [{ bytes: base, gzipped: false }, { bytes: gzip(configs), gzipped: true }], {}, labels);
 }
 
-export interface HttpsReply {
-  readonly status: number;
-  readonly body: string;
-}
-
-/** GET over HTTPS trusting `ca` (the content server's self-signed certificate). */
-export function httpsGet(url: string, ca: string): Promise<HttpsReply> {
-  return new Promise((resolve, reject) => {
-    const call = request(new URL(url), { ca, agent: false }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-      response.on('error', reject);
-    });
-    call.on('error', reject);
-    call.end();
-  });
-}
+export { httpsGet, type HttpsReply } from '@olm/testing';
 
 /** The (schema, package, name) of every line of a `/api/v1/all` answer. */
 export function blobKeysOfJsonLines(body: string): string[] {

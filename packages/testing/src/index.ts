@@ -18,3 +18,4 @@ export { kubectlAvailable, kubectlBinary, kubectlFor, type Kubectl, type Kubectl
 export { consoleLoggerIfRequested, recordingLogger, type LoggedWarning } from './recording-logger.js';
 export { freeLoopbackPort } from './free-port.js';
 export { dockerRegistryBinary, htpasswdLine, startDockerRegistry, type DockerRegistry } from './docker-registry.js';
+export { httpsGet, type HttpsReply } from './https-get.js';

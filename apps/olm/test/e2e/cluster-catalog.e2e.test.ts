@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { request } from 'node:https';
+import { httpsGet } from '@olm/testing';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { e2eUnavailableReason, startOlmUp, type OlmUp } from './olm-up.js';
@@ -7,19 +7,6 @@ import { e2eUnavailableReason, startOlmUp, type OlmUp } from './olm-up.js';
 const unavailable = e2eUnavailableReason();
 if (unavailable) console.warn(`end-to-end suite skipped: ${unavailable}`);
 
-/** GET over HTTPS trusting `ca`, as `curl --cacert` does. */
-function httpsGet(url: string, ca: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const call = request(new URL(url), { ca, agent: false }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-      response.on('error', reject);
-    });
-    call.on('error', reject);
-    call.end();
-  });
-}
 
 describe.skipIf(unavailable !== undefined)('end to end: OLM v1 ClusterCatalogs with kubectl against olm up', () => {
   let up: OlmUp;
