@@ -97,10 +97,14 @@ describe('olm run as the olm-operator ServiceAccount of deploy/10-rbac.yaml (RBA
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     try {
       // In one namespace (OwnNamespace: Roles and ClusterRoles), and for all namespaces through the global OperatorGroup.
+      // The global group's acme-database (acme-backup's dependency) provides the same API as team's: the group that
+      // provides it first keeps it (InterOperatorGroupOwnerConflict), so team's is installed first.
       await admin.create({ apiVersion: operators, kind: 'Subscription', metadata: { name: 'acme-database', namespace: 'team' }, spec: { name: 'acme-database', channel: 'stable', source: 'acme-examples', sourceNamespace: 'olm' } } as Json);
-      await admin.create({ apiVersion: operators, kind: 'Subscription', metadata: { name: 'acme-backup', namespace: 'operators' }, spec: { name: 'acme-backup', channel: 'stable', source: 'acme-examples', sourceNamespace: 'olm' } } as Json);
       await admin.create({ apiVersion: operators, kind: 'Subscription', metadata: { name: 'acme-database', namespace: 'scoped-team' }, spec: { name: 'acme-database', channel: 'stable', source: 'acme-examples', sourceNamespace: 'olm' } } as Json);
       for (const [namespace, name] of [['team', 'acme-database'], ['operators', 'acme-backup']] as const) {
+        if (namespace === 'operators') {
+          await admin.create({ apiVersion: operators, kind: 'Subscription', metadata: { name: 'acme-backup', namespace: 'operators' }, spec: { name: 'acme-backup', channel: 'stable', source: 'acme-examples', sourceNamespace: 'olm' } } as Json);
+        }
         const csv = await expect.poll(() => installedCsv(namespace, name), { timeout: 90_000, interval: 250, message: `installedCSV of ${namespace}/${name}; output:\n${output.slice(-4000)}` }).toBeDefined().then(() => installedCsv(namespace, name));
         await expect.poll(() => csvPhase(namespace, csv!), { timeout: 90_000, interval: 250, message: `CSV ${namespace}/${csv}; output:\n${output.slice(-4000)}` }).toBe('Succeeded');
       }
