@@ -123,8 +123,20 @@ async function checkCrds(client: KubeClient, objects: readonly string[]): Promis
     }
     const group = shipped.spec.group;
     const kind = shipped.spec.names.kind;
-    const result = await checkCrdUpgrade(live, shipped, async (version) => (await client.list<Json>({ apiVersion: `${group}/${version}`, kind })).items as CustomResource[]);
+    const result = await checkCrdUpgrade(live, shipped, (version) => listPaged(client, { apiVersion: `${group}/${version}`, kind }));
     verdicts.push(result.error ? { name: shipped.metadata.name, verdict: 'refused', message: result.error } : { name: shipped.metadata.name, verdict: 'safe' });
   }
   return verdicts;
+}
+
+/** Every object of a kind, read 500 at a time as the InstallPlan's check reads them (a large CR count is one page at a time on the wire). */
+async function listPaged(client: KubeClient, kind: { apiVersion: string; kind: string }): Promise<CustomResource[]> {
+  const items: CustomResource[] = [];
+  let next: string | undefined;
+  do {
+    const page = await client.list<Json>(kind, { limit: 500, ...(next ? { continue: next } : {}) });
+    items.push(...(page.items as CustomResource[]));
+    next = page.continue;
+  } while (next);
+  return items;
 }
