@@ -53,19 +53,20 @@ describe('a rendered bundle applied as revisions, as the extension ServiceAccoun
     expect(await cluster.client.find({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: 'databases.acme.example.com' })).toBeUndefined();
   });
 
-  it('preflight finds nothing missing once the account holds the verbs and may escalate and bind', async () => {
+  it('preflight asks only for the granted rules once the account holds the verbs, and for nothing once it may escalate and bind', async () => {
     const verbs = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'];
-    await cluster.client.create({
+    const installerRole = (extra: string[]) => ({
       apiVersion: `${rbac}/v1`,
       kind: 'ClusterRole',
       metadata: { name: 'extension-installer' },
       rules: [
         { apiGroups: ['apiextensions.k8s.io'], resources: ['customresourcedefinitions'], verbs },
-        { apiGroups: [rbac], resources: ['clusterroles', 'clusterrolebindings', 'roles', 'rolebindings'], verbs: [...verbs, 'escalate', 'bind'] },
+        { apiGroups: [rbac], resources: ['clusterroles', 'clusterrolebindings', 'roles', 'rolebindings'], verbs: [...verbs, ...extra] },
         { apiGroups: [''], resources: ['serviceaccounts', 'services', 'configmaps', 'secrets'], verbs },
         { apiGroups: ['apps'], resources: ['deployments'], verbs },
       ],
     });
+    await cluster.client.create(installerRole([]));
     await cluster.client.create({
       apiVersion: `${rbac}/v1`,
       kind: 'ClusterRoleBinding',
@@ -73,10 +74,29 @@ describe('a rendered bundle applied as revisions, as the extension ServiceAccoun
       roleRef: { apiGroup: rbac, kind: 'ClusterRole', name: 'extension-installer' },
       subjects: [{ kind: 'ServiceAccount', name: 'installer', namespace: 'acme-system' }],
     });
+    const { rendered } = await example('acme-database.v1.1.1');
+    const escalating = await applier.preflight({ owner, serviceAccount, rendered });
+    // What the bundle's ClusterRoles grant and the account does not hold (configmaps it holds already).
+    expect(escalating).toContainEqual({ verb: '*', group: 'acme.example.com', resource: 'databases' });
+    expect(escalating).toContainEqual({ verb: 'create', group: 'coordination.k8s.io', resource: 'leases' });
+    expect(escalating.filter((entry) => entry.resource === 'configmaps' || entry.resource === 'deployments')).toEqual([]);
+
+    await cluster.client.apply(installerRole(['escalate', 'bind']), { fieldManager: 'test', force: true });
     for (const bundle of ['acme-database.v1.1.1', 'acme-database.v1.2.0']) {
-      const { rendered } = await example(bundle);
-      expect(await applier.preflight({ owner, serviceAccount, rendered })).toEqual([]);
+      const next = await example(bundle);
+      expect(await applier.preflight({ owner, serviceAccount, rendered: next.rendered })).toEqual([]);
     }
+  });
+
+  it('refuses a revision larger than maxRevisionBytes before anything is written', async () => {
+    const small = createRevisionApplier({ client: cluster.client, fieldManager: 'olm-v1', maxRevisionBytes: 512 });
+    const { rendered, bundle } = await example('acme-database.v1.1.1');
+    served.length = 0;
+    await expect(small.apply({ owner, serviceAccount, bundle, rendered })).rejects.toMatchObject({
+      code: 'OLM_REVISION_LIMIT_EXCEEDED',
+      message: expect.stringMatching(/revision 1 of ClusterExtension acme-database \(bundle acme-database.v1.1.1\) is \d+ bytes compressed, more than maxRevisionBytes \(512\)/),
+    });
+    expect(served.filter((request) => !['get', 'list', 'watch'].includes(request.verb))).toEqual([]);
   });
 
   it('applies phase by phase as the ServiceAccount with server-side apply, and records revision 1', async () => {
@@ -141,7 +161,20 @@ describe('a rendered bundle applied as revisions, as the extension ServiceAccoun
     expect(served.filter((request) => request.verb === 'patch' && request.query.includes('force=true'))).toEqual([]);
   });
 
-  it('uninstalls workloads, then RBAC, then CRDs, and removes the revision records', async () => {
+  it('uninstalls workloads, then RBAC, then CRDs (and so custom resources), incomplete while a deletion is pending, and removes the records', async () => {
+    const { rendered } = await example('acme-database.v1.2.0');
+    const deployment = renderedObjects(rendered).find((object) => object.kind === 'Deployment')!;
+    const clusterRole = renderedObjects(rendered).find((object) => object.kind === 'ClusterRole')!;
+    const reference = { apiVersion: 'apps/v1', kind: 'Deployment', name: deployment.metadata.name!, namespace: deployment.metadata.namespace };
+    await cluster.client.patch(reference, { metadata: { finalizers: ['example.com/hold'] } });
+    await cluster.client.create({ apiVersion: 'acme.example.com/v1', kind: 'Database', metadata: { name: 'orders', namespace: 'acme-system' }, spec: { engine: 'postgres' } });
+
+    const pending = await applier.uninstall(owner);
+    expect(pending).toEqual({ complete: false, message: `uninstalling ClusterExtension acme-database: waiting for the deletion of Deployment acme-system/${deployment.metadata.name}` });
+    expect(await find(clusterRole)).toBeDefined();
+    expect(await find(rendered.phases[0]!.objects[0]!)).toBeDefined();
+
+    await cluster.client.patch(reference, { metadata: { finalizers: null } });
     const result = await eventually(async () => {
       const step = await applier.uninstall(owner);
       if (!step.complete) throw new Error(step.message);
@@ -149,10 +182,32 @@ describe('a rendered bundle applied as revisions, as the extension ServiceAccoun
     }, { message: 'acme-database uninstalled' });
     expect(result.message).toContain('revisions 1, 2 removed');
     for (const bundleName of ['acme-database.v1.1.1', 'acme-database.v1.2.0']) {
-      const { rendered } = await example(bundleName);
-      for (const object of renderedObjects(rendered)) expect(await find(object), `${object.kind} ${object.metadata.name}`).toBeUndefined();
+      const { rendered: each } = await example(bundleName);
+      for (const object of renderedObjects(each)) expect(await find(object), `${object.kind} ${object.metadata.name}`).toBeUndefined();
     }
+    await expect(cluster.client.request({ method: 'GET', path: '/apis/acme.example.com/v1/namespaces/acme-system/databases/orders' })).rejects.toMatchObject({ details: { statusCode: 404 } });
     expect((await cluster.client.list({ apiVersion: 'v1', kind: 'Secret' }, { namespace: 'olmv1-system' })).items).toEqual([]);
     expect(await applier.installed(owner)).toBeUndefined();
+  });
+
+  it('keeps at most maxRevisions records, the installed one last, numbering on across a downgrade', async () => {
+    const kept = createRevisionApplier({ client: cluster.client, fieldManager: 'olm-v1', maxRevisions: 2 });
+    const apply = async (bundleName: string) => {
+      const { rendered, bundle } = await example(bundleName);
+      return eventually(async () => {
+        const result = await kept.apply({ owner, serviceAccount, bundle, rendered });
+        if (!result.complete) throw new Error(result.message);
+        return result;
+      });
+    };
+    expect((await apply('acme-database.v1.1.1')).revision).toBe(1);
+    expect((await apply('acme-database.v1.2.0')).revision).toBe(2);
+    expect((await apply('acme-database.v1.0.0')).revision).toBe(3);
+    expect(await kept.installed(owner)).toEqual({ revision: 3, bundle: { name: 'acme-database.v1.0.0', version: '1.0.0' } });
+    const records = await cluster.client.list({ apiVersion: 'v1', kind: 'Secret' }, { namespace: 'olmv1-system' });
+    expect(records.items.map((record) => record.metadata?.name).sort()).toEqual(['acme-database-r2', 'acme-database-r3']);
+    const { rendered: newer } = await example('acme-database.v1.2.0');
+    for (const object of renderedObjects(newer).filter((each) => each.kind.startsWith('ClusterRole'))) expect(await find(object)).toBeUndefined();
+    await eventually(async () => (await kept.uninstall(owner)).complete);
   });
 });
