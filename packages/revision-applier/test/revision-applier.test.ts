@@ -36,7 +36,10 @@ describe('a rendered bundle applied as revisions, as the extension ServiceAccoun
 
   it('preflight lists every permission an account without rights lacks, the escalation check included, sorted and once each', async () => {
     const { rendered } = await example('acme-database.v1.1.1');
+    served.length = 0;
     const missing = await applier.preflight({ owner, serviceAccount, rendered });
+    // One rules review per namespace (acme-system, and one for the cluster scope), not one request per object and verb.
+    expect(served.filter((request) => request.verb === 'create').map((request) => request.resource)).toEqual(['selfsubjectrulesreviews', 'selfsubjectrulesreviews']);
     for (const object of renderedObjects(rendered)) {
       const resource = (await cluster.client.resourceFor(object)).plural;
       const group = object.apiVersion.includes('/') ? object.apiVersion.split('/')[0] : '';
@@ -81,6 +84,11 @@ describe('a rendered bundle applied as revisions, as the extension ServiceAccoun
     expect(escalating).toContainEqual({ verb: 'create', group: 'coordination.k8s.io', resource: 'leases' });
     expect(escalating.filter((entry) => entry.resource === 'configmaps' || entry.resource === 'deployments')).toEqual([]);
 
+    // kube refuses a ClusterRole without escalate and a binding without bind: each alone leaves the other asking.
+    for (const only of ['escalate', 'bind']) {
+      await cluster.client.apply(installerRole([only]), { fieldManager: 'test', force: true });
+      expect(await applier.preflight({ owner, serviceAccount, rendered })).toContainEqual({ verb: '*', group: 'acme.example.com', resource: 'databases' });
+    }
     await cluster.client.apply(installerRole(['escalate', 'bind']), { fieldManager: 'test', force: true });
     for (const bundle of ['acme-database.v1.1.1', 'acme-database.v1.2.0']) {
       const next = await example(bundle);
