@@ -96,20 +96,29 @@ export class RevisionStore {
       );
     }
     const summary: RevisionSummary = { number, state: 'Installing', bundle: { name: content.bundle.name, version: content.bundle.version }, secretName: `${owner.name}-r${number}` };
-    await this.client.create({
+    await this.client.create(this.recordSecret(owner, summary, compressed)).catch((error: unknown) => {
+      if (!isNotFound(error)) throw error;
+      throw revisionError(RevisionErrorCodes.invalidInput, `the revision namespace ${this.limits.namespace} does not exist: create it, or set revisionNamespace to an existing namespace`, {
+        field: 'revisionNamespace',
+      });
+    });
+    return summary;
+  }
+
+  private recordSecret(owner: RevisionOwner, summary: RevisionSummary, compressed: Buffer): CachedObject {
+    return {
       apiVersion: 'v1',
       kind: 'Secret',
       metadata: {
         name: summary.secretName,
         namespace: this.limits.namespace,
-        labels: { ...ownerLabels(owner.name), [RevisionLabel]: String(number), [RevisionStateLabel]: summary.state },
-        annotations: { [OwnerUidAnnotation]: owner.uid, [BundleNameAnnotation]: content.bundle.name, [BundleVersionAnnotation]: content.bundle.version },
+        labels: { ...ownerLabels(owner.name), [RevisionLabel]: String(summary.number), [RevisionStateLabel]: summary.state },
+        annotations: { [OwnerUidAnnotation]: owner.uid, [BundleNameAnnotation]: summary.bundle.name, [BundleVersionAnnotation]: summary.bundle.version },
       },
       type: RevisionSecretType,
       immutable: true,
       data: { [contentKey]: compressed.toString('base64') },
-    } as CachedObject);
-    return summary;
+    } as CachedObject;
   }
 
   async setState(summary: RevisionSummary, state: RevisionState): Promise<RevisionSummary> {

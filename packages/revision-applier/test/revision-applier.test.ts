@@ -96,7 +96,7 @@ describe('a rendered bundle applied as revisions, as the extension ServiceAccoun
     }
   });
 
-  it('refuses a revision larger than maxRevisionBytes before anything is written', async () => {
+  it('refuses a revision larger than maxRevisionBytes, or without its namespace, before anything is written', async () => {
     const small = createRevisionApplier({ client: cluster.client, fieldManager: 'olm-v1', maxRevisionBytes: 512 });
     const { rendered, bundle } = await example('acme-database.v1.1.1');
     served.length = 0;
@@ -105,6 +105,11 @@ describe('a rendered bundle applied as revisions, as the extension ServiceAccoun
       message: expect.stringMatching(/revision 1 of ClusterExtension acme-database \(bundle acme-database.v1.1.1\) is \d+ bytes compressed, more than maxRevisionBytes \(512\)/),
     });
     expect(served.filter((request) => !['get', 'list', 'watch'].includes(request.verb))).toEqual([]);
+    const elsewhere = createRevisionApplier({ client: cluster.client, fieldManager: 'olm-v1', revisionNamespace: 'no-such-namespace' });
+    await expect(elsewhere.apply({ owner, serviceAccount, bundle, rendered })).rejects.toMatchObject({
+      code: 'OLM_REVISION_INVALID_INPUT',
+      message: 'the revision namespace no-such-namespace does not exist: create it, or set revisionNamespace to an existing namespace',
+    });
   });
 
   it('applies phase by phase as the ServiceAccount with server-side apply, and records revision 1', async () => {
