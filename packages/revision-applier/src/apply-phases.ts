@@ -3,7 +3,7 @@ import type { KubeObject } from '@olm/core';
 import { OlmError } from '@olm/core';
 import { RevisionErrorCodes } from './errors.js';
 import { isContainedIn, yieldForeignFields } from './field-ownership.js';
-import { describeObject, ownerNameOf, referenceTo } from './object-identity.js';
+import { describeObject, objectKey, ownerNameOf, referenceTo } from './object-identity.js';
 import type { RevisionContent } from './revision-records.js';
 
 export interface PhasesOutcome {
@@ -22,12 +22,13 @@ export interface PhasesOutcome {
  * until each is Established, so custom resources and the operator never meet a CRD not yet served.
  */
 export async function applyPhases(account: KubeClient, content: RevisionContent, fieldManager: string, ownerName: string): Promise<PhasesOutcome> {
+  const lives = await readAll(account, content, ownerName);
   let written = 0;
   const yielded: string[] = [];
   for (const phase of content.phases) {
     const applied: KubeObject[] = [];
     for (const desired of phase.objects) {
-      const result = await applyObject(account, desired, fieldManager, ownerName);
+      const result = await applyObject(account, desired, lives.get(objectKey(desired)), fieldManager);
       if (result.written) written += 1;
       yielded.push(...result.yielded.map((field) => `${describeObject(desired)} ${field}`));
       applied.push(result.live);
@@ -42,9 +43,16 @@ export async function applyPhases(account: KubeClient, content: RevisionContent,
   return { complete: true, written, yielded };
 }
 
-async function applyObject(account: KubeClient, desired: KubeObject, fieldManager: string, ownerName: string): Promise<{ live: KubeObject; written: boolean; yielded: string[] }> {
-  const live = await account.find<KubeObject>(referenceTo(desired));
-  if (live) refuseCollision(live, ownerName);
+/** Reads every object first, so that a collision is refused before anything is written. */
+async function readAll(account: KubeClient, content: RevisionContent, ownerName: string): Promise<Map<string, KubeObject | undefined>> {
+  const lives = new Map<string, KubeObject | undefined>();
+  for (const object of content.phases.flatMap((phase) => phase.objects)) lives.set(objectKey(object), await account.find<KubeObject>(referenceTo(object)));
+  const collisions = [...lives.values()].filter((live): live is KubeObject => live !== undefined && ownerNameOf(live) !== ownerName);
+  if (collisions.length > 0) throw collisionError(collisions, ownerName);
+  return lives;
+}
+
+async function applyObject(account: KubeClient, desired: KubeObject, live: KubeObject | undefined, fieldManager: string): Promise<{ live: KubeObject; written: boolean; yielded: string[] }> {
   if (live && isContainedIn(desired, live)) return { live, written: false, yielded: [] };
   const { object, yielded, force } = live ? yieldForeignFields(desired, live, fieldManager) : { object: desired, yielded: [], force: false };
   if (live && isContainedIn(object, live)) return { live, written: false, yielded };
@@ -52,14 +60,17 @@ async function applyObject(account: KubeClient, desired: KubeObject, fieldManage
   return { live: applied, written: true, yielded };
 }
 
-/** Another extension's object, or one OLM v1 did not create, is never adopted (upstream refuses both too). */
-function refuseCollision(live: KubeObject, ownerName: string): void {
-  const owner = ownerNameOf(live);
-  if (owner === ownerName) return;
-  const holder = owner === undefined ? 'exists and was not installed by a ClusterExtension' : `belongs to ClusterExtension ${owner}`;
-  throw new OlmError(RevisionErrorCodes.objectCollision, `${describeObject(live)} ${holder}; ClusterExtension ${ownerName} will not take it over: delete it, or remove it from one of the bundles`, {
-    details: { object: describeObject(live), owner: owner ?? null },
+/** Another extension's objects, or ones OLM v1 did not create, are never adopted (upstream refuses both too). */
+function collisionError(collisions: readonly KubeObject[], ownerName: string): OlmError {
+  const described = collisions.map((live) => {
+    const owner = ownerNameOf(live);
+    return `${describeObject(live)} ${owner === undefined ? 'exists and was not installed by a ClusterExtension' : `belongs to ClusterExtension ${owner}`}`;
   });
+  return new OlmError(
+    RevisionErrorCodes.objectCollision,
+    `ClusterExtension ${ownerName} will not take over objects it did not install: ${described.join('; ')}; delete them, or remove them from one of the bundles`,
+    { details: { objects: collisions.map(describeObject) } },
+  );
 }
 
 function isEstablished(crd: KubeObject): boolean {

@@ -223,4 +223,19 @@ describe('a rendered bundle applied as revisions, as the extension ServiceAccoun
     for (const object of renderedObjects(newer).filter((each) => each.kind.startsWith('ClusterRole'))) expect(await find(object)).toBeUndefined();
     await eventually(async () => (await kept.uninstall(owner)).complete);
   });
+
+  it('refuses, before writing anything, to take over an object it did not install', async () => {
+    await cluster.client.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'acme-database-operator', namespace: 'acme-system' } });
+    const { rendered, bundle } = await example('acme-database.v1.2.0');
+    served.length = 0;
+    await expect(applier.apply({ owner, serviceAccount, bundle, rendered })).rejects.toMatchObject({
+      code: 'OLM_REVISION_OBJECT_COLLISION',
+      message:
+        'ClusterExtension acme-database will not take over objects it did not install: ServiceAccount acme-system/acme-database-operator exists and was not installed by a ClusterExtension; ' +
+        'delete them, or remove them from one of the bundles',
+    });
+    expect(served.filter((request) => request.verb === 'patch')).toEqual([]);
+    expect(await find(rendered.phases[0]!.objects[0]!)).toBeUndefined();
+    expect(await applier.uninstall(owner)).toMatchObject({ complete: true });
+  });
 });
