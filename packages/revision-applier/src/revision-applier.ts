@@ -14,8 +14,8 @@ export const defaultRevisionLimits = {
   maxRevisions: 5,
   /** kube's MaxSecretSize: what one Secret's data may hold. */
   maxRevisionBytes: 1024 * 1024,
-  /** A record read back is decompressed to at most this (bundle-render's default `maxRenderedBytes`, plus room). */
-  maxRevisionContentBytes: 32 * 1024 * 1024,
+  /** A record read back is decompressed to at most this: bundle-render's default `maxRenderedBytes` (16 MiB) and the record's own fields. */
+  maxRevisionContentBytes: 17 * 1024 * 1024,
 } as const;
 
 /** Uninstall order: the pods go before the rights they use, the CRDs (and so the custom resources) last. */
@@ -26,7 +26,7 @@ export function createRevisionApplier(options: RevisionApplierOptions): Revision
   if (!Number.isSafeInteger(limits.maxRevisions) || limits.maxRevisions < 1) {
     throw revisionError(RevisionErrorCodes.invalidInput, `maxRevisions must be a whole number of at least 1, not ${String(limits.maxRevisions)}`, { field: 'maxRevisions' });
   }
-  const store = new RevisionStore(options.client, { namespace: limits.revisionNamespace, maxRecordBytes: limits.maxRevisionBytes, maxContentBytes: limits.maxRevisionContentBytes });
+  const store = new RevisionStore(options.client, { namespace: limits.revisionNamespace, maxRecords: limits.maxRevisions, maxRecordBytes: limits.maxRevisionBytes, maxContentBytes: limits.maxRevisionContentBytes });
   const asAccount = serviceAccountClients(options.client, options.kubeConfig);
   const { fieldManager } = options;
 
@@ -48,7 +48,7 @@ export function createRevisionApplier(options: RevisionApplierOptions): Revision
 
     const earlier = summaries.filter((summary) => summary.number !== target.number && summary.state !== 'Archived');
     const kept = new Set(content.phases.flatMap((phase) => phase.objects.map(objectKey)));
-    const stale = inUninstallOrder(await Promise.all(earlier.map((summary) => store.read(summary)))).filter((object) => !kept.has(objectKey(object)));
+    const stale = inUninstallOrder(await readIdentities(earlier)).filter((object) => !kept.has(objectKey(object)));
     const pending = await deleteObjects(account, stale, input.owner.name);
     if (pending.length > 0) {
       return { revision: target.number, complete: false, message: `${label} applied; waiting for the deletion of ${listed(pending)}, dropped since earlier revisions${yielded}` };
@@ -86,11 +86,25 @@ export function createRevisionApplier(options: RevisionApplierOptions): Revision
     }
   }
 
+  /**
+   * The records' contents reduced to object identities, read one at a time: however many records
+   * there are, at most one full content is held at once.
+   */
+  async function readIdentities(summaries: readonly RevisionSummary[]): Promise<RevisionContent[]> {
+    const contents: RevisionContent[] = [];
+    for (const summary of summaries) {
+      const content = await store.read(summary);
+      const phases = content.phases.map((phase) => ({ name: phase.name, objects: phase.objects.map(identityOf) }));
+      contents.push({ bundle: content.bundle, serviceAccount: content.serviceAccount, phases });
+    }
+    return contents;
+  }
+
   async function uninstall(owner: RevisionOwner): Promise<UninstallResult> {
     checkOwner(owner);
     const summaries = await store.list(owner);
     if (summaries.length === 0) return { complete: true, message: `ClusterExtension ${owner.name} has nothing installed` };
-    const contents = await Promise.all(summaries.map((summary) => store.read(summary)));
+    const contents = await readIdentities(summaries);
     const account = asAccount(contents.at(-1)!.serviceAccount);
     for (const phase of uninstallOrder) {
       const objects = inUninstallOrder(contents, phase);
@@ -127,6 +141,11 @@ function inUninstallOrder(contents: readonly RevisionContent[], only?: string): 
     }
   }
   return [...byKey.values()];
+}
+
+function identityOf(object: KubeObject): KubeObject {
+  const { name, namespace } = object.metadata;
+  return { apiVersion: object.apiVersion, kind: object.kind, metadata: { name, ...(namespace ? { namespace } : {}) } };
 }
 
 function listed(descriptions: readonly string[]): string {

@@ -37,6 +37,8 @@ export interface RevisionSummary {
 
 export interface RevisionStoreLimits {
   readonly namespace: string;
+  /** Revisions kept per owner: `maxRevisions`. */
+  readonly maxRecords: number;
   /** The largest compressed record. */
   readonly maxRecordBytes: number;
   /** The largest record once decompressed: a record read back is bounded however it was written. */
@@ -64,6 +66,15 @@ export class RevisionStore {
       }
       next = page.continue;
     } while (next);
+    // The applier keeps at most maxRevisions unfinished and maxRevisions in all once one completes: more were not written by it.
+    if (summaries.length > 2 * this.limits.maxRecords) {
+      throw revisionError(
+        RevisionErrorCodes.invalidRecord,
+        `ClusterExtension ${owner.name} has ${summaries.length} revision records in ${this.limits.namespace}, more than twice maxRevisions (${this.limits.maxRecords}) allows; ` +
+          `delete the records not written by OLM (label ${OwnerNameLabel}=${owner.name}), or raise maxRevisions`,
+        { owner: owner.name, records: summaries.length },
+      );
+    }
     return summaries.sort((left, right) => left.number - right.number);
   }
 

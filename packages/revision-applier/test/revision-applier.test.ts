@@ -160,6 +160,15 @@ describe('a rendered bundle applied as revisions, as the extension ServiceAccoun
     expect(served.filter((request) => !['get', 'list', 'watch'].includes(request.verb))).toEqual([]);
   });
 
+  it('reads a record back only within maxRevisionContentBytes once decompressed', async () => {
+    const { rendered, bundle } = await example('acme-database.v1.2.0');
+    const bounded = createRevisionApplier({ client: cluster.client, fieldManager: 'olm-v1', maxRevisionContentBytes: 1000 });
+    await expect(bounded.apply({ owner, serviceAccount, bundle, rendered })).rejects.toMatchObject({
+      code: 'OLM_REVISION_INVALID_RECORD',
+      message: expect.stringContaining('revision record Secret olmv1-system/acme-database-r2 cannot be decompressed within 1000 bytes'),
+    });
+  });
+
   it('leaves a field another field manager took to it instead of fighting over it', async () => {
     const { rendered, bundle } = await example('acme-database.v1.2.0');
     const deployment = renderedObjects(rendered).find((object) => object.kind === 'Deployment')!;
