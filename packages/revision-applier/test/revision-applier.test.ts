@@ -35,6 +35,15 @@ describe('a rendered bundle applied as revisions, as the extension ServiceAccoun
   const find = (object: KubeObject) => cluster.client.find<KubeObject & Record<string, any>>({ apiVersion: object.apiVersion, kind: object.kind, name: object.metadata.name!, namespace: object.metadata.namespace });
 
   it('preflight lists every permission an account without rights lacks, the escalation check included, sorted and once each', async () => {
+    // A Role naming a cluster-scoped resource authorizes nothing for it: it must not hide the CRD verbs.
+    await cluster.client.create({ apiVersion: `${rbac}/v1`, kind: 'Role', metadata: { name: 'crds-in-namespace', namespace: 'acme-system' }, rules: [{ apiGroups: ['apiextensions.k8s.io'], resources: ['customresourcedefinitions'], verbs: ['*'] }] });
+    await cluster.client.create({
+      apiVersion: `${rbac}/v1`,
+      kind: 'RoleBinding',
+      metadata: { name: 'crds-in-namespace', namespace: 'acme-system' },
+      roleRef: { apiGroup: rbac, kind: 'Role', name: 'crds-in-namespace' },
+      subjects: [{ kind: 'ServiceAccount', name: 'installer', namespace: 'acme-system' }],
+    });
     const { rendered } = await example('acme-database.v1.1.1');
     served.length = 0;
     const missing = await applier.preflight({ owner, serviceAccount, rendered });
@@ -134,6 +143,19 @@ describe('a rendered bundle applied as revisions, as the extension ServiceAccoun
     const { rendered: previous } = await example('acme-database.v1.1.1');
     const dropped = renderedObjects(previous).filter((object) => object.kind.startsWith('ClusterRole'));
     expect(dropped.length).toBeGreaterThan(0);
+    // A finalizer holds one dropped ClusterRole: revision 2 is installed, but not complete until it is gone.
+    const held = dropped.find((object) => object.kind === 'ClusterRole')!;
+    const heldReference = { apiVersion: held.apiVersion, kind: 'ClusterRole', name: held.metadata.name! };
+    await cluster.client.patch(heldReference, { metadata: { finalizers: ['example.com/hold'] } });
+    const { rendered: newer, bundle: newerBundle } = await example('acme-database.v1.2.0');
+    expect(await applier.apply({ owner, serviceAccount, bundle: newerBundle, rendered: newer })).toEqual({
+      revision: 2,
+      complete: false,
+      message: `revision 2 (acme-database.v1.2.0) applied; waiting for the deletion of ClusterRole ${held.metadata.name}, dropped since earlier revisions`,
+    });
+    expect(await applier.installed(owner)).toEqual({ revision: 2, bundle: { name: 'acme-database.v1.2.0', version: '1.2.0' } });
+    await cluster.client.patch(heldReference, { metadata: { finalizers: null } });
+
     const result = await applyUntilComplete('acme-database.v1.2.0');
     expect(result).toMatchObject({ revision: 2, complete: true });
     expect(result.message).toContain(`${dropped.length} objects of earlier revisions pruned`);
