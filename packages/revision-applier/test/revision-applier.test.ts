@@ -24,11 +24,15 @@ describe('a rendered bundle applied as revisions, as the extension ServiceAccoun
   afterAll(() => cluster?.stop());
 
   /** Applies until complete, as the controller's requeues would. */
+  const incomplete: ApplyResult[] = [];
   const applyUntilComplete = async (bundleName: string): Promise<ApplyResult> => {
     const { rendered, bundle } = await example(bundleName);
     return eventually(async () => {
       const result = await applier.apply({ owner, serviceAccount, bundle, rendered });
-      if (!result.complete) throw new Error(result.message);
+      if (!result.complete) {
+        incomplete.push(result);
+        throw new Error(result.message);
+      }
       return result;
     }, { message: `${bundleName} applied` });
   };
@@ -125,6 +129,9 @@ describe('a rendered bundle applied as revisions, as the extension ServiceAccoun
     served.length = 0;
     const result = await applyUntilComplete('acme-database.v1.1.1');
     expect(result).toMatchObject({ revision: 1, complete: true });
+    // The local API server establishes a CRD just after the write returns, as kube-apiserver's controllers do:
+    // the calls before that stop after the CRD phase and say what they wait for.
+    expect(incomplete.map((each) => each.message)).toEqual(incomplete.map(() => 'revision 1 (acme-database.v1.1.1): waiting for CustomResourceDefinition databases.acme.example.com to be Established'));
     const { rendered } = await example('acme-database.v1.1.1');
     for (const object of renderedObjects(rendered)) {
       const live = await find(object);
