@@ -44,7 +44,7 @@ export function createRevisionApplier(options: RevisionApplierOptions): Revision
     const outcome = await applyPhases(account, content, fieldManager, input.owner.name);
     const yielded = outcome.yielded.length > 0 ? `; fields left to other field managers: ${outcome.yielded.join(', ')}` : '';
     if (!outcome.complete) return { revision: target.number, complete: false, message: `${label}: waiting for ${outcome.waitingFor}${yielded}` };
-    await store.setState(target, 'Installed');
+    const installed = await store.setState(target, 'Installed');
 
     const earlier = summaries.filter((summary) => summary.number !== target.number && summary.state !== 'Archived');
     const kept = new Set(content.phases.flatMap((phase) => phase.objects.map(objectKey)));
@@ -53,8 +53,9 @@ export function createRevisionApplier(options: RevisionApplierOptions): Revision
     if (pending.length > 0) {
       return { revision: target.number, complete: false, message: `${label} applied; waiting for the deletion of ${listed(pending)}, dropped since earlier revisions${yielded}` };
     }
-    for (const summary of earlier) await store.setState(summary, 'Archived');
-    await trim([...summaries.filter((summary) => summary.number !== target.number), target]);
+    const archived = new Map<number, RevisionSummary>();
+    for (const summary of earlier) archived.set(summary.number, await store.setState(summary, 'Archived'));
+    await trim([...summaries.filter((summary) => summary.number !== target.number).map((summary) => archived.get(summary.number) ?? summary), installed]);
     const pruned = stale.length > 0 ? `, ${stale.length} objects of earlier revisions pruned` : '';
     return { revision: target.number, complete: true, message: `${label} installed: ${outcome.written} of ${kept.size} objects written${pruned}${yielded}` };
   }
@@ -63,12 +64,15 @@ export function createRevisionApplier(options: RevisionApplierOptions): Revision
   async function currentOrNextRevision(owner: RevisionOwner, summaries: readonly RevisionSummary[], content: RevisionContent): Promise<RevisionSummary> {
     const latest = summaries.at(-1);
     if (latest && isSemanticallyEqual(await store.read(latest), JSON.parse(JSON.stringify(content)))) return latest;
-    const unfinished = summaries.filter((summary) => summary.state !== 'Archived');
+    // Revisions still tracking objects besides the installed one: attempts not complete, or prunes pending.
+    const newestInstalled = summaries.filter((summary) => summary.state === 'Installed').at(-1);
+    const unfinished = summaries.filter((summary) => summary.state !== 'Archived' && summary !== newestInstalled);
     if (unfinished.length >= limits.maxRevisions) {
       throw revisionError(
         RevisionErrorCodes.limitExceeded,
-        `ClusterExtension ${owner.name} has ${unfinished.length} revisions not yet complete (${unfinished.map((summary) => summary.number).join(', ')}), ` +
-          `the most maxRevisions (${limits.maxRevisions}) allows; wait until revision ${latest?.number} completes, or raise maxRevisions`,
+        `ClusterExtension ${owner.name} has ${unfinished.length} revisions besides the installed one still applying or pruning ` +
+          `(${unfinished.map((summary) => summary.number).join(', ')}), as many as maxRevisions (${limits.maxRevisions}) allows: ` +
+          `let revision ${latest?.number} complete (apply its bundle again until complete), or raise maxRevisions`,
         { owner: owner.name, limit: limits.maxRevisions },
       );
     }

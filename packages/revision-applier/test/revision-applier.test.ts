@@ -241,8 +241,8 @@ describe('a rendered bundle applied as revisions, as the extension ServiceAccoun
     expect(await applier.installed(owner)).toBeUndefined();
   });
 
-  it('keeps at most maxRevisions records, the installed one last, numbering on across a downgrade', async () => {
-    const kept = createRevisionApplier({ client: cluster.client, fieldManager: 'olm-v1', maxRevisions: 2 });
+  it('keeps at most maxRevisions records (here 1: only the installed one), numbering on across a downgrade', async () => {
+    const kept = createRevisionApplier({ client: cluster.client, fieldManager: 'olm-v1', maxRevisions: 1 });
     const apply = async (bundleName: string) => {
       const { rendered, bundle } = await example(bundleName);
       return eventually(async () => {
@@ -252,11 +252,25 @@ describe('a rendered bundle applied as revisions, as the extension ServiceAccoun
       });
     };
     expect((await apply('acme-database.v1.1.1')).revision).toBe(1);
+    // Revision 1 cannot be archived while a ClusterRole it dropped is held: no third revision meanwhile.
+    const { rendered: first } = await example('acme-database.v1.1.1');
+    const held = { apiVersion: `${rbac}/v1`, kind: 'ClusterRole', name: renderedObjects(first).find((object) => object.kind === 'ClusterRole')!.metadata.name! };
+    await cluster.client.patch(held, { metadata: { finalizers: ['example.com/hold'] } });
+    const second = await example('acme-database.v1.2.0');
+    expect(await kept.apply({ owner, serviceAccount, ...second })).toMatchObject({ revision: 2, complete: false });
+    const third = await example('acme-database.v1.0.0');
+    await expect(kept.apply({ owner, serviceAccount, ...third })).rejects.toMatchObject({
+      code: 'OLM_REVISION_LIMIT_EXCEEDED',
+      message:
+        'ClusterExtension acme-database has 1 revisions besides the installed one still applying or pruning (1), as many as maxRevisions (1) allows: ' +
+        'let revision 2 complete (apply its bundle again until complete), or raise maxRevisions',
+    });
+    await cluster.client.patch(held, { metadata: { finalizers: null } });
     expect((await apply('acme-database.v1.2.0')).revision).toBe(2);
     expect((await apply('acme-database.v1.0.0')).revision).toBe(3);
     expect(await kept.installed(owner)).toEqual({ revision: 3, bundle: { name: 'acme-database.v1.0.0', version: '1.0.0' } });
     const records = await cluster.client.list({ apiVersion: 'v1', kind: 'Secret' }, { namespace: 'olmv1-system' });
-    expect(records.items.map((record) => record.metadata?.name).sort()).toEqual(['acme-database-r2', 'acme-database-r3']);
+    expect(records.items.map((record) => record.metadata?.name)).toEqual(['acme-database-r3']);
     const { rendered: newer } = await example('acme-database.v1.2.0');
     for (const object of renderedObjects(newer).filter((each) => each.kind.startsWith('ClusterRole'))) expect(await find(object)).toBeUndefined();
     await eventually(async () => (await kept.uninstall(owner)).complete);
