@@ -3,7 +3,7 @@ import type { KubeObject } from '@olm/core';
 import { OlmError } from '@olm/core';
 import { RevisionErrorCodes } from './errors.js';
 import { isContainedIn, yieldForeignFields } from './field-ownership.js';
-import { describeObject, objectKey, ownerNameOf, referenceTo } from './object-identity.js';
+import { describeObject, listed, objectKey, ownerNameOf, referenceTo } from './object-identity.js';
 import type { RevisionContent } from './revision-records.js';
 
 export interface PhasesOutcome {
@@ -68,7 +68,7 @@ function collisionError(collisions: readonly KubeObject[], ownerName: string): O
   });
   return new OlmError(
     RevisionErrorCodes.objectCollision,
-    `ClusterExtension ${ownerName} will not take over objects it did not install: ${described.join('; ')}; delete them, or remove them from one of the bundles`,
+    `ClusterExtension ${ownerName} will not take over objects it did not install: ${listed(described)}; delete them, or remove them from one of the bundles`,
     { details: { objects: collisions.map(describeObject) } },
   );
 }

@@ -3,7 +3,7 @@ import type { KubeObject } from '@olm/core';
 import { applyPhases } from './apply-phases.js';
 import { deleteObjects } from './delete-objects.js';
 import { RevisionErrorCodes, revisionError } from './errors.js';
-import { objectKey } from './object-identity.js';
+import { listed, objectKey } from './object-identity.js';
 import { missingPermissions } from './preflight.js';
 import { RevisionStore, type RevisionContent, type RevisionSummary } from './revision-records.js';
 import { serviceAccountClients } from './service-account-client.js';
@@ -23,8 +23,10 @@ const uninstallOrder = ['workloads', 'rbac', 'crds'] as const;
 
 export function createRevisionApplier(options: RevisionApplierOptions): RevisionApplier {
   const limits = { ...defaultRevisionLimits, ...withoutUndefined(options) };
-  if (!Number.isSafeInteger(limits.maxRevisions) || limits.maxRevisions < 1) {
-    throw revisionError(RevisionErrorCodes.invalidInput, `maxRevisions must be a whole number of at least 1, not ${String(limits.maxRevisions)}`, { field: 'maxRevisions' });
+  for (const field of ['maxRevisions', 'maxRevisionBytes', 'maxRevisionContentBytes'] as const) {
+    if (!Number.isSafeInteger(limits[field]) || limits[field] < 1) {
+      throw revisionError(RevisionErrorCodes.invalidInput, `${field} must be a whole number of at least 1, not ${String(limits[field])}`, { field });
+    }
   }
   const store = new RevisionStore(options.client, { namespace: limits.revisionNamespace, maxRecords: limits.maxRevisions, maxRecordBytes: limits.maxRevisionBytes, maxContentBytes: limits.maxRevisionContentBytes });
   const asAccount = serviceAccountClients(options.client, options.kubeConfig);
@@ -42,7 +44,7 @@ export function createRevisionApplier(options: RevisionApplierOptions): Revision
     const target = await currentOrNextRevision(input.owner, summaries, content);
     const label = `revision ${target.number} (${content.bundle.name})`;
     const outcome = await applyPhases(account, content, fieldManager, input.owner.name);
-    const yielded = outcome.yielded.length > 0 ? `; fields left to other field managers: ${outcome.yielded.join(', ')}` : '';
+    const yielded = outcome.yielded.length > 0 ? `; fields left to other field managers: ${listed(outcome.yielded)}` : '';
     if (!outcome.complete) return { revision: target.number, complete: false, message: `${label}: waiting for ${outcome.waitingFor}${yielded}` };
     const installed = await store.setState(target, 'Installed');
 
@@ -150,10 +152,6 @@ function inUninstallOrder(contents: readonly RevisionContent[], only?: string): 
 function identityOf(object: KubeObject): KubeObject {
   const { name, namespace } = object.metadata;
   return { apiVersion: object.apiVersion, kind: object.kind, metadata: { name, ...(namespace ? { namespace } : {}) } };
-}
-
-function listed(descriptions: readonly string[]): string {
-  return descriptions.length <= 3 ? descriptions.join(', ') : `${descriptions.slice(0, 3).join(', ')} and ${descriptions.length - 3} more`;
 }
 
 function checkOwner(owner: RevisionOwner): void {

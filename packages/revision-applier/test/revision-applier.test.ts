@@ -201,13 +201,20 @@ describe('a rendered bundle applied as revisions, as the extension ServiceAccoun
   it('leaves a field another field manager took to it instead of fighting over it', async () => {
     const { rendered, bundle } = await example('acme-database.v1.2.0');
     const deployment = renderedObjects(rendered).find((object) => object.kind === 'Deployment')!;
-    await cluster.client.apply({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: deployment.metadata.name, namespace: deployment.metadata.namespace }, spec: { replicas: 3 } }, { fieldManager: 'kubectl', force: true });
+    const identity = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: deployment.metadata.name, namespace: deployment.metadata.namespace } };
+    await cluster.client.apply({ ...identity, spec: { replicas: 3 } }, { fieldManager: 'kubectl', force: true });
+    // A field inside a keyed list item: the manager container's image.
+    const image = 'registry.example.com/acme/acme-database-operator:hotfix';
+    await cluster.client.apply({ ...identity, spec: { template: { spec: { containers: [{ name: 'manager', image }] } } } }, { fieldManager: 'hotfixer', force: true });
     served.length = 0;
     const result = await applier.apply({ owner, serviceAccount, bundle, rendered });
     expect(result).toMatchObject({ revision: 2, complete: true });
-    expect(result.message).toContain('.spec.replicas (kubectl)');
+    expect(result.message).toContain(`Deployment acme-system/${deployment.metadata.name} .spec.replicas (kubectl)`);
+    expect(result.message).toContain('.spec.template.spec.containers[name="manager"].image (hotfixer)');
     const live = await find(deployment);
     expect(live!.spec.replicas).toBe(3);
+    expect(live!.spec.template.spec.containers[0].image).toBe(image);
+    expect(live!.spec.template.spec.containers[0].args).toEqual(['--leader-elect']);
     expect(live!.metadata.managedFields).toContainEqual(expect.objectContaining({ manager: 'kubectl', fieldsV1: expect.objectContaining({ 'f:spec': { 'f:replicas': {} } }) }));
     expect(served.filter((request) => request.verb === 'patch' && request.query.includes('force=true'))).toEqual([]);
   });
