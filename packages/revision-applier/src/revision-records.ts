@@ -95,6 +95,20 @@ export class RevisionStore {
     }
   }
 
+  /**
+   * Records' contents reduced to object identities, read one at a time: however many records there
+   * are, at most one full content is held at once.
+   */
+  async readIdentities(summaries: readonly RevisionSummary[]): Promise<RevisionContent[]> {
+    const contents: RevisionContent[] = [];
+    for (const summary of summaries) {
+      const content = await this.read(summary);
+      const phases = content.phases.map((phase) => ({ name: phase.name, objects: phase.objects.map(identityOf) }));
+      contents.push({ bundle: content.bundle, serviceAccount: content.serviceAccount, phases });
+    }
+    return contents;
+  }
+
   /** Writes revision `number`, refusing a record over the size limit before anything is sent. */
   async create(owner: RevisionOwner, number: number, content: RevisionContent): Promise<RevisionSummary> {
     const compressed = gzipSync(Buffer.from(JSON.stringify(content), 'utf8'), { level: 9 });
@@ -165,4 +179,9 @@ function summaryOf(secret: CachedObject): RevisionSummary | undefined {
     bundle: { name: annotations[BundleNameAnnotation] ?? '', version: annotations[BundleVersionAnnotation] ?? '' },
     secretName: secret.metadata?.name ?? '',
   };
+}
+
+function identityOf(object: KubeObject): KubeObject {
+  const { name, namespace } = object.metadata;
+  return { apiVersion: object.apiVersion, kind: object.kind, metadata: { name, ...(namespace ? { namespace } : {}) } };
 }
