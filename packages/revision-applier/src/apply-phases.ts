@@ -1,3 +1,4 @@
+import { OwnerNameLabel } from '@olm/bundle-render';
 import type { KubeClient } from '@olm/controller-runtime';
 import type { KubeObject } from '@olm/core';
 import { OlmError } from '@olm/core';
@@ -5,6 +6,9 @@ import { RevisionErrorCodes } from './errors.js';
 import { isContainedIn, yieldForeignFields } from './field-ownership.js';
 import { describeObject, listed, objectKey, ownerNameOf, referenceTo } from './object-identity.js';
 import type { RevisionContent } from './revision-records.js';
+
+/** Objects not yet listed as this owner's are read this many at a time. */
+const readConcurrency = 8;
 
 export interface PhasesOutcome {
   readonly complete: boolean;
@@ -43,13 +47,46 @@ export async function applyPhases(account: KubeClient, content: RevisionContent,
   return { complete: true, written, yielded };
 }
 
-/** Reads every object first, so that a collision is refused before anything is written. */
+/**
+ * Reads every object first, so that a collision is refused before anything is written. Objects
+ * already this owner's come from one labelled list per kind and namespace (a reconcile of an
+ * installed bundle costs a few lists, not a read per object); the others are read one by one, which
+ * also finds objects someone else created under the same name.
+ */
 async function readAll(account: KubeClient, content: RevisionContent, ownerName: string): Promise<Map<string, KubeObject | undefined>> {
+  const objects = content.phases.flatMap((phase) => phase.objects);
   const lives = new Map<string, KubeObject | undefined>();
-  for (const object of content.phases.flatMap((phase) => phase.objects)) lives.set(objectKey(object), await account.find<KubeObject>(referenceTo(object)));
+  const groups = new Map<string, KubeObject>();
+  for (const object of objects) groups.set(`${object.apiVersion}/${object.kind}/${object.metadata.namespace ?? ''}`, object);
+  for (const sample of groups.values()) {
+    for (const live of await listOwned(account, sample, ownerName)) lives.set(objectKey(live), live);
+  }
+  const unlisted = objects.filter((object) => !lives.has(objectKey(object)));
+  for (let start = 0; start < unlisted.length; start += readConcurrency) {
+    const batch = unlisted.slice(start, start + readConcurrency);
+    const found = await Promise.all(batch.map((object) => account.find<KubeObject>(referenceTo(object))));
+    batch.forEach((object, index) => lives.set(objectKey(object), found[index]));
+  }
   const collisions = [...lives.values()].filter((live): live is KubeObject => live !== undefined && ownerNameOf(live) !== ownerName);
   if (collisions.length > 0) throw collisionError(collisions, ownerName);
   return lives;
+}
+
+async function listOwned(account: KubeClient, sample: KubeObject, ownerName: string): Promise<KubeObject[]> {
+  const kind = { apiVersion: sample.apiVersion, kind: sample.kind };
+  const owned: KubeObject[] = [];
+  let next: string | undefined;
+  do {
+    const page = await account.list<KubeObject>(kind, {
+      labelSelector: `${OwnerNameLabel}=${ownerName}`,
+      limit: 500,
+      ...(sample.metadata.namespace ? { namespace: sample.metadata.namespace } : {}),
+      ...(next ? { continue: next } : {}),
+    });
+    owned.push(...page.items);
+    next = page.continue;
+  } while (next);
+  return owned;
 }
 
 async function applyObject(account: KubeClient, desired: KubeObject, live: KubeObject | undefined, fieldManager: string): Promise<{ live: KubeObject; written: boolean; yielded: string[] }> {
