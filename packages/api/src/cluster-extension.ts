@@ -33,6 +33,7 @@ export const ClusterExtensionReasons = {
   failed: 'Failed',
   retrying: 'Retrying',
   blocked: 'Blocked',
+  rollingOut: 'RollingOut',
   deprecated: 'Deprecated',
   notDeprecated: 'NotDeprecated',
   deprecationStatusUnknown: 'DeprecationStatusUnknown',
