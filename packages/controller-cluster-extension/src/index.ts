@@ -5,3 +5,4 @@ export * from './controller.js';
 export { ClusterExtensionErrorCodes } from './errors.js';
 export { formatMissingPermissions, type ExtensionApplier, type ExtensionOwner, type MissingPermission, type ServiceAccountReference } from './extension-applier.js';
 export { ResolutionError, resolveBundle, type CatalogCandidate, type Resolution, type ResolveInput } from './resolve-bundle.js';
+export * from './plugin.js';
