@@ -23,6 +23,8 @@ export interface MissingPermission {
   readonly namespace?: string;
   /** Absent when the verb is on the collection (create, list, watch). */
   readonly name?: string;
+  /** For a non-resource rule a ClusterRole would grant (`/metrics`): group and resource are then `""`. */
+  readonly nonResourceURL?: string;
 }
 
 /** The bundle a revision installs: what `installed()` reports back. */

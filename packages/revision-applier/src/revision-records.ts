@@ -1,0 +1,148 @@
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { OwnerKindLabel, OwnerNameLabel, ownerLabels, type RenderPhaseName } from '@olm/bundle-render';
+import { isNotFound, type KubeClient } from '@olm/controller-runtime';
+import type { CachedObject, KubeObject } from '@olm/core';
+import { RevisionErrorCodes, revisionError } from './errors.js';
+import type { BundleIdentity, RevisionOwner, ServiceAccountReference } from './types.js';
+
+/**
+ * Revisions are kept as immutable, gzip-compressed Secrets in one namespace, one per revision,
+ * labelled with their owner, as upstream's Helm-based applier keeps its releases. The content never
+ * changes once written; the state label moves Installing → Installed → Archived.
+ */
+export const RevisionLabel = 'olm.operatorframework.io/revision';
+export const RevisionStateLabel = 'olm.operatorframework.io/revision-state';
+export const OwnerUidAnnotation = 'olm.operatorframework.io/owner-uid';
+export const BundleNameAnnotation = 'olm.operatorframework.io/bundle-name';
+export const BundleVersionAnnotation = 'olm.operatorframework.io/bundle-version';
+export const RevisionSecretType = 'olm.operatorframework.io/revision';
+const contentKey = 'revision.json.gz';
+
+export type RevisionState = 'Installing' | 'Installed' | 'Archived';
+
+/** What one revision applies, as it applied it. */
+export interface RevisionContent {
+  readonly bundle: BundleIdentity;
+  readonly serviceAccount: ServiceAccountReference;
+  readonly phases: readonly { readonly name: RenderPhaseName; readonly objects: readonly KubeObject[] }[];
+}
+
+/** A revision as listed: its number, state and bundle, without its content. */
+export interface RevisionSummary {
+  readonly number: number;
+  readonly state: RevisionState;
+  readonly bundle: { readonly name: string; readonly version: string };
+  readonly secretName: string;
+}
+
+export interface RevisionStoreLimits {
+  readonly namespace: string;
+  /** The largest compressed record. */
+  readonly maxRecordBytes: number;
+  /** The largest record once decompressed: a record read back is bounded however it was written. */
+  readonly maxContentBytes: number;
+}
+
+export class RevisionStore {
+  constructor(
+    private readonly client: KubeClient,
+    private readonly limits: RevisionStoreLimits,
+  ) {}
+
+  /** The owner's revisions, oldest first: metadata only, so listing costs little whatever the records hold. */
+  async list(owner: RevisionOwner): Promise<RevisionSummary[]> {
+    const summaries: RevisionSummary[] = [];
+    let next: string | undefined;
+    do {
+      const page = await this.client.list(
+        { apiVersion: 'v1', kind: 'Secret' },
+        { namespace: this.limits.namespace, labelSelector: `${OwnerKindLabel}=${ownerLabels(owner.name)[OwnerKindLabel]},${OwnerNameLabel}=${owner.name}`, metadataOnly: true, limit: 100, ...(next ? { continue: next } : {}) },
+      );
+      for (const item of page.items) {
+        const summary = summaryOf(item);
+        if (summary) summaries.push(summary);
+      }
+      next = page.continue;
+    } while (next);
+    return summaries.sort((left, right) => left.number - right.number);
+  }
+
+  async read(summary: RevisionSummary): Promise<RevisionContent> {
+    const secret = await this.client.get<CachedObject & { data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'Secret', namespace: this.limits.namespace, name: summary.secretName });
+    const encoded = secret.data?.[contentKey];
+    if (typeof encoded !== 'string') throw this.invalid(summary, `has no data.${contentKey}`);
+    let text: string;
+    try {
+      text = gunzipSync(Buffer.from(encoded, 'base64'), { maxOutputLength: this.limits.maxContentBytes }).toString('utf8');
+    } catch (error) {
+      throw this.invalid(summary, `cannot be decompressed within ${this.limits.maxContentBytes} bytes (${(error as Error).message})`);
+    }
+    try {
+      return JSON.parse(text) as RevisionContent;
+    } catch {
+      throw this.invalid(summary, 'is not JSON');
+    }
+  }
+
+  /** Writes revision `number`, refusing a record over the size limit before anything is sent. */
+  async create(owner: RevisionOwner, number: number, content: RevisionContent): Promise<RevisionSummary> {
+    const compressed = gzipSync(Buffer.from(JSON.stringify(content), 'utf8'), { level: 9 });
+    if (compressed.length > this.limits.maxRecordBytes) {
+      throw revisionError(
+        RevisionErrorCodes.limitExceeded,
+        `revision ${number} of ClusterExtension ${owner.name} (bundle ${content.bundle.name}) is ${compressed.length} bytes compressed, ` +
+          `more than maxRevisionBytes (${this.limits.maxRecordBytes}); a Secret holds at most 1 MiB, so the bundle cannot be recorded: make the bundle smaller`,
+        { owner: owner.name, bytes: compressed.length, limit: this.limits.maxRecordBytes },
+      );
+    }
+    const summary: RevisionSummary = { number, state: 'Installing', bundle: { name: content.bundle.name, version: content.bundle.version }, secretName: `${owner.name}-r${number}` };
+    await this.client.create({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: {
+        name: summary.secretName,
+        namespace: this.limits.namespace,
+        labels: { ...ownerLabels(owner.name), [RevisionLabel]: String(number), [RevisionStateLabel]: summary.state },
+        annotations: { [OwnerUidAnnotation]: owner.uid, [BundleNameAnnotation]: content.bundle.name, [BundleVersionAnnotation]: content.bundle.version },
+      },
+      type: RevisionSecretType,
+      immutable: true,
+      data: { [contentKey]: compressed.toString('base64') },
+    } as CachedObject);
+    return summary;
+  }
+
+  async setState(summary: RevisionSummary, state: RevisionState): Promise<RevisionSummary> {
+    if (summary.state === state) return summary;
+    await this.client.patch({ apiVersion: 'v1', kind: 'Secret', namespace: this.limits.namespace, name: summary.secretName }, { metadata: { labels: { [RevisionStateLabel]: state } } });
+    return { ...summary, state };
+  }
+
+  async delete(summary: RevisionSummary): Promise<void> {
+    try {
+      await this.client.delete({ apiVersion: 'v1', kind: 'Secret', namespace: this.limits.namespace, name: summary.secretName });
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+  }
+
+  private invalid(summary: RevisionSummary, problem: string) {
+    return revisionError(RevisionErrorCodes.invalidRecord, `revision record Secret ${this.limits.namespace}/${summary.secretName} ${problem}; delete it to let the revision be applied again`, {
+      secret: summary.secretName,
+    });
+  }
+}
+
+function summaryOf(secret: CachedObject): RevisionSummary | undefined {
+  const labels = secret.metadata?.labels ?? {};
+  const annotations = secret.metadata?.annotations ?? {};
+  const number = Number(labels[RevisionLabel]);
+  const state = labels[RevisionStateLabel];
+  if (!Number.isSafeInteger(number) || number < 1 || (state !== 'Installing' && state !== 'Installed' && state !== 'Archived')) return undefined;
+  return {
+    number,
+    state,
+    bundle: { name: annotations[BundleNameAnnotation] ?? '', version: annotations[BundleVersionAnnotation] ?? '' },
+    secretName: secret.metadata?.name ?? '',
+  };
+}
