@@ -9,8 +9,7 @@ import {
 } from '@olm/api';
 import { renderRegistryV1Bundle, type RenderedBundle } from '@olm/bundle-render';
 import { describeError, type CachedObject, type ReconcileContext, type Reconciler, type ReconcileResult } from '@olm/core';
-import { isNotFound, updateObject, updateStatus, type KubeClient } from '@olm/controller-runtime';
-import { isDeepStrictEqual } from 'node:util';
+import { isNotFound, updateObject, writeStatusIfChanged, type KubeClient } from '@olm/controller-runtime';
 import type { CatalogContentCache } from './catalog-content.js';
 import { selectCatalogs } from './catalog-selection.js';
 import { desiredStatus, type DeprecationFacts, type Progress, type StatusOutcome } from './cluster-extension-status.js';
@@ -212,20 +211,5 @@ function forResolved(message: string, resolution: Resolution): string {
 async function writeStatus(parts: ClusterExtensionReconcilerParts, extension: ExtensionObject, outcome: StatusOutcome): Promise<void> {
   const now = parts.now().toISOString().replace(/\.\d+Z$/, 'Z');
   const desired = (live: ExtensionObject): ClusterExtensionStatus => desiredStatus(live.status, outcome, live.metadata.generation ?? 0, now);
-  if (isDeepStrictEqual(desired(extension), extension.status ?? {})) return;
-  try {
-    await updateStatus<ExtensionObject>(
-      parts.client(),
-      { ...Kinds.clusterExtension, name: extension.metadata.name },
-      (live) => {
-        const status = desired(live);
-        if (isDeepStrictEqual(status, live.status ?? {})) return false;
-        live.status = status;
-        return true;
-      },
-      { fieldManager },
-    );
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
-  }
+  await writeStatusIfChanged(parts.client(), { ...Kinds.clusterExtension, name: extension.metadata.name }, extension, desired, { fieldManager });
 }

@@ -1,8 +1,8 @@
 import type { JSONSchemaProps } from '@olm/structural-schema';
-import { GROUP_V1 } from '../cluster-catalog.js';
 import { ClusterExtensionConfigTypes, ClusterExtensionSourceTypes, CrdUpgradeSafetyEnforcements, UpgradeConstraintPolicies } from '../cluster-extension.js';
-import type { CustomResourceDefinition } from '../custom-resource-definition.js';
-import { array, conditionList, labelSelector, object, resourceRoot, string } from './schema-builders.js';
+import type { CustomResourceColumnDefinition, CustomResourceDefinition } from '../custom-resource-definition.js';
+import { olmV1ClusterCrd } from './olm-v1-crd.js';
+import { array, conditionList, labelSelector, object, string } from './schema-builders.js';
 
 // CEL rules keep upstream's messages (users see them). The local API server does not evaluate CEL; the
 // controller refuses an invalid version range or a missing catalog with a Blocked condition instead.
@@ -139,30 +139,12 @@ const status = (): JSONSchemaProps =>
   );
 
 export function clusterExtensionsCrd(): CustomResourceDefinition {
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `clusterextensions.${GROUP_V1}` },
-    spec: {
-      group: GROUP_V1,
-      names: { kind: 'ClusterExtension', listKind: 'ClusterExtensionList', plural: 'clusterextensions', singular: 'clusterextension' },
-      scope: 'Cluster',
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          additionalPrinterColumns: [
-            { name: 'Installed Bundle', type: 'string', jsonPath: '.status.install.bundle.name' },
-            { name: 'Version', type: 'string', jsonPath: '.status.install.bundle.version' },
-            { name: 'Installed', type: 'string', jsonPath: ".status.conditions[?(@.type=='Installed')].status" },
-            { name: 'Progressing', type: 'string', jsonPath: ".status.conditions[?(@.type=='Progressing')].status" },
-            { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
-          ],
-          schema: { openAPIV3Schema: resourceRoot('A package installed from the cluster\'s ClusterCatalogs.', spec(), status(), ['metadata', 'spec']) },
-          subresources: { status: {} },
-        },
-      ],
-    },
-  };
+  const columns: CustomResourceColumnDefinition[] = [
+    { name: 'Installed Bundle', type: 'string', jsonPath: '.status.install.bundle.name' },
+    { name: 'Version', type: 'string', jsonPath: '.status.install.bundle.version' },
+    { name: 'Installed', type: 'string', jsonPath: ".status.conditions[?(@.type=='Installed')].status" },
+    { name: 'Progressing', type: 'string', jsonPath: ".status.conditions[?(@.type=='Progressing')].status" },
+    { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+  ];
+  return olmV1ClusterCrd('ClusterExtension', 'A package installed from the cluster\'s ClusterCatalogs.', columns, spec(), status());
 }
