@@ -1,5 +1,6 @@
 import type { BundleImageLimits } from '@olm/bundle-puller';
 import type { ControllerClusterCatalogPluginOptions } from '@olm/controller-cluster-catalog';
+import type { ControllerClusterExtensionPluginOptions } from '@olm/controller-cluster-extension';
 import { usageError } from './cli-errors.js';
 import { lazyPlugin, type LazyPlugin } from './lazy-plugin.js';
 import bundlePullerPackage from '@olm/bundle-puller/package.json' with { type: 'json' };
@@ -9,6 +10,7 @@ import controllerOperatorConditionsPackage from '@olm/controller-operator-condit
 import controllerOperatorGroupsPackage from '@olm/controller-operator-groups/package.json' with { type: 'json' };
 import controllerOperatorsPackage from '@olm/controller-operators/package.json' with { type: 'json' };
 import controllerClusterCatalogPackage from '@olm/controller-cluster-catalog/package.json' with { type: 'json' };
+import controllerClusterExtensionPackage from '@olm/controller-cluster-extension/package.json' with { type: 'json' };
 import controllerRuntimePackage from '@olm/controller-runtime/package.json' with { type: 'json' };
 import pluginCelPackage from '@olm/plugin-cel/package.json' with { type: 'json' };
 import pluginRbacPackage from '@olm/plugin-rbac/package.json' with { type: 'json' };
@@ -70,6 +72,8 @@ export interface DistributionOptions {
   readonly bundleImageLimits?: Partial<BundleImageLimits>;
   /** The ClusterCatalog controller (OLM v1): its content server, base URL and catalog directories (`--catalog-server-*`, `--catalog-directory`). */
   readonly clusterCatalog?: ControllerClusterCatalogPluginOptions;
+  /** The ClusterExtension controller (OLM v1): the CA it trusts catalogd by (default the in-process content server's), its limits. */
+  readonly clusterExtension?: ControllerClusterExtensionPluginOptions;
 }
 
 /** The Lease the controllers elect a leader on when every controller runs in one process. */
@@ -116,6 +120,18 @@ export function controllerPlugins(options: DistributionOptions): LazyPlugin[] {
         (await import('@olm/controller-cluster-catalog')).createControllerClusterCatalogPlugin({
           ...(options.insecureRegistries?.length ? { insecureRegistries: options.insecureRegistries } : {}),
           ...options.clusterCatalog,
+        }),
+      { runsWith: 'catalog' },
+    ),
+    // OLM v1's ClusterExtensions (operator-controller upstream): with the catalog operator, beside the
+    // ClusterCatalogs it reads over HTTPS; revision records are kept in OLM's namespace.
+    lazyPlugin(
+      'controller-cluster-extension',
+      controllerClusterExtensionPackage.version,
+      async () =>
+        (await import('@olm/controller-cluster-extension')).createControllerClusterExtensionPlugin({
+          revisionNamespace: options.namespace,
+          ...options.clusterExtension,
         }),
       { runsWith: 'catalog' },
     ),

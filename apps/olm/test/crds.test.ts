@@ -5,7 +5,7 @@ import { parseAllDocuments } from 'yaml';
 import { runCliCaptured } from './run-cli.js';
 
 describe('olm crds', () => {
-  it('prints every operators.coreos.com CRD and OLM v1\'s ClusterCatalog as multi-document YAML with structural schemas', async () => {
+  it('prints every operators.coreos.com CRD and OLM v1\'s ClusterCatalog and ClusterExtension as multi-document YAML with structural schemas', async () => {
     const run = await runCliCaptured(['crds']);
     expect(run.code).toBe(0);
     const documents = parseAllDocuments(run.stdout).map((document) => document.toJS() as Record<string, any>);
@@ -13,6 +13,7 @@ describe('olm crds', () => {
     expect(names).toEqual([
       'catalogsources.operators.coreos.com',
       'clustercatalogs.olm.operatorframework.io',
+      'clusterextensions.olm.operatorframework.io',
       'clusterserviceversions.operators.coreos.com',
       'installplans.operators.coreos.com',
       'olmconfigs.operators.coreos.com',

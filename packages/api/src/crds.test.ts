@@ -3,10 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { crds, crdsByKind, findCrd, findCrdVersion, storageApiVersion } from './crds.js';
 
 describe('crds', () => {
-  it('defines the eight operators.coreos.com CRDs and OLM v1\'s ClusterCatalog with plural.group names', () => {
+  it('defines the eight operators.coreos.com CRDs and OLM v1\'s ClusterCatalog and ClusterExtension with plural.group names', () => {
     expect(crds.map((crd) => crd.metadata.name)).toEqual([
       'catalogsources.operators.coreos.com',
       'clustercatalogs.olm.operatorframework.io',
+      'clusterextensions.olm.operatorframework.io',
       'clusterserviceversions.operators.coreos.com',
       'installplans.operators.coreos.com',
       'olmconfigs.operators.coreos.com',
@@ -53,6 +54,7 @@ describe('crds', () => {
     expect(summary).toEqual({
       CatalogSource: { scope: 'Namespaced', versions: ['v1alpha1*'], shortNames: ['catsrc'] },
       ClusterCatalog: { scope: 'Cluster', versions: ['v1*'], shortNames: [] },
+      ClusterExtension: { scope: 'Cluster', versions: ['v1*'], shortNames: [] },
       ClusterServiceVersion: { scope: 'Namespaced', versions: ['v1alpha1*'], shortNames: ['csv', 'csvs'] },
       InstallPlan: { scope: 'Namespaced', versions: ['v1alpha1*'], shortNames: ['ip'] },
       OLMConfig: { scope: 'Cluster', versions: ['v1*'], shortNames: [] },
@@ -84,6 +86,13 @@ describe('crds', () => {
     expect(columns('ClusterCatalog')).toEqual([
       'LastUnpacked=date:.status.lastUnpacked',
       'Serving=string:.status.conditions[?(@.type=="Serving")].status',
+      'Age=date:.metadata.creationTimestamp',
+    ]);
+    expect(columns('ClusterExtension')).toEqual([
+      'Installed Bundle=string:.status.install.bundle.name',
+      'Version=string:.status.install.bundle.version',
+      "Installed=string:.status.conditions[?(@.type=='Installed')].status",
+      "Progressing=string:.status.conditions[?(@.type=='Progressing')].status",
       'Age=date:.metadata.creationTimestamp',
     ]);
     // Upstream declares none for these (kubectl then shows NAME and AGE).

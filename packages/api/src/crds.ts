@@ -1,6 +1,7 @@
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion } from './custom-resource-definition.js';
 import { catalogSourcesCrd } from './crds/catalog-sources.js';
 import { clusterCatalogsCrd } from './crds/cluster-catalogs.js';
+import { clusterExtensionsCrd } from './crds/cluster-extensions.js';
 import { clusterServiceVersionsCrd } from './crds/cluster-service-versions.js';
 import { installPlansCrd } from './crds/install-plans.js';
 import { olmConfigsCrd } from './crds/olm-configs.js';
@@ -11,12 +12,13 @@ import { subscriptionsCrd } from './crds/subscriptions.js';
 
 /**
  * Fresh copies of OLM's CustomResourceDefinitions, sorted by name: OLM v0's (operators.coreos.com) and the
- * OLM v1 kinds this project serves (olm.operatorframework.io: ClusterCatalog).
+ * OLM v1 kinds this project serves (olm.operatorframework.io: ClusterCatalog, ClusterExtension).
  */
 export function buildCrds(): CustomResourceDefinition[] {
   return [
     catalogSourcesCrd(),
     clusterCatalogsCrd(),
+    clusterExtensionsCrd(),
     clusterServiceVersionsCrd(),
     installPlansCrd(),
     olmConfigsCrd(),

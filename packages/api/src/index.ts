@@ -10,6 +10,7 @@ export * from './operator-condition.js';
 export * from './operator.js';
 export * from './olm-config.js';
 export * from './cluster-catalog.js';
+export * from './cluster-extension.js';
 export * from './messages.js';
 export type * from './custom-resource-definition.js';
 export { buildCrds, crds, crdsByKind, findCrd, findCrdVersion, storageApiVersion } from './crds.js';

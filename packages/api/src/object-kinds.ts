@@ -15,6 +15,7 @@ export const Kinds = {
   operator: { apiVersion: ApiVersions.v1, kind: 'Operator' },
   operatorCondition: { apiVersion: ApiVersions.v2, kind: 'OperatorCondition' },
   clusterCatalog: { apiVersion: ApiVersionsV1.v1, kind: 'ClusterCatalog' },
+  clusterExtension: { apiVersion: ApiVersionsV1.v1, kind: 'ClusterExtension' },
   customResourceDefinition: { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' },
   apiService: { apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService' },
   namespace: { apiVersion: 'v1', kind: 'Namespace' },

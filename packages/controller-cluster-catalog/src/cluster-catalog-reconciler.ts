@@ -1,6 +1,6 @@
 import { AvailabilityModes, DeleteServerCacheFinalizer, Kinds, MetadataNameLabel, type ClusterCatalog, type ClusterCatalogStatus } from '@olm/api';
 import { describeError, hasErrorCode, type CachedObject, type ReconcileContext, type Reconciler, type ReconcileResult } from '@olm/core';
-import { isNotFound, updateObject, updateStatus, type KubeClient } from '@olm/controller-runtime';
+import { isNotFound, updateObject, writeStatusIfChanged, type KubeClient } from '@olm/controller-runtime';
 import { isDeepStrictEqual } from 'node:util';
 import { ClusterCatalogErrorCodes, repositoryOf, type LoadedCatalog } from './catalog-source.js';
 import { setProgressing, setServing, setUserSpecifiedUnavailable, withKnownConditions, type ServedContent } from './cluster-catalog-status.js';
@@ -113,22 +113,7 @@ async function writeStatus(parts: ClusterCatalogReconcilerParts, catalog: Catalo
     change(status, live.metadata.generation ?? 0, now);
     return status;
   };
-  if (isDeepStrictEqual(desired(catalog), catalog.status ?? {})) return;
-  try {
-    await updateStatus<CatalogObject>(
-      parts.client(),
-      { ...Kinds.clusterCatalog, name: catalog.metadata.name },
-      (live) => {
-        const status = desired(live);
-        if (isDeepStrictEqual(status, live.status ?? {})) return false;
-        live.status = status;
-        return true;
-      },
-      { fieldManager },
-    );
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
-  }
+  await writeStatusIfChanged(parts.client(), { ...Kinds.clusterCatalog, name: catalog.metadata.name }, catalog, desired, { fieldManager });
 }
 
 /** Unpacks when nothing is served yet, the spec or source changed, or a poll is due; else keeps the status and waits for the next poll. */

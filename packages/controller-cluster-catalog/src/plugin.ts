@@ -1,10 +1,20 @@
-import { contribute, definePlugin, reconcilers, type Plugin } from '@olm/core';
+import { contribute, createSingleExtensionPoint, definePlugin, reconcilers, type Plugin } from '@olm/core';
 import { kubeClient } from '@olm/controller-runtime';
 import { createClusterCatalogController, type ClusterCatalogControllerOptions } from './controller.js';
 // The version `olm version` lists and distributions check is the package's own.
 import packageJson from '../package.json' with { type: 'json' };
 
 export type ControllerClusterCatalogPluginOptions = ClusterCatalogControllerOptions;
+
+/**
+ * The certificate (PEM) the catalog content server serves, once started (undefined before, or over plain
+ * HTTP): what a client in the same process (the ClusterExtension controller) trusts it by.
+ */
+export const catalogServerCertificate = createSingleExtensionPoint<() => string | undefined>({
+  id: 'olm.catalogServerCertificate',
+  description: 'the certificate of the ClusterCatalog content server, for clients in the same process',
+  hint: 'boot the controller-cluster-catalog plugin, or give the client the CA itself',
+});
 
 /**
  * The ClusterCatalog controller as a kernel plugin: contributes the `cluster-catalog` reconciler (run by
@@ -16,11 +26,11 @@ export function createControllerClusterCatalogPlugin(options: ControllerClusterC
     id: 'controller-cluster-catalog',
     version: packageJson.version,
     deps: { client: kubeClient },
-    provides: [reconcilers],
+    provides: [reconcilers, catalogServerCertificate],
     init({ client }) {
       const controller = createClusterCatalogController({ ...options, client });
       return {
-        provide: controller.reconcilers.map((reconciler) => contribute(reconcilers, reconciler)),
+        provide: [...controller.reconcilers.map((reconciler) => contribute(reconcilers, reconciler)), contribute(catalogServerCertificate, () => controller.server?.certificate)],
         start: () => controller.start(),
         stop: () => controller.stop(),
       };

@@ -1,6 +1,7 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { CachedObject } from '@olm/core';
 import { OlmError } from '@olm/core';
-import { isConflict, RuntimeErrorCodes } from './errors.js';
+import { isConflict, isNotFound, RuntimeErrorCodes } from './errors.js';
 import type { KubeClient, ObjectReference } from './kube-client.js';
 import { isSemanticallyEqual } from './semantic-equality.js';
 
@@ -25,6 +26,36 @@ export function updateStatus<T extends CachedObject = CachedObject>(
   options: UpdateWithRetryOptions = {},
 ): Promise<T> {
   return writeWithRetry(client, reference, mutate, options, (object) => client.replaceStatus(object, options));
+}
+
+/**
+ * Writes the status `desired` computes from an object, when it differs from the stored one: nothing is
+ * sent when `cached` (the informer's copy) already has it; conflicts are retried on the latest object;
+ * an object deleted meanwhile is no error.
+ */
+export async function writeStatusIfChanged<T extends CachedObject & { status?: unknown }>(
+  client: KubeClient,
+  reference: ObjectReference,
+  cached: T,
+  desired: (object: T) => NonNullable<T['status']>,
+  options: UpdateWithRetryOptions = {},
+): Promise<void> {
+  if (isDeepStrictEqual(desired(cached), cached.status ?? {})) return;
+  try {
+    await updateStatus<T>(
+      client,
+      reference,
+      (live) => {
+        const status = desired(live);
+        if (isDeepStrictEqual(status, live.status ?? {})) return false;
+        live.status = status;
+        return true;
+      },
+      options,
+    );
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
 }
 
 /** Writes the whole object (spec, labels, …) with PUT, retrying conflicts. Returns the stored object. */

@@ -2,7 +2,7 @@ import { hasErrorCode, type CachedObject } from '@olm/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RuntimeErrorCodes } from '../src/errors.js';
 import type { KubeClient } from '../src/kube-client.js';
-import { updateObject, updateStatus } from '../src/status-update.js';
+import { updateObject, updateStatus, writeStatusIfChanged } from '../src/status-update.js';
 import { configMap, configMapKind, createNamespace, installToyCrd, startServer, toyKind } from './helpers.js';
 
 let env: Awaited<ReturnType<typeof startServer>>;
@@ -74,4 +74,17 @@ describe('updateStatus and updateObject against the local API server', () => {
     expect(after.metadata?.resourceVersion).toBe(before.metadata?.resourceVersion);
   });
 
+
+  it('writeStatusIfChanged sends nothing when the cached copy has the status, writes the latest object otherwise, and ignores an object gone', async () => {
+    type Toy = CachedObject & { spec?: { value: string }; status?: { copied?: string } };
+    const reference = { ...toyKind, namespace: 'kc', name: 'toy-if-changed' };
+    const created = await client.create<Toy>({ ...toyKind, metadata: { namespace: 'kc', name: 'toy-if-changed' }, spec: { value: 'a' } });
+    await writeStatusIfChanged<Toy>(client, reference, created, (toy) => ({ copied: toy.spec?.value }));
+    const written = await client.get<Toy>(reference);
+    expect(written.status).toEqual({ copied: 'a' });
+    await writeStatusIfChanged<Toy>(client, reference, written, (toy) => ({ copied: toy.spec?.value }));
+    expect((await client.get<Toy>(reference)).metadata!.resourceVersion).toBe(written.metadata!.resourceVersion);
+    await client.delete(reference);
+    await expect(writeStatusIfChanged<Toy>(client, reference, written, () => ({ copied: 'b' }))).resolves.toBeUndefined();
+  });
 });

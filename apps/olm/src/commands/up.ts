@@ -231,6 +231,7 @@ function printNextSteps(kubeconfigPath: string, out: (text: string) => void): vo
   out('  kubectl get subscriptions,installplans,csv -n operators\n');
   out('  pnpm -s olm status                                           # subscriptions, their CSVs, and plans waiting for approval\n');
   out('  pnpm -s olm uninstall acme-backup                            # remove it again (see --delete-crds, --delete-operand)\n');
+  out('  kubectl get clusterextensions                                 # OLM v1: packages installed from the ClusterCatalogs (see packages/controller-cluster-extension)\n');
 }
 
 /** Sets the namespace of the kubeconfig's contexts, as `kubectl config set-context --current --namespace` does. */

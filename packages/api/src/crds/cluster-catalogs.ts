@@ -1,7 +1,8 @@
 import type { JSONSchemaProps } from '@olm/structural-schema';
-import { AvailabilityModes, ClusterCatalogSourceTypes, GROUP_V1, SourceDirectoryAnnotation } from '../cluster-catalog.js';
-import type { CustomResourceDefinition } from '../custom-resource-definition.js';
-import { conditionList, dateTime, int32, integer, object, resourceRoot, string } from './schema-builders.js';
+import { AvailabilityModes, ClusterCatalogSourceTypes, SourceDirectoryAnnotation } from '../cluster-catalog.js';
+import type { CustomResourceColumnDefinition, CustomResourceDefinition } from '../custom-resource-definition.js';
+import { olmV1ClusterCrd } from './olm-v1-crd.js';
+import { conditionList, dateTime, int32, integer, object, string } from './schema-builders.js';
 
 // The CEL rules keep upstream's messages (users see them); the local API server does not evaluate CEL,
 // so the controller also refuses what it cannot act on (a digest ref with pollIntervalMinutes) with a
@@ -108,28 +109,10 @@ const status = (): JSONSchemaProps =>
   );
 
 export function clusterCatalogsCrd(): CustomResourceDefinition {
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `clustercatalogs.${GROUP_V1}` },
-    spec: {
-      group: GROUP_V1,
-      names: { kind: 'ClusterCatalog', listKind: 'ClusterCatalogList', plural: 'clustercatalogs', singular: 'clustercatalog' },
-      scope: 'Cluster',
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          additionalPrinterColumns: [
-            { name: 'LastUnpacked', type: 'date', jsonPath: '.status.lastUnpacked' },
-            { name: 'Serving', type: 'string', jsonPath: '.status.conditions[?(@.type=="Serving")].status' },
-            { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
-          ],
-          schema: { openAPIV3Schema: resourceRoot('File-based catalog content made available to the cluster over HTTPS.', spec(), status(), ['metadata', 'spec']) },
-          subresources: { status: {} },
-        },
-      ],
-    },
-  };
+  const columns: CustomResourceColumnDefinition[] = [
+    { name: 'LastUnpacked', type: 'date', jsonPath: '.status.lastUnpacked' },
+    { name: 'Serving', type: 'string', jsonPath: '.status.conditions[?(@.type=="Serving")].status' },
+    { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+  ];
+  return olmV1ClusterCrd('ClusterCatalog', 'File-based catalog content made available to the cluster over HTTPS.', columns, spec(), status());
 }
