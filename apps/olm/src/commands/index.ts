@@ -10,6 +10,7 @@ import { registerExplainCommand } from './explain.js';
 import { registerHistoryCommand } from './history.js';
 import { registerCatalogGraphCommand } from './catalog-graph.js';
 import { registerCatalogRenderCommand } from './catalog-render.js';
+import { registerCatalogTemplateCommand } from './catalog-template.js';
 import { registerCatalogValidateCommand } from './catalog-validate.js';
 import { registerInstallCommand } from './install.js';
 import { registerPackageServerCommand } from './packageserver.js';
@@ -37,6 +38,7 @@ export const commandRegistrars: ReadonlyArray<(program: Command, distribution: D
   registerCatalogRenderCommand,
   registerCatalogGraphCommand,
   registerCatalogBuildCommand,
+  registerCatalogTemplateCommand,
   registerBundleValidateCommand,
   registerBundleBuildCommand,
   registerCrdsCommand,
