@@ -10,3 +10,4 @@ export { pushOciImage } from './image/push-image.js';
 export { bundleToFbc } from './render/bundle-to-fbc.js';
 export { defaultRenderImageLimits, renderBundleFiles, renderImage, type RenderImageOptions } from './render/render-image.js';
 export * from './template/index.js';
+export * from './mirror/index.js';

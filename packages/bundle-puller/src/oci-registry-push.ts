@@ -61,7 +61,8 @@ async function startOfBody(response: Response): Promise<string> {
   return Buffer.concat(chunks).subarray(0, 4096).toString('utf8');
 }
 
-async function pushFailure(response: Response, image: string, what: string): Promise<OlmError> {
+/** The error of a push request the registry refused: its status, its `errors[]`, and what to check. */
+export async function pushFailure(response: Response, image: string, what: string): Promise<OlmError> {
   const text = await startOfBody(response);
   let detail = text.slice(0, 200);
   try {

@@ -11,6 +11,7 @@ import { registerHistoryCommand } from './history.js';
 import { registerCatalogGraphCommand } from './catalog-graph.js';
 import { registerCatalogRenderCommand } from './catalog-render.js';
 import { registerCatalogTemplateCommand } from './catalog-template.js';
+import { registerCatalogMirrorCommand } from './catalog-mirror.js';
 import { registerCatalogValidateCommand } from './catalog-validate.js';
 import { registerInstallCommand } from './install.js';
 import { registerPackageServerCommand } from './packageserver.js';
@@ -39,6 +40,7 @@ export const commandRegistrars: ReadonlyArray<(program: Command, distribution: D
   registerCatalogGraphCommand,
   registerCatalogBuildCommand,
   registerCatalogTemplateCommand,
+  registerCatalogMirrorCommand,
   registerBundleValidateCommand,
   registerBundleBuildCommand,
   registerCrdsCommand,
