@@ -3,9 +3,9 @@ import { BundleImageErrorCodes } from './bundle-image-errors.js';
 import { parseImageReference } from './image-reference.js';
 import { checkDigestAlgorithm, manifestAccept, verifyDigest } from './oci-content.js';
 import type { OciRegistryClientOptions } from './oci-registry-client.js';
-import { pushFailure } from './oci-registry-push.js';
+import { pushFailure, registryRequestsOf, uploadBlob } from './oci-registry-push.js';
 import type { RegistryCredential } from './registry-credentials.js';
-import { createRegistryRequests, type PullSession } from './registry-requests.js';
+import type { PullSession } from './registry-requests.js';
 
 /** A manifest or index as stored: its bytes (any media type), the media type and the digest (checked). */
 export interface RawManifest {
@@ -35,12 +35,7 @@ export interface OciRegistryTransfer {
 
 /** A registry-to-registry transfer client over the registry client's requests (proxies, timeouts, `http` for loopback and `insecureRegistries`, challenges). */
 export function createOciRegistryTransfer(options: OciRegistryClientOptions = {}): OciRegistryTransfer {
-  const requests = createRegistryRequests({
-    timeoutMs: options.requestTimeoutMs ?? 60_000,
-    userAgent: options.userAgent ?? 'olm',
-    ...(options.insecureRegistries ? { insecureRegistries: options.insecureRegistries } : {}),
-    ...(options.proxy ? { proxy: options.proxy } : {}),
-  });
+  const requests = registryRequestsOf(options, 'olm');
   // One session per repository, so that the authorization a challenge earned is reused for its next requests.
   const sessions = new Map<string, PullSession>();
   const sessionOf = (repository: string, credentials: readonly RegistryCredential[] = []): PullSession => {
@@ -89,20 +84,7 @@ export function createOciRegistryTransfer(options: OciRegistryClientOptions = {}
       if (!response.ok) throw await requests.failure(response, session, `blob ${digest}`);
       return (response.body ?? (async function* () {})()) as AsyncIterable<Uint8Array>;
     },
-    async writeBlob(repository, digest, content, credentials) {
-      const session = sessionOf(repository, credentials);
-      const started = await requests.send(session, 'blobs/uploads/', { method: 'POST' });
-      const location = started.headers.get('location');
-      if (started.status !== 202 || !location) throw await pushFailure(started, repository, `the upload of blob ${digest}`);
-      await started.body?.cancel();
-      const put = await requests.send(session, `${location}${location.includes('?') ? '&' : '?'}digest=${encodeURIComponent(digest)}`, {
-        method: 'PUT',
-        headers: { 'Content-Type': 'application/octet-stream' },
-        body: () => content,
-      });
-      if (put.status !== 201) throw await pushFailure(put, repository, `blob ${digest}`);
-      await put.body?.cancel();
-    },
+    writeBlob: (repository, digest, content, credentials) => uploadBlob(requests, sessionOf(repository, credentials), digest, () => content),
     async writeManifest(repository, reference, manifest, credentials) {
       const session = sessionOf(repository, credentials);
       const put = await requests.send(session, `manifests/${reference}`, { method: 'PUT', headers: { 'Content-Type': manifest.mediaType }, body: manifest.bytes });
