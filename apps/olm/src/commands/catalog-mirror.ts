@@ -16,7 +16,7 @@ const limitFlags = [
   { flag: '--max-total-bytes <bytes>', key: 'maxTotalBytes', description: 'most blob bytes copied in the run (default 1 TiB)' },
 ] as const;
 
-type MirrorOptions = RenderInputOptions & { to: string; package?: string[]; channel?: string[]; versionRange?: string } & Partial<Record<(typeof limitFlags)[number]['key'], number>>;
+type MirrorOptions = RenderInputOptions & { to: string; package?: string[]; channel?: string[]; versionRange?: string; parallel?: number } & Partial<Record<(typeof limitFlags)[number]['key'], number>>;
 
 const layoutPrefix = 'oci-layout:';
 
@@ -69,7 +69,8 @@ export function registerCatalogMirrorCommand(program: Command): void {
     .requiredOption('--to <target>', 'a registry (host[:port][/path]) or oci-layout:DIR')
     .option('--package <names>', 'only these packages (comma-separated)', parseList)
     .option('--channel <names>', 'only these channels (comma-separated)', parseList)
-    .option('--version-range <range>', 'only bundles whose version is in this range (blang syntax, e.g. ">=1.0.0 <2.0.0")');
+    .option('--version-range <range>', 'only bundles whose version is in this range (blang syntax, e.g. ">=1.0.0 <2.0.0")')
+    .option('--parallel <count>', 'images copied at the same time (default 4)', parsePositiveInteger);
   for (const { flag, description } of limitFlags) command.option(flag, description, parsePositiveInteger);
   addCatalogLimitOptions(addImageReadOptions(command)).action(async (src: string, options: MirrorOptions) => {
     const [source, target] = [await sourceOf(src), await targetOf(options.to)];
@@ -88,6 +89,7 @@ export function registerCatalogMirrorCommand(program: Command): void {
         ...('image' in source ? { render: await imageRenderOptions(source.image, options, 'olm catalog mirror') } : {}),
         credentialsFor,
         onProgress: reporter.report,
+        ...(options.parallel ? { parallel: options.parallel } : {}),
       });
     } catch (error) {
       reporter.done(`mirror to ${where} stopped after ${summary(reporter.last())}; run the same command again to continue (what was copied is not copied again)`);

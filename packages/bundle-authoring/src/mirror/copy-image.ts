@@ -75,10 +75,16 @@ async function copyBlob(source: Endpoint, target: Endpoint, descriptor: Descript
 /**
  * Copies the image `reference` (a tag or digest) from `source` to `target` by digest: an index with
  * every manifest it lists (all architectures), each manifest's config and layers; then stores it at
- * the target under its digest and, when given, `tag`. A manifest the target already has is not
- * walked again (a registry accepts a manifest only once its blobs are there). Answers the manifest.
+ * the target under its digest and, when given, `tag`. A manifest the target already has is not read or
+ * walked again (a registry accepts a manifest only once its blobs are there). Answers the digest.
  */
-export async function copyImage(source: Endpoint, target: Endpoint, reference: string, context: CopyContext, tag?: string): Promise<RawManifest> {
+export async function copyImage(source: Endpoint, target: Endpoint, reference: string, context: CopyContext, tag?: string): Promise<string> {
+  if (reference.startsWith('sha256:') && tag === undefined && (await target.store.hasManifest(target.repository, reference))) {
+    context.budget.addImage(`${source.repository}@${reference}`);
+    context.stats.manifestsSkipped += 1;
+    context.onProgress?.(context.stats);
+    return reference;
+  }
   const manifest = await source.store.readManifest(source.repository, reference, context.budget.limits.maxManifestBytes);
   context.budget.addImage(`${source.repository}@${manifest.digest}`);
   if (await target.store.hasManifest(target.repository, manifest.digest)) {
@@ -90,10 +96,10 @@ export async function copyImage(source: Endpoint, target: Endpoint, reference: s
     } else {
       for (const blob of [...(parsed.config ? [parsed.config] : []), ...(parsed.layers ?? [])]) await copyBlob(source, target, blob, context);
     }
+    await target.store.writeManifest(target.repository, manifest.digest, manifest);
+    context.stats.manifests += 1;
   }
-  await target.store.writeManifest(target.repository, manifest.digest, manifest);
   if (tag !== undefined) await target.store.writeManifest(target.repository, tag, manifest);
-  context.stats.manifests += 1;
   context.onProgress?.(context.stats);
-  return manifest;
+  return manifest.digest;
 }

@@ -78,7 +78,8 @@ export async function layoutStore(dir: string): Promise<ImageStore> {
       const mediaType = (JSON.parse(bytes.toString('utf8')) as { mediaType?: string }).mediaType ?? entries.get(`${repository}@${digest}`)?.mediaType ?? MediaTypes.ociManifest;
       return { bytes, mediaType, digest };
     },
-    hasManifest: async (_repository, digest) => exists(blobPath(digest)),
+    // listed under this repository, not only present: a manifest whose entry an interrupted run did not record is walked again
+    hasManifest: async (repository, digest) => entries.has(`${repository}@${digest}`) && exists(blobPath(digest)),
     hasBlob: async (_repository, digest) => exists(blobPath(digest)),
     openBlob: async (_repository, digest) => createReadStream(blobPath(digest)),
     async writeBlob(_repository, digest, content) {

@@ -30,6 +30,8 @@ export interface MirrorCatalogOptions extends OciRegistryClientOptions {
   /** The credentials for a repository (`registry/path`), source or target. */
   readonly credentialsFor?: (repository: string) => readonly RegistryCredential[];
   readonly onProgress?: (progress: MirrorProgress) => void;
+  /** Images copied at the same time (default 4): registries answer each request after a round trip, so a few in flight keep the line busy. */
+  readonly parallel?: number;
 }
 
 export interface MirrorResult {
@@ -124,10 +126,10 @@ export async function mirrorCatalog(source: MirrorSource, target: MirrorTarget, 
   const targetOf = (image: MirroredImage): Endpoint => ({ store: targetStore, repository: 'layout' in target ? image.sourceRepository : image.targetRepository });
   const copy = async (image: MirroredImage) => {
     current = image.original;
-    const manifest = await copyImage({ store: sourceStore, repository: image.sourceRepository }, targetOf(image), image.reference, context, image.tag);
+    const digest = await copyImage({ store: sourceStore, repository: image.sourceRepository }, targetOf(image), image.reference, context, image.tag);
     done += 1;
     context.onProgress?.(stats);
-    return { image, mirrored: `${targetOf(image).repository}@${manifest.digest}` };
+    return { image, mirrored: `${targetOf(image).repository}@${digest}` };
   };
   try {
     // the source catalog image itself, by digest, beside the rebuilt one (to compare or go back to)
@@ -135,14 +137,36 @@ export async function mirrorCatalog(source: MirrorSource, target: MirrorTarget, 
       const { tag: _tag, ...untagged } = loaded.image;
       await copy({ ...untagged, targetRepository: `${to}/${loaded.repository}` });
     }
-    const copied: Array<{ image: MirroredImage; mirrored: string }> = [];
-    for (const image of images) copied.push(await copy(image));
+    const copied = await inParallel(images, options.parallel ?? 4, copy);
     const rewritten = rewriteReferences(filtered, new Map(copied.map(({ image, mirrored }) => [image.original, mirrored])));
     const catalogImage = await writeCatalog(target, targetStore, loaded, filtered, rewritten, options.catalogLimits);
     return { catalogImage, images: copied, stats, catalog: 'layout' in target ? filtered : rewritten };
   } finally {
     await targetStore.flush();
   }
+}
+
+/**
+ * `work` over `items`, `width` at a time, results in the order of `items`. After a failure no new item
+ * starts, and the ones under way finish (what they copied counts for the next run) before it is thrown.
+ */
+async function inParallel<T, R>(items: readonly T[], width: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  const worker = async () => {
+    while (!failure && next < items.length) {
+      const index = next++;
+      try {
+        results[index] = await work(items[index]!);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, width) }, worker));
+  if (failure) throw failure.error;
+  return results;
 }
 
 async function writeCatalog(
