@@ -5,7 +5,7 @@
 // layer of BENCH_LAYER_KIB, 64 KiB by default); the catalog is rebuilt to name them, with each bundle's
 // relatedImages cut to its bundle image. The built CLI (`dist/cli.js`) mirrors it to the target as its
 // own process; its peak RSS is its VmHWM. One JSON line per case:
-//   selected-packages  --package of the first packages by name holding BENCH_BUNDLES (200) bundles: the
+//   selected-packages  --package of the first packages by name holding BENCH_BUNDLES (100) bundles: the
 //                      catalog image (all 739 bundles' metadata), their bundle images, the rebuilt catalog
 //   rerun              the same command again: everything is at the target (HEADs only)
 //   catalog-metadata   --package of the selected package with the fewest bundles: mostly the catalog's
@@ -61,13 +61,13 @@ async function pool(items, width, work) {
 
 /**
  * The certified catalog, whole, as a catalog image in `source`; for the packages `selected` (the first
- * ones by name holding at least BENCH_BUNDLES bundles, 200 by default) one synthesized bundle image per
+ * ones by name holding at least BENCH_BUNDLES bundles, 100 by default) one synthesized bundle image per
  * bundle, which the catalog names instead of the real one (other packages keep their real references).
  */
 async function prepareSource(source, directory) {
   const config = await loadDeclarativeConfig(certified);
   if (config.errors.length > 0) throw new Error(`the certified catalog does not load: ${config.errors[0].message}`);
-  const wanted = Number(process.env.BENCH_BUNDLES ?? 200);
+  const wanted = Number(process.env.BENCH_BUNDLES ?? 100);
   const selected = [];
   for (const name of config.packages.map((item) => item.name).sort()) {
     if (config.bundles.filter((bundle) => selected.includes(bundle.package)).length >= wanted) break;
