@@ -135,6 +135,21 @@ describe.skipIf(!binary)('olm catalog mirror between two real registries and an 
     }
   });
 
+  it('mirrors a catalog directory, and names the bundle whose image is missing and how to leave it out', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'olm-mirror-dir-'));
+    const rendered = await runCliCaptured(['catalog', 'render', catalog]);
+    await writeFile(join(dir, 'catalog.json'), rendered.stdout);
+    const run = await runCliCaptured(['catalog', 'mirror', dir, '--to', `${target.host}/from-dir`, '--version-range', '<0.2.0']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(parseAllDocuments(run.stdout)[0]!.toJS().spec.image).toMatch(new RegExp(`^${target.host}/from-dir/catalog@sha256:`));
+
+    await writeFile(join(dir, 'catalog.json'), rendered.stdout.replaceAll(`${source.host}/acme/acme-backup-bundle:v0.2.0`, `${source.host}/acme/acme-backup-bundle:v9.9.9`));
+    const missing = await runCliCaptured(['catalog', 'mirror', dir, '--to', `${target.host}/from-dir`]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`copying ${source.host}/acme/acme-backup-bundle:v9.9.9 (the image of bundle acme-backup.v0.2.0 of package acme-backup): `);
+    expect(missing.stderr).toMatch(/HTTP 404 .*; to mirror without it, leave the bundle out with --package, --channel or --version-range/);
+  });
+
   it('stops at --max-images and --max-blob-bytes, naming the limit and the flag', async () => {
     const planned = await runCliCaptured(['catalog', 'mirror', catalog, '--to', `${target.host}/limited`, '--max-images', '4']);
     expect(planned.code).toBe(1);

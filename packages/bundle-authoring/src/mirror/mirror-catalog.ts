@@ -76,6 +76,14 @@ async function loadSource(source: MirrorSource, options: MirrorCatalogOptions): 
   return { config: await loadCatalogDirectory(layoutCatalogDir(source.layout), options.catalogLimits), repository: metadata.catalogRepository, tag: metadata.tag };
 }
 
+/** A copy's error, saying which image of which bundle failed and how to leave it out. */
+function copyFailure(error: unknown, image: MirroredImage, config: DeclarativeConfig): unknown {
+  if (!(error instanceof OlmError) || error.code === MirrorErrorCodes.limitExceeded) return error;
+  const bundle = config.bundles.find((item) => item.image === image.original || item.relatedImages.some((related) => related.image === image.original));
+  const named = bundle ? ` (${bundle.image === image.original ? 'the image' : 'a related image'} of bundle ${bundle.name} of package ${bundle.package})` : '';
+  return new OlmError(error.code, `copying ${image.original}${named}: ${error.message}; to mirror without it, leave the bundle out with --package, --channel or --version-range`, { cause: error, ...(error.details ? { details: error.details } : {}) });
+}
+
 /** Stores a built image (the rebuilt catalog) in a store under a tag. */
 async function storeBuiltImage(store: ImageStore, repository: string, tag: string, image: Awaited<ReturnType<typeof buildCatalogImage>>): Promise<string> {
   for (const [digest, bytes] of [[image.layerDigest, image.layer], [image.configDigest, image.config]] as const) {
@@ -126,7 +134,12 @@ export async function mirrorCatalog(source: MirrorSource, target: MirrorTarget, 
   const targetOf = (image: MirroredImage): Endpoint => ({ store: targetStore, repository: 'layout' in target ? image.sourceRepository : image.targetRepository });
   const copy = async (image: MirroredImage) => {
     current = image.original;
-    const digest = await copyImage({ store: sourceStore, repository: image.sourceRepository }, targetOf(image), image.reference, context, image.tag);
+    let digest: string;
+    try {
+      digest = await copyImage({ store: sourceStore, repository: image.sourceRepository }, targetOf(image), image.reference, context, image.tag);
+    } catch (error) {
+      throw copyFailure(error, image, filtered);
+    }
     done += 1;
     context.onProgress?.(stats);
     return { image, mirrored: `${targetOf(image).repository}@${digest}` };
