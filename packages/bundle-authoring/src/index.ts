@@ -9,3 +9,5 @@ export { writeOciLayout } from './image/oci-layout.js';
 export { pushOciImage } from './image/push-image.js';
 export { bundleToFbc } from './render/bundle-to-fbc.js';
 export { defaultRenderImageLimits, renderBundleFiles, renderImage, type RenderImageOptions } from './render/render-image.js';
+export * from './template/index.js';
+export * from './mirror/index.js';

@@ -10,3 +10,4 @@ export * from './oci-registry-push.js';
 export { parseAuthChallenge, type AuthChallenge } from './registry-auth.js';
 export * from './registry-credentials.js';
 export * from './plugin.js';
+export * from './oci-registry-transfer.js';

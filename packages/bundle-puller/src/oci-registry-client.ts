@@ -19,7 +19,8 @@ import {
   type PulledLayer,
 } from './oci-content.js';
 import type { RegistryCredential } from './registry-credentials.js';
-import { createRegistryRequests, type PullSession, type RegistryRequests } from './registry-requests.js';
+import { registryRequestsOf } from './oci-registry-push.js';
+import type { PullSession, RegistryRequests } from './registry-requests.js';
 
 export interface OciRegistryClientOptions {
   /**
@@ -160,12 +161,7 @@ function checkLayerList(layers: readonly Descriptor[], budget: BundleImageBudget
  */
 export function createOciRegistryClient(options: OciRegistryClientOptions = {}): OciRegistryClient {
   const maxBlobBytes = options.maxBlobBytes ?? 64 * 1024 * 1024;
-  const requests = createRegistryRequests({
-    timeoutMs: options.requestTimeoutMs ?? 60_000,
-    userAgent: options.userAgent ?? 'olm-catalog-operator',
-    ...(options.insecureRegistries ? { insecureRegistries: options.insecureRegistries } : {}),
-    ...(options.proxy ? { proxy: options.proxy } : {}),
-  });
+  const requests = registryRequestsOf(options, 'olm-catalog-operator');
   return {
     async pullImage(imageText, pullOptions = {}): Promise<PulledImage> {
       const session: PullSession = {

@@ -61,7 +61,8 @@ async function startOfBody(response: Response): Promise<string> {
   return Buffer.concat(chunks).subarray(0, 4096).toString('utf8');
 }
 
-async function pushFailure(response: Response, image: string, what: string): Promise<OlmError> {
+/** The error of a push request the registry refused: its status, its `errors[]`, and what to check. */
+export async function pushFailure(response: Response, image: string, what: string): Promise<OlmError> {
   const text = await startOfBody(response);
   let detail = text.slice(0, 200);
   try {
@@ -92,22 +93,32 @@ async function* slices(bytes: Buffer, onSent: (sent: number) => void): AsyncGene
 
 /**
  * Sends one blob with the monolithic upload: `POST …/blobs/uploads/`, then `PUT <Location>?digest=…`
- * with the bytes, streamed in slices so that a large layer shows progress.
+ * with the bytes `body` streams (after the `POST`, so a challenge never needs the stream twice).
  */
-async function pushBlob(requests: RegistryRequests, session: PullSession, blob: PushBlob, onSent: (sent: number) => void): Promise<void> {
-  const what = `blob ${blob.digest}`;
+export async function uploadBlob(requests: RegistryRequests, session: PullSession, digest: string, body: () => AsyncIterable<Uint8Array>): Promise<void> {
+  const what = `blob ${digest}`;
   const started = await requests.send(session, 'blobs/uploads/', { method: 'POST' });
   const location = started.headers.get('location');
   if (started.status !== 202 || !location) throw await pushFailure(started, session.imageText, `the upload of ${what}`);
   await started.body?.cancel();
   const separator = location.includes('?') ? '&' : '?';
-  const put = await requests.send(session, `${location}${separator}digest=${encodeURIComponent(blob.digest)}`, {
+  const put = await requests.send(session, `${location}${separator}digest=${encodeURIComponent(digest)}`, {
     method: 'PUT',
     headers: { 'Content-Type': 'application/octet-stream' },
-    body: () => slices(blob.bytes, onSent),
+    body,
   });
   if (put.status !== 201) throw await pushFailure(put, session.imageText, what);
   await put.body?.cancel();
+}
+
+/** The registry requests of a client with these options (the pull, push and transfer clients share them). */
+export function registryRequestsOf(options: OciRegistryClientOptions, userAgent: string): RegistryRequests {
+  return createRegistryRequests({
+    timeoutMs: options.requestTimeoutMs ?? 60_000,
+    userAgent: options.userAgent ?? userAgent,
+    ...(options.insecureRegistries ? { insecureRegistries: options.insecureRegistries } : {}),
+    ...(options.proxy ? { proxy: options.proxy } : {}),
+  });
 }
 
 /**
@@ -115,12 +126,7 @@ async function pushBlob(requests: RegistryRequests, session: PullSession, blob: 
  * proxies, timeouts, `http` for loopback and `insecureRegistries`, `Basic`/`Bearer` challenges).
  */
 export function createOciRegistryPusher(options: OciRegistryClientOptions = {}): OciRegistryPusher {
-  const requests = createRegistryRequests({
-    timeoutMs: options.requestTimeoutMs ?? 60_000,
-    userAgent: options.userAgent ?? 'olm',
-    ...(options.insecureRegistries ? { insecureRegistries: options.insecureRegistries } : {}),
-    ...(options.proxy ? { proxy: options.proxy } : {}),
-  });
+  const requests = registryRequestsOf(options, 'olm');
   return {
     async pushImage(imageText, content, pushOptions = {}) {
       const image = parseImageReference(imageText);
@@ -136,7 +142,7 @@ export function createOciRegistryPusher(options: OciRegistryClientOptions = {}):
         const skipped = head.status === 200;
         const report = (sent: number) => pushOptions.onProgress?.({ what: `blob ${blob.digest}`, bytes: blob.bytes.length, sent, skipped, done: index, total });
         report(skipped ? blob.bytes.length : 0);
-        if (!skipped) await pushBlob(requests, session, blob, report);
+        if (!skipped) await uploadBlob(requests, session, blob.digest, () => slices(blob.bytes, report));
       }
       pushOptions.onProgress?.({ what: 'manifest', bytes: content.manifest.length, sent: 0, skipped: false, done: content.blobs.length, total });
       const put = await requests.send(session, `manifests/${image.reference}`, {

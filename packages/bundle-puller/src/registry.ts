@@ -8,3 +8,4 @@ export * from './oci-content.js';
 export * from './oci-registry-client.js';
 export * from './oci-registry-push.js';
 export * from './registry-credentials.js';
+export * from './oci-registry-transfer.js';

@@ -46,9 +46,14 @@ export async function checkImageReference(ref: string, flag: string): Promise<vo
 
 /** The credentials of the registry config (docker's `config.json` format) that apply to `image`. */
 export async function registryCredentials(options: RegistryOptions, image: string): Promise<RegistryCredential[]> {
+  return (await registryCredentialsLookup(options))(image);
+}
+
+/** Reads the registry config once; answers the credentials that apply to each image or repository asked about. */
+export async function registryCredentialsLookup(options: RegistryOptions): Promise<(image: string) => RegistryCredential[]> {
   const explicit = options.registryConfig ?? process.env.REGISTRY_AUTH_FILE;
   const file = explicit ?? join(homedir(), '.docker', 'config.json');
-  if (!explicit && !existsSync(file)) return [];
+  if (!explicit && !existsSync(file)) return () => [];
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -58,7 +63,7 @@ export async function registryCredentials(options: RegistryOptions, image: strin
   const { keyringFromSecret, credentialsForImage, parseImageReference } = await import('@olm/bundle-puller/registry');
   const { entries, problem } = keyringFromSecret({ type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': Buffer.from(text).toString('base64') } });
   if (problem) throw inputError(`the registry config ${file} cannot be read: ${problem}`);
-  return credentialsForImage(entries, parseImageReference(image)).map((credential) => ({ ...credential, source: `registry config ${file}` }));
+  return (image) => credentialsForImage(entries, parseImageReference(image)).map((credential) => ({ ...credential, source: `registry config ${file}` }));
 }
 
 /** A size for a progress line, in whole KiB or MiB, so that the line changes at most once per KiB or MiB. */

@@ -10,6 +10,8 @@ import { registerExplainCommand } from './explain.js';
 import { registerHistoryCommand } from './history.js';
 import { registerCatalogGraphCommand } from './catalog-graph.js';
 import { registerCatalogRenderCommand } from './catalog-render.js';
+import { registerCatalogTemplateCommand } from './catalog-template.js';
+import { registerCatalogMirrorCommand } from './catalog-mirror.js';
 import { registerCatalogValidateCommand } from './catalog-validate.js';
 import { registerInstallCommand } from './install.js';
 import { registerPackageServerCommand } from './packageserver.js';
@@ -37,6 +39,8 @@ export const commandRegistrars: ReadonlyArray<(program: Command, distribution: D
   registerCatalogRenderCommand,
   registerCatalogGraphCommand,
   registerCatalogBuildCommand,
+  registerCatalogTemplateCommand,
+  registerCatalogMirrorCommand,
   registerBundleValidateCommand,
   registerBundleBuildCommand,
   registerCrdsCommand,

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { RenderImageOptions } from '@olm/bundle-authoring';
 import type { BundleImageLimits } from '@olm/bundle-puller/registry';
 import type { DeclarativeConfig, LoadProblem } from '@olm/registry';
 import type { Command } from 'commander';
@@ -23,8 +24,13 @@ export type RenderInputOptions = RegistryOptions & CatalogLimitOptions & Authori
 
 /** The registry, image-limit and bundle-directory flags of a command that renders (besides the catalog limit flags it has). */
 export function addRenderInputOptions(command: Command): Command {
+  return addAuthoringLimitOptions(addImageReadOptions(command), { fileBytes: false });
+}
+
+/** The image-limit and registry flags of a command that reads images. */
+export function addImageReadOptions(command: Command): Command {
   for (const { flag, description } of imageLimitFlags) command.option(flag, description, parsePositiveInteger);
-  return addAuthoringLimitOptions(addRegistryOptions(command), { fileBytes: false });
+  return addRegistryOptions(command);
 }
 
 function describeProblems(problems: readonly LoadProblem[]): string {
@@ -53,19 +59,22 @@ export async function loadRenderInput(ref: string, options: RenderInputOptions):
     throw inputError(`cannot read ${ref}: no such directory; pass a catalog or bundle directory, or an image reference such as quay.io/acme/catalog:latest`);
   }
   await checkImageReference(ref, 'the reference');
-  const { renderImage, defaultRenderImageLimits } = await import('@olm/bundle-authoring');
+  const { renderImage } = await import('@olm/bundle-authoring');
+  return withProgress(`pulled ${ref}`, `pulling ${ref} failed`, async (progress) =>
+    renderImage(ref, { ...(await imageRenderOptions(ref, options, 'olm catalog render')), onProgress: (bytesRead) => progress.update(`pulling ${ref}: ${sizeText(bytesRead)} read`) }),
+  );
+}
+
+/** How `command` reads the image `ref`: its registry's credentials, the image limits of its flags (naming them when one is crossed). */
+export async function imageRenderOptions(ref: string, options: RenderInputOptions, command: string): Promise<RenderImageOptions> {
+  const { defaultRenderImageLimits } = await import('@olm/bundle-authoring');
   const limits = { ...defaultRenderImageLimits };
   for (const { key, option } of imageLimitFlags) if (typeof options[option] === 'number') limits[key] = options[option];
-  const credentials = await registryCredentials(options, ref);
-  const limitHints = Object.fromEntries(imageLimitFlags.map(({ key, flag }) => [key, `olm catalog render ${flag.split(' ')[0]}`]));
-  return withProgress(`pulled ${ref}`, `pulling ${ref} failed`, (progress) =>
-    renderImage(ref, {
-      insecureRegistries: options.insecureRegistry,
-      credentials,
-      limits,
-      limitHints,
-      catalogLimits,
-      onProgress: (bytesRead) => progress.update(`pulling ${ref}: ${sizeText(bytesRead)} read`),
-    }),
-  );
+  return {
+    insecureRegistries: options.insecureRegistry,
+    credentials: await registryCredentials(options, ref),
+    limits,
+    limitHints: Object.fromEntries(imageLimitFlags.map(({ key, flag }) => [key, `${command} ${flag.split(' ')[0]}`])),
+    catalogLimits: catalogLimitsFromOptions(options),
+  };
 }
