@@ -6,5 +6,6 @@ export * from './image-reference.js';
 export * from './layer-entries.js';
 export * from './oci-content.js';
 export * from './oci-registry-client.js';
+export * from './oci-registry-artifacts.js';
 export * from './oci-registry-push.js';
 export * from './registry-credentials.js';
