@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ImageSignatureVerifier } from '@olm/core';
 import { silentLogger, type KubeClient } from '@olm/controller-runtime';
 import { createCatalogController, type CatalogControllerOptions } from '@olm/controller-catalog';
 import { createRbacGenerator } from '@olm/plugin-rbac';
@@ -30,6 +31,8 @@ export function createOperatorNamespace(client: KubeClient, name: string, annota
 export interface CatalogOperatorOptions {
   readonly controller?: Partial<CatalogControllerOptions>;
   readonly puller?: BundlePullerPluginOptions;
+  /** Verifies the images of catalogs with a signature policy (`@olm/image-signatures`' tests give one). */
+  readonly verifier?: ImageSignatureVerifier;
 }
 
 /** The catalog operator's reconcilers in a manager of their own, with a bundle puller; both write with `client`. */
@@ -38,7 +41,7 @@ async function startCatalogOperator(cluster: testing.TestCluster, options: Catal
   const running = await testing.startReconcilers({
     kubeconfig: cluster.server.kubeconfig,
     controller: () => {
-      const puller = createBundlePuller({ client: () => client, logger: silentLogger, ...options.puller });
+      const puller = createBundlePuller({ client: () => client, logger: silentLogger, ...options.puller, verifier: () => options.verifier });
       const controller = createCatalogController({
         client,
         resolver: createResolver({ satBackend: createLogicSolverBackend(), constraintEvaluators: builtInConstraintEvaluators }),
