@@ -1,6 +1,6 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
-import { OlmError, describeError } from '@olm/core';
-import { MediaTypes, sha256Digest, type OciArtifactReader, type OciRegistryPusher, type RegistryCredential } from '@olm/bundle-puller/registry';
+import { OlmError, describeError, hasErrorCode } from '@olm/core';
+import { BundleImageErrorCodes, MediaTypes, sha256Digest, type OciArtifactReader, type OciRegistryPusher, type RegistryCredential } from '@olm/bundle-puller/registry';
 import { CosignAnnotations, CosignMediaTypes, repositoryOf, signatureTag, simpleSigningPayload } from './cosign-format.js';
 import { signWithKey } from './key-signature.js';
 import { ImageSignatureErrorCodes } from './signature-errors.js';
@@ -52,7 +52,8 @@ async function digestOf(options: SignImageOptions): Promise<string> {
 /**
  * Signs an image as `cosign sign` does (without the transparency log): a simple-signing payload naming the
  * image's digest, signed, added as a layer to the manifest tagged `sha256-<hex>.sig` in its repository
- * (its signatures so far are kept; the same signature twice is stored once). Answers the digest signed
+ * (its signatures so far are kept, but for those whose payload the registry no longer has; the same
+ * signature twice is stored once). Answers the digest signed
  * and the signature manifest's reference.
  */
 export async function signImage(options: SignImageOptions): Promise<{ readonly digest: string; readonly signatures: string }> {
@@ -63,12 +64,20 @@ export async function signImage(options: SignImageOptions): Promise<{ readonly d
   const payloadDigest = sha256Digest(payload);
   const { signature, annotations } = options.sign(payload);
   const existing = await options.reader.readManifest(signatures, defaultSignatureLimits.maxManifestBytes, readOptions);
-  const layers = ((existing?.manifest.layers ?? []) as SignatureManifest['layers']).filter(
-    (layer) => !(layer.digest === payloadDigest && layer.annotations?.[CosignAnnotations.signature] === signature),
-  );
-  layers.push({ mediaType: CosignMediaTypes.simpleSigning, size: payload.length, digest: payloadDigest, annotations: { ...annotations, [CosignAnnotations.signature]: signature } });
   const blobs = new Map<string, Buffer>([[payloadDigest, payload]]);
-  for (const layer of layers) if (!blobs.has(layer.digest)) blobs.set(layer.digest, await options.reader.readBlob(options.image, layer.digest, defaultSignatureLimits.maxPayloadBytes, readOptions));
+  const layers: SignatureManifest['layers'] = [];
+  for (const layer of (Array.isArray(existing?.manifest.layers) ? existing.manifest.layers : []) as SignatureManifest['layers']) {
+    if (layer.digest === payloadDigest && layer.annotations?.[CosignAnnotations.signature] === signature) continue;
+    // an earlier signature whose payload is gone cannot be pushed again (the registry refuses the manifest): dropped
+    const bytes = blobs.get(layer.digest) ?? (await options.reader.readBlob(options.image, layer.digest, defaultSignatureLimits.maxPayloadBytes, readOptions).catch((error: unknown) => {
+        if (hasErrorCode(error, BundleImageErrorCodes.notFound)) return undefined;
+        throw error;
+      }));
+    if (!bytes) continue;
+    blobs.set(layer.digest, bytes);
+    layers.push(layer);
+  }
+  layers.push({ mediaType: CosignMediaTypes.simpleSigning, size: payload.length, digest: payloadDigest, annotations: { ...annotations, [CosignAnnotations.signature]: signature } });
   // the configuration cosign writes for a signature image: no platform, one diff per payload
   const config = Buffer.from(
     JSON.stringify({ architecture: '', created: '0001-01-01T00:00:00Z', history: [{ created: '0001-01-01T00:00:00Z' }], os: '', rootfs: { type: 'layers', diff_ids: layers.map((layer) => layer.digest) }, config: {} }),

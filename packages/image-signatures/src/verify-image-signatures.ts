@@ -25,12 +25,19 @@ const limitHint = (limit: keyof SignatureLimits) => `raise the image signature v
 async function verifyLayer(options: VerifyImageSignaturesOptions, layer: ArtifactDescriptor, limits: SignatureLimits): Promise<{ signer?: string; problem?: string }> {
   const { policy } = options;
   const signature = layer.annotations?.[CosignAnnotations.signature];
-  if (!signature) return { problem: `it has no ${CosignAnnotations.signature} annotation` };
+  if (typeof signature !== 'string' || signature === '') return { problem: `it has no ${CosignAnnotations.signature} annotation` };
   if (!(layer.size <= limits.maxPayloadBytes)) return { problem: `its payload of ${layer.size} bytes is past maxPayloadBytes (${limits.maxPayloadBytes}; ${limitHint('maxPayloadBytes')})` };
-  const payload = await options.reader.readBlob(options.image, layer.digest, limits.maxPayloadBytes, {
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.credentials ? { credentials: options.credentials } : {}),
-  });
+  let payload: Buffer;
+  try {
+    payload = await options.reader.readBlob(options.image, layer.digest, limits.maxPayloadBytes, {
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.credentials ? { credentials: options.credentials } : {}),
+    });
+  } catch (error) {
+    // one unreadable signature (missing, corrupt, too large) does not hide the others
+    if (options.signal?.aborted || hasErrorCode(error, BundleImageErrorCodes.unreachable)) throw error;
+    return { problem: `its payload cannot be read: ${describeError(error)}` };
+  }
   const wrongPayload = payloadProblem(payload, options.digest);
   if (wrongPayload) return { problem: wrongPayload };
   const key = policy.publicKeys.find((candidate) => isSignedWithKey(payload, signature, candidate.key));
@@ -68,7 +75,12 @@ export async function verifyImageSignatures(options: VerifyImageSignaturesOption
     if (!hasErrorCode(error, BundleImageErrorCodes.tooLarge)) throw error;
     throw new OlmError(ImageSignatureErrorCodes.limitExceeded, `the signature manifest ${signatures} of ${what} is larger than maxManifestBytes (${limits.maxManifestBytes} bytes); ${limitHint('maxManifestBytes')}`, { cause: error });
   }
-  const layers = (manifest?.manifest.layers ?? []).filter((layer) => layer.mediaType === CosignMediaTypes.simpleSigning);
+  // a hostile manifest may hold anything: only well-formed descriptors count
+  const listed: unknown[] = Array.isArray(manifest?.manifest.layers) ? manifest.manifest.layers : [];
+  const layers = listed.filter(
+    (layer): layer is ArtifactDescriptor =>
+      typeof layer === 'object' && layer !== null && (layer as ArtifactDescriptor).mediaType === CosignMediaTypes.simpleSigning && typeof (layer as ArtifactDescriptor).digest === 'string',
+  );
   if (layers.length === 0) {
     throw new OlmError(
       ImageSignatureErrorCodes.unsigned,

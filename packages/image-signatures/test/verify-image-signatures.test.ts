@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOciArtifactReader, createOciRegistryPusher, sha256Digest } from '@olm/bundle-puller/registry';
-import { dockerRegistryBinary, pushBlob, pushMinimalBundle, startDockerRegistry, type DockerRegistry, type PushedImage } from '@olm/bundle-puller/testing';
+import { blobDataPath, dockerRegistryBinary, pushBlob, pushMinimalBundle, startDockerRegistry, type DockerRegistry, type PushedImage } from '@olm/bundle-puller/testing';
 import { CosignAnnotations, ImageSignatureErrorCodes, keySigner, parseSignaturePolicy, signatureTag, signImage, verifyImageSignatures, type SignaturePolicy } from '../src/index.js';
 import { startLocalSigstore, type LocalSigstore } from './local-sigstore.js';
 
@@ -139,6 +139,17 @@ describe.skipIf(!binary)('cosign signatures in a real registry', () => {
     await signImage({ image: late.reference, sign: early, reader, pusher });
     // logged an hour ago by a certificate valid then: still fine (the log's time counts, not now)
     await expect(verify(late, policy)).resolves.toMatchObject({ signer: expect.stringContaining('release@acme.example') });
+  });
+
+  it('tries the other signatures when the payload of one is gone from the registry', async () => {
+    const target = await pushMinimalBundle(registry, 'acme/payload-gone', 'v1', 'payload-gone');
+    const payload = Buffer.from('{"critical":{}}');
+    await pushSignatureManifest(registry, 'acme/payload-gone', target.manifestDigest, [{ payload, signature: 'AAAA' }]);
+    rmSync(blobDataPath(registry.storage, sha256Digest(payload)));
+    const policy = policyOf({ 'ec.pub': keys.ec.publicPem });
+    expect(await codeOf(verify(target, policy))).toMatch(new RegExp(`^${ImageSignatureErrorCodes.invalid}: .*signature 1 \\(${sha256Digest(payload)}\\): its payload cannot be read: `));
+    await signImage({ image: target.reference, sign: keySigner(keys.ec.privatePem), reader, pusher });
+    await expect(verify(target, policy)).resolves.toEqual({ signer: 'key ec.pub' });
   });
 
   it('says what is wrong with a policy', () => {
