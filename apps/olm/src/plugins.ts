@@ -1,6 +1,7 @@
 import type { BundleImageLimits } from '@olm/bundle-puller';
 import type { ControllerClusterCatalogPluginOptions } from '@olm/controller-cluster-catalog';
 import type { ControllerClusterExtensionPluginOptions } from '@olm/controller-cluster-extension';
+import type { SignatureLimits } from '@olm/image-signatures';
 import { usageError } from './cli-errors.js';
 import { lazyPlugin, type LazyPlugin } from './lazy-plugin.js';
 import bundlePullerPackage from '@olm/bundle-puller/package.json' with { type: 'json' };
@@ -17,6 +18,7 @@ import pluginRbacPackage from '@olm/plugin-rbac/package.json' with { type: 'json
 import pluginSatLogicSolverPackage from '@olm/plugin-sat-logic-solver/package.json' with { type: 'json' };
 import registryPackage from '@olm/registry/package.json' with { type: 'json' };
 import resolverPackage from '@olm/resolver/package.json' with { type: 'json' };
+import imageSignaturesPackage from '@olm/image-signatures/package.json' with { type: 'json' };
 
 // Each entry names a plugin (id, and the version its package.json says) and imports its package
 // only when a command boots it: see lazy-plugin.ts. Order does not matter: the kernel sorts plugins by their dependencies.
@@ -70,6 +72,8 @@ export interface DistributionOptions {
   readonly globalPullSecret?: { readonly namespace: string; readonly name: string };
   /** Bounds of one bundle image (`--bundle-max-layers`, `--bundle-max-uncompressed-bytes`, …); the puller's defaults otherwise. */
   readonly bundleImageLimits?: Partial<BundleImageLimits>;
+  /** Bounds of one image's signature verification (`--signature-max-signatures`, …); the verifier's defaults otherwise. */
+  readonly signatureLimits?: Partial<SignatureLimits>;
   /** The ClusterCatalog controller (OLM v1): its content server, base URL and catalog directories (`--catalog-server-*`, `--catalog-directory`). */
   readonly clusterCatalog?: ControllerClusterCatalogPluginOptions;
   /** The ClusterExtension controller (OLM v1): the CA it trusts catalogd by (default the in-process content server's), its limits. */
@@ -142,6 +146,14 @@ export function controllerPlugins(options: DistributionOptions): LazyPlugin[] {
         ...(options.bundleUnpackTimeoutMs !== undefined ? { bundleUnpackTimeoutMs: options.bundleUnpackTimeoutMs } : {}),
         ...(options.globalPullSecret ? { globalPullSecret: options.globalPullSecret } : {}),
         ...(options.bundleImageLimits ? { bundleImageLimits: options.bundleImageLimits } : {}),
+      }),
+    ),
+    // Catalogs annotated olm.operatorframework.io/signature-policy: their policies are ConfigMaps in OLM's namespace.
+    lazyPlugin('image-signatures', imageSignaturesPackage.version, async () =>
+      (await import('@olm/image-signatures')).createImageSignaturesPlugin({
+        policyNamespace: options.namespace,
+        ...(options.signatureLimits ? { signatureLimits: options.signatureLimits } : {}),
+        ...(options.insecureRegistries?.length ? { registry: { insecureRegistries: options.insecureRegistries } } : {}),
       }),
     ),
   ];

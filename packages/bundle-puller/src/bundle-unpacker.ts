@@ -2,10 +2,12 @@ import {
   bundleUnpackTimeoutAnnotation,
   describeError,
   hasErrorCode,
+  isImageSignatureRefusal,
   type BundlePuller,
   type BundlePullFailureReason,
   type BundlePullRequest,
   type BundlePullResult,
+  type ImageSignatureVerifier,
   type KubeObject,
   type Logger,
 } from '@olm/core';
@@ -18,11 +20,13 @@ import { parseImageReference } from './image-reference.js';
 import { Kinds, type DataObject } from './kinds.js';
 import type { OciRegistryClient } from './oci-registry-client.js';
 import { credentialsForImage, keyringFromSecret, type RegistryCredential } from './registry-credentials.js';
+import { checkSignature, isVerifiedFor, withoutSignatureAnnotations } from './signature-check.js';
 
 /** Upstream's `--bundle-unpack-timeout` default. */
 export const defaultBundleUnpackTimeoutMs = 10 * 60_000;
 
-const secretsKey = (request: BundlePullRequest) => JSON.stringify(request.pullSecrets ?? []);
+// a pull is started again at once when the pull secrets or the signature policy change: they are how a user fixes a failed one
+const secretsKey = (request: BundlePullRequest) => JSON.stringify([request.pullSecrets ?? [], request.signaturePolicy ?? null]);
 
 export interface BundleUnpackerOptions {
   readonly client: () => KubeClient;
@@ -43,6 +47,8 @@ export interface BundleUnpackerOptions {
   /** Bounds of one image (layers, bytes, files); unset ones are `defaultBundleImageLimits`. */
   readonly limits?: Partial<BundleImageLimits>;
   readonly fieldManager?: string;
+  /** Verifies the images of catalogs with a signature policy (the `imageSignatureVerifier` point); none: such catalogs' images fail. */
+  readonly verifier?: () => ImageSignatureVerifier | undefined;
 }
 
 interface Pull {
@@ -88,6 +94,8 @@ export class BundleUnpacker implements BundlePuller {
     if (stored && stored.metadata?.annotations?.[bundleImageAnnotation] === bundle.image) {
       const failure = stored.metadata?.annotations?.[bundleUnpackFailureAnnotation];
       if (failure !== undefined) return this.terminalFailure(failure, where);
+    }
+    if (stored && stored.metadata?.annotations?.[bundleImageAnnotation] === bundle.image && isVerifiedFor(stored, request.signaturePolicy)) {
       try {
         return { state: 'unpacked', manifests: manifestsFromConfigMap(stored) };
       } catch (error) {
@@ -156,10 +164,13 @@ export class BundleUnpacker implements BundlePuller {
         notes = found.notes;
         const budget = new BundleImageBudget(this.limits, image);
         const pulled = await this.options.registryClient.pullImage(image, { signal, credentials: found.credentials, budget });
+        const policy = request.signaturePolicy;
+        const verified = policy === undefined ? {} : await checkSignature(this.options.verifier?.(), { image, digest: pulled.referenceDigest, policy, catalog, credentials: found.credentials, signal });
         const files = await extractBundleFiles(pulled.layers, image, budget);
         signal.throwIfAborted();
         const configMap = unpackedConfigMap({ image, digest: pulled.digest, files, catalog, ...(request.catalogUid ? { catalogUid: request.catalogUid } : {}) });
-        await this.store(configMap);
+        const stored = { ...configMap, metadata: { ...configMap.metadata, annotations: { ...withoutSignatureAnnotations(configMap.metadata.annotations as Record<string, string> | undefined), ...verified } } };
+        await this.store(stored);
         this.options.logger.info('bundle image unpacked', { image, configMap: where, digest: pulled.digest });
         this.pulls.delete(where);
       } catch (error) {
@@ -171,7 +182,7 @@ export class BundleUnpacker implements BundlePuller {
           this.options.logger.warn('bundle image unpack timed out', { image, timeout: formatGoDuration(timeoutMs) });
           return;
         }
-        const imageAtFault = hasErrorCode(error) && (error.code.startsWith('OLM_BUNDLE_IMAGE_') || error.code.startsWith('OLM_BUNDLE_UNPACK_'));
+        const imageAtFault = isImageSignatureRefusal(error) || (hasErrorCode(error) && (error.code.startsWith('OLM_BUNDLE_IMAGE_') || error.code.startsWith('OLM_BUNDLE_UNPACK_')));
         const unauthorized = hasErrorCode(error, 'OLM_BUNDLE_IMAGE_UNAUTHORIZED');
         const message = `unpacking ${what} failed: ${describeError(error)}${unauthorized && notes.length > 0 ? ` (pull secrets: ${notes.join('; ')})` : ''}`;
         const terminal = hasErrorCode(error) && isBundleImageLimitError(error.code);

@@ -1,4 +1,4 @@
-import { bundlePuller, contribute, definePlugin, logger, optional, type Plugin } from '@olm/core';
+import { bundlePuller, contribute, definePlugin, imageSignatureVerifier, logger, optional, type ImageSignatureVerifier, type Plugin } from '@olm/core';
 import { kubeClient, silentLogger } from '@olm/controller-runtime';
 import type { BundleImageLimits } from './bundle-image-limits.js';
 import { BundleUnpacker, type BundleUnpackerOptions } from './bundle-unpacker.js';
@@ -44,9 +44,10 @@ export interface BundlePullerPluginOptions {
 }
 
 /** A `BundleUnpacker` over a registry client, from the plugin's options. */
-export function createBundlePuller(options: BundlePullerPluginOptions & Pick<BundleUnpackerOptions, 'client' | 'logger' | 'now'>): BundleUnpacker {
+export function createBundlePuller(options: BundlePullerPluginOptions & Pick<BundleUnpackerOptions, 'client' | 'logger' | 'now' | 'verifier'>): BundleUnpacker {
   return new BundleUnpacker({
     client: options.client,
+    ...(options.verifier ? { verifier: options.verifier } : {}),
     logger: options.logger,
     ...(options.now ? { now: options.now } : {}),
     registryClient: createOciRegistryClient({
@@ -72,10 +73,11 @@ export function createBundlePullerPlugin(options: BundlePullerPluginOptions = {}
   return definePlugin({
     id: 'bundle-puller',
     version: packageJson.version,
-    deps: { client: kubeClient, logger: optional(logger) },
+    deps: { client: kubeClient, logger: optional(logger), verifier: optional(imageSignatureVerifier) },
     provides: [bundlePuller],
     init(deps) {
-      const puller = createBundlePuller({ ...options, client: () => deps.client, logger: deps.logger ?? silentLogger });
+      const verifier: ImageSignatureVerifier | undefined = deps.verifier;
+      const puller = createBundlePuller({ ...options, client: () => deps.client, logger: deps.logger ?? silentLogger, verifier: () => verifier });
       return { provide: [contribute(bundlePuller, puller)], stop: () => puller.close() };
     },
   });

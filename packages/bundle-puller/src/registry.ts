@@ -6,6 +6,7 @@ export * from './image-reference.js';
 export * from './layer-entries.js';
 export * from './oci-content.js';
 export * from './oci-registry-client.js';
+export * from './oci-registry-artifacts.js';
 export * from './oci-registry-push.js';
 export * from './registry-credentials.js';
 export * from './oci-registry-transfer.js';

@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ImageSignatureVerifier } from '@olm/core';
 import { silentLogger, type KubeClient } from '@olm/controller-runtime';
 import { createCatalogController, type CatalogControllerOptions } from '@olm/controller-catalog';
 import { createRbacGenerator } from '@olm/plugin-rbac';
@@ -18,8 +19,8 @@ export { Kinds };
 type Kind = { readonly apiVersion: string; readonly kind: string };
 
 /** A local API server with the OLM CRDs and the global catalog namespace `olm`, over HTTPS so kubectl can be a user too. */
-function startCluster(): Promise<testing.TestCluster> {
-  return testing.startTestCluster({ tls: true, requestTimeoutMs: 10_000, namespaces: ['olm'] });
+function startCluster(options: Partial<testing.TestClusterOptions> = {}): Promise<testing.TestCluster> {
+  return testing.startTestCluster({ tls: true, requestTimeoutMs: 10_000, namespaces: ['olm'], ...options });
 }
 
 /** A namespace with an OwnNamespace OperatorGroup named like it (annotated with upstream's unpack settings, say). */
@@ -30,6 +31,10 @@ export function createOperatorNamespace(client: KubeClient, name: string, annota
 export interface CatalogOperatorOptions {
   readonly controller?: Partial<CatalogControllerOptions>;
   readonly puller?: BundlePullerPluginOptions;
+  /** Verifies the images of catalogs with a signature policy (`@olm/image-signatures`' tests give one), for the puller and the catalog controller. */
+  readonly verifier?: ImageSignatureVerifier;
+  /** The local API server's options, e.g. `podImageServers` for image catalogs. */
+  readonly cluster?: Partial<testing.TestClusterOptions>;
 }
 
 /** The catalog operator's reconcilers in a manager of their own, with a bundle puller; both write with `client`. */
@@ -38,7 +43,7 @@ async function startCatalogOperator(cluster: testing.TestCluster, options: Catal
   const running = await testing.startReconcilers({
     kubeconfig: cluster.server.kubeconfig,
     controller: () => {
-      const puller = createBundlePuller({ client: () => client, logger: silentLogger, ...options.puller });
+      const puller = createBundlePuller({ client: () => client, logger: silentLogger, ...options.puller, verifier: () => options.verifier });
       const controller = createCatalogController({
         client,
         resolver: createResolver({ satBackend: createLogicSolverBackend(), constraintEvaluators: builtInConstraintEvaluators }),
@@ -49,6 +54,7 @@ async function startCatalogOperator(cluster: testing.TestCluster, options: Catal
         catalogHealthCheckIntervalMs: 300,
         catalogUnhealthyRetryMs: 200,
         bundlePuller: puller,
+        ...(options.verifier ? { imageSignatureVerifier: options.verifier } : {}),
         ...options.controller,
       });
       return {
@@ -88,7 +94,7 @@ export interface ImageCatalogEnvironment {
  */
 export async function startImageCatalog(directory: string, catalogSource: string, blobs: readonly object[], options: CatalogOperatorOptions): Promise<ImageCatalogEnvironment> {
   const catalogServer = await serveCatalog(directory, blobs);
-  const cluster = await startCluster();
+  const cluster = await startCluster(options.cluster);
   await cluster.client.create(testing.grpcCatalogSource('olm', catalogSource, catalogServer.address));
   let operator = await startCatalogOperator(cluster, options);
   return {

@@ -1,9 +1,10 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import { OlmError, type BundlePuller, type CatalogSourceType, type Logger, type NamespaceResolver, type RbacGenerator, type Reconciler } from '@olm/core';
+import { OlmError, type BundlePuller, type CatalogSourceType, type ImageSignatureVerifier, type Logger, type NamespaceResolver, type RbacGenerator, type Reconciler } from '@olm/core';
 import { EventRecorder, KubeClient, silentLogger, type BackoffOptions } from '@olm/controller-runtime';
 import { createConfigMapSourceType } from '@olm/registry';
 import type { Registry } from 'prom-client';
 import { createCatalogEvents, type CatalogEvents } from './catalog-events.js';
+import { createCatalogImageVerification } from './catalog-image-signature.js';
 import { createCatalogMetrics, type CatalogMetrics } from './catalog-metrics.js';
 import { CatalogSourceConnections } from './catalog-source-connections.js';
 import { createCatalogSourceReconciler } from './catalog-source-reconciler.js';
@@ -40,6 +41,8 @@ export interface CatalogControllerOptions {
   readonly installingRequeueMs?: number;
   /** Unpacks image-only bundles (the `bundlePuller` point, e.g. `@olm/bundle-puller`); without one they fail resolution. */
   readonly bundlePuller?: BundlePuller;
+  /** Verifies the catalog images of CatalogSources annotated `olm.operatorframework.io/signature-policy` (the `imageSignatureVerifier` point). */
+  readonly imageSignatureVerifier?: ImageSignatureVerifier;
   /** How soon a namespace waiting on a bundle image unpack is resolved again. Default 5 s (upstream). */
   readonly bundleUnpackPollMs?: number;
   /** The image serving catalogs extracted by `grpcPodConfig.extractContent` (upstream's `--opmImage`). Default `quay.io/operator-framework/opm:latest`. */
@@ -103,6 +106,7 @@ export function createCatalogController(options: CatalogControllerOptions): Cata
     connections,
     catalogEvents,
     bundlePuller: () => options.bundlePuller,
+    catalogImages: createCatalogImageVerification(() => options.imageSignatureVerifier),
     bundleUnpackPollMs,
     get metrics() {
       return getMetrics();

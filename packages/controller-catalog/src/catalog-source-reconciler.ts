@@ -40,6 +40,7 @@ export function createCatalogSourceReconciler(context: CatalogControllerContext)
 /** A deleted CatalogSource: its connection closed, its metrics series gone. */
 async function forgetCatalogSource(context: CatalogControllerContext, cache: ObjectReader, key: { namespace: string; name: string }): Promise<void> {
   await context.connections.remove(key);
+  context.catalogImages.forget(key);
   context.reconciledCatalogSources.delete(`${key.namespace}/${key.name}`);
   context.metrics?.catalogSourceReady.remove(key);
   context.metrics?.catalogSourceSnapshots.remove(key);

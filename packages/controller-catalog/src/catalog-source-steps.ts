@@ -112,8 +112,15 @@ export async function ensureRegistry(context: CatalogControllerContext, pass: Ca
   const { key, spec, sourceType, previous, next } = pass;
   const catalogSource = `${key.namespace}/${key.name}`;
   if (sourceType === SourceTypes.Grpc && asString(spec.image)) {
+    const source = await context.catalogImages.sourceFor(pass, pollDue);
+    if (!source) {
+      // refused by its signature policy: nothing of the image is served, nor read from what was served before
+      await removeRegistryServer(context.client(), key);
+      await context.connections.remove(key);
+      return;
+    }
     try {
-      const changes = await ensureRegistryServer(context.client(), pass.source, { replacePod: pollDue && previous.latestImageRegistryPoll !== undefined, pod: context.registryPod });
+      const changes = await ensureRegistryServer(context.client(), source, { replacePod: pollDue && previous.latestImageRegistryPoll !== undefined, pod: context.registryPod });
       if (changes.length > 0) context.logger.info('registry server updated', { catalogSource, changes });
     } catch (error) {
       next.reason = CatalogSourceReasons.RegistryServerError;

@@ -1,6 +1,7 @@
 import type { BundlePuller, CatalogSourceType, Logger, NamespaceResolver, RbacGenerator } from '@olm/core';
 import type { EventRecorder, KubeClient } from '@olm/controller-runtime';
 import type { CatalogEvents } from './catalog-events.js';
+import type { CatalogImageVerification } from './catalog-image-signature.js';
 import type { CatalogMetrics } from './catalog-metrics.js';
 import type { CatalogSourceConnections } from './catalog-source-connections.js';
 import type { RegistryPodSettings } from './registry-pod.js';
@@ -29,6 +30,8 @@ export interface CatalogControllerContext {
   readonly catalogEvents: CatalogEvents;
   /** Contents of image-only bundles (the `bundlePuller` point); none booted: such bundles cannot be installed. */
   readonly bundlePuller: () => BundlePuller | undefined;
+  /** Image catalogs with a signature policy: their catalog image verified, their registry Pod pinned to the digest. */
+  readonly catalogImages: CatalogImageVerification;
   /** How soon a namespace waiting on a bundle unpack is resolved again. */
   readonly bundleUnpackPollMs: number;
   readonly metrics?: CatalogMetrics;

@@ -1,4 +1,4 @@
-import { bundlePuller, catalogSourceTypes, contribute, definePlugin, logger, metrics, namespaceResolver, optional, rbacGenerator, reconcilers, type Plugin } from '@olm/core';
+import { bundlePuller, catalogSourceTypes, contribute, definePlugin, imageSignatureVerifier, logger, metrics, namespaceResolver, optional, rbacGenerator, reconcilers, type Plugin } from '@olm/core';
 import { kubeClient } from '@olm/controller-runtime';
 import type { Registry } from 'prom-client';
 import { createCatalogController, type CatalogControllerOptions } from './catalog-controller.js';
@@ -36,6 +36,7 @@ export function createControllerCatalogPlugin(options: ControllerCatalogPluginOp
       rbacGenerator,
       catalogSourceTypes,
       bundlePuller: optional(bundlePuller),
+      imageSignatureVerifier: optional(imageSignatureVerifier),
       metrics: optional(metrics),
       logger: optional(logger),
     },
@@ -48,6 +49,7 @@ export function createControllerCatalogPlugin(options: ControllerCatalogPluginOp
         rbacGenerator: deps.rbacGenerator,
         catalogSourceTypes: deps.catalogSourceTypes,
         ...(deps.bundlePuller ? { bundlePuller: deps.bundlePuller } : {}),
+        ...(deps.imageSignatureVerifier ? { imageSignatureVerifier: deps.imageSignatureVerifier } : {}),
         // The core contract is the part of prom-client's Registry that plugins use.
         ...(deps.metrics ? { metrics: deps.metrics as Registry } : {}),
         ...(deps.logger ? { logger: deps.logger } : {}),

@@ -1,6 +1,6 @@
 import { Approvals, InstallPlanPhases, type Approval } from '@olm/api';
 import { bundlesForALaterPlan } from './approval-split.js';
-import { describeError, OlmError, type BundlePullResult, type CachedObject, type NamespaceResolution as Resolution, type ResolverCatalog } from '@olm/core';
+import { describeError, OlmError, signaturePolicyAnnotation, type BundlePullResult, type CachedObject, type NamespaceResolution as Resolution, type ResolverCatalog } from '@olm/core';
 import { propertiesAnnotationValue, stepsFromBundle, subscriptionStep, type Step } from './bundle-steps.js';
 import { bundleManifests, isImageOnly } from './bundle-manifests.js';
 import type { BundleUnpackSettings } from './bundle-unpack-settings.js';
@@ -101,6 +101,7 @@ export async function resolveSteps(context: CatalogControllerContext, input: Ste
           catalog: operator.catalog,
           ...(source?.metadata?.uid ? { catalogUid: source.metadata.uid } : {}),
           ...(Array.isArray(pullSecrets) ? { pullSecrets: pullSecrets.filter((name): name is string => typeof name === 'string') } : {}),
+          ...signaturePolicyOf(source),
           ...input.unpack,
         });
     if (contents.state !== 'unpacked') {
@@ -155,4 +156,10 @@ function puller(context: CatalogControllerContext, bundleName: string) {
     );
   }
   return found;
+}
+
+/** The catalog's `olm.operatorframework.io/signature-policy`: its bundle images are unpacked only once verified under it. */
+function signaturePolicyOf(source: { metadata?: { annotations?: Record<string, string> | null } } | undefined): { signaturePolicy?: string } {
+  const policy = source?.metadata?.annotations?.[signaturePolicyAnnotation];
+  return typeof policy === 'string' && policy !== '' ? { signaturePolicy: policy } : {};
 }

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { CatalogConfigsLabel, DefaultCatalogConfigsDirectory } from '@olm/api';
 import { extractImageFiles, normalizeTarPath, type BundleImageLimits, type OciRegistryClient } from '@olm/bundle-puller';
-import { OlmError, describeError, hasErrorCode } from '@olm/core';
+import { OlmError, describeError, hasErrorCode, signaturePolicyAnnotation, type ImageSignatureVerifier } from '@olm/core';
 import { loadCatalog, type Catalog, type CatalogLimits } from '@olm/registry';
 import { CatalogImageBudget } from './catalog-image-limits.js';
 
@@ -11,6 +11,7 @@ export const ClusterCatalogErrorCodes = {
   unknownDirectory: 'OLM_CLUSTER_CATALOG_UNKNOWN_DIRECTORY',
   invalidSpec: 'OLM_CLUSTER_CATALOG_INVALID_SPEC',
   serverNotStarted: 'OLM_CLUSTER_CATALOG_SERVER_NOT_STARTED',
+  noSignatureVerifier: 'OLM_IMAGE_SIGNATURE_NO_VERIFIER',
 } as const;
 
 /** A catalog read from its source: the loaded model, and the digest ref it was read at (a directory has none: its content's digest is used). */
@@ -54,6 +55,17 @@ export async function pullCatalogImage(ref: string, options: ImageSourceOptions)
   const budget = new CatalogImageBudget(options.imageLimits, ref);
   const pulled = await options.registryClient.pullImage(ref, { signal: options.signal, budget });
   return { pulled, budget, resolvedRef: `${repositoryOf(ref)}@${pulled.referenceDigest}` };
+}
+
+/** Verifies the digest pulled against the catalog's signature policy before any layer is read; without a verifier booted the catalog is refused. */
+export async function verifyCatalogImage(verifier: ImageSignatureVerifier | undefined, ref: string, digest: string, policy: string, signal: AbortSignal): Promise<void> {
+  if (!verifier) {
+    throw new OlmError(
+      ClusterCatalogErrorCodes.noSignatureVerifier,
+      `the catalog requires signed images (annotation ${signaturePolicyAnnotation}: ${policy}) and no image signature verifier is booted; boot @olm/image-signatures' imageSignaturesPlugin (olm run/up do), or remove the annotation`,
+    );
+  }
+  await verifier.verify({ image: ref, digest, policy, signal });
 }
 
 /**

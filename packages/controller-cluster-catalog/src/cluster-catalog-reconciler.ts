@@ -1,9 +1,9 @@
 import { AvailabilityModes, DeleteServerCacheFinalizer, Kinds, MetadataNameLabel, type ClusterCatalog, type ClusterCatalogStatus } from '@olm/api';
-import { describeError, hasErrorCode, type CachedObject, type ReconcileContext, type Reconciler, type ReconcileResult } from '@olm/core';
+import { describeError, hasErrorCode, isImageSignatureRefusal, type CachedObject, type ReconcileContext, type Reconciler, type ReconcileResult } from '@olm/core';
 import { isNotFound, updateObject, writeStatusIfChanged, type KubeClient } from '@olm/controller-runtime';
 import { isDeepStrictEqual } from 'node:util';
 import { ClusterCatalogErrorCodes, repositoryOf, type LoadedCatalog } from './catalog-source.js';
-import { setProgressing, setServing, setUserSpecifiedUnavailable, withKnownConditions, type ServedContent } from './cluster-catalog-status.js';
+import { setNotServing, setProgressing, setServing, setUserSpecifiedUnavailable, withKnownConditions, type ServedContent } from './cluster-catalog-status.js';
 import { pollIntervalMs, sourceOf, type CatalogSourceSpec } from './cluster-catalog-spec.js';
 import type { ServedCatalogs } from './served-catalogs.js';
 
@@ -141,8 +141,14 @@ async function unpackAndServe(parts: ClusterCatalogReconcilerParts, unpacked: Ma
     loaded = await parts.load(source.spec, served?.source === source.key ? served.resolvedRef : undefined, context.signal);
   } catch (error) {
     unpacked.delete(name);
-    const terminal = hasErrorCode(error, ClusterCatalogErrorCodes.unknownDirectory);
-    await writeStatus(parts, catalog, (status, observed, now) => setProgressing(status, observed, now, { message: `source catalog content: ${describeError(error)}`, terminal }));
+    const terminal = hasErrorCode(error, ClusterCatalogErrorCodes.unknownDirectory) || hasErrorCode(error, ClusterCatalogErrorCodes.noSignatureVerifier);
+    // content that a signature policy refuses (or cannot check) is not served, also not the content served before
+    const refused = isSignatureFailure(error);
+    if (refused) await parts.served().remove(name);
+    await writeStatus(parts, catalog, (status, observed, now) => {
+      if (refused) setNotServing(status, observed, now);
+      setProgressing(status, observed, now, { message: `source catalog content: ${describeError(error)}`, terminal });
+    });
     if (terminal) return;
     throw error;
   }
@@ -172,3 +178,7 @@ function nextPoll(lastPoll: number, interval: number | undefined, now: Date): Re
   return { requeueAfter: Math.max(0, lastPoll + jittered - now.getTime()) };
 }
 
+/** A catalog image refused for its signatures, or whose signature policy cannot be used. */
+function isSignatureFailure(error: unknown): boolean {
+  return isImageSignatureRefusal(error) || hasErrorCode(error, 'OLM_IMAGE_SIGNATURE_POLICY') || hasErrorCode(error, ClusterCatalogErrorCodes.noSignatureVerifier);
+}

@@ -1,7 +1,10 @@
 import { ClusterCatalogSourceTypes, SourceDirectoryAnnotation, type ClusterCatalog } from '@olm/api';
+import { signaturePolicyAnnotation } from '@olm/core';
 
 /** Where a catalog's content comes from: its image, or (this project's addition) a directory the controller was given. */
-export type CatalogSourceSpec = { readonly type: 'image'; readonly ref: string } | { readonly type: 'directory'; readonly name: string; readonly ref: string };
+export type CatalogSourceSpec =
+  | { readonly type: 'image'; readonly ref: string; readonly signaturePolicy?: string }
+  | { readonly type: 'directory'; readonly name: string; readonly ref: string };
 
 export type SourceOf = { readonly ok: true; readonly spec: CatalogSourceSpec; readonly key: string } | { readonly ok: false; readonly message: string };
 
@@ -22,6 +25,9 @@ export function sourceOf(catalog: Pick<ClusterCatalog, 'metadata' | 'spec'>): So
   if (hasDigest(image.ref) && image.pollIntervalMinutes !== undefined) return { ok: false, message: 'cannot specify pollIntervalMinutes while using digest-based image' };
   const directory = catalog.metadata.annotations?.[SourceDirectoryAnnotation];
   if (directory !== undefined) return { ok: true, spec: { type: 'directory', name: directory, ref: image.ref }, key: `directory:${directory}:${image.ref}` };
+  // an annotation, not a field: the CRD stays upstream's; a new policy is a new source (unpacked and verified again)
+  const policy = catalog.metadata.annotations?.[signaturePolicyAnnotation];
+  if (policy) return { ok: true, spec: { type: 'image', ref: image.ref, signaturePolicy: policy }, key: `image:${image.ref}:policy:${policy}` };
   return { ok: true, spec: { type: 'image', ref: image.ref }, key: `image:${image.ref}` };
 }
 

@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import { SourceDirectoryAnnotation } from '@olm/api';
 import { createOciRegistryClient, type BundleImageLimits } from '@olm/bundle-puller';
 import { startCatalogHttpServer, type CatalogHttpServer, type CatalogHttpServerOptions } from '@olm/catalog-http';
-import { OlmError, type Reconciler } from '@olm/core';
+import { OlmError, type ImageSignatureVerifier, type Reconciler } from '@olm/core';
 import type { KubeClient } from '@olm/controller-runtime';
 import { formatGoDuration } from '@olm/go-format';
 import { selfSignedCertificate } from '@olm/serving-certificate';
 import type { CatalogLimits } from '@olm/registry';
 import { defaultCatalogImageLimits } from './catalog-image-limits.js';
-import { ClusterCatalogErrorCodes, loadCatalogImage, loadFrom, pullCatalogImage, type LoadedCatalog } from './catalog-source.js';
+import { ClusterCatalogErrorCodes, loadCatalogImage, loadFrom, pullCatalogImage, verifyCatalogImage, type LoadedCatalog } from './catalog-source.js';
 import { createClusterCatalogReconciler } from './cluster-catalog-reconciler.js';
 import type { CatalogSourceSpec } from './cluster-catalog-spec.js';
 import { ServedCatalogs } from './served-catalogs.js';
@@ -37,6 +37,8 @@ export interface ClusterCatalogControllerOptions {
   /** How long a minute of `pollIntervalMinutes` lasts; tests shorten it. Default 60,000. */
   readonly pollMinuteMs?: number;
   readonly now?: () => Date;
+  /** Verifies the images of catalogs annotated `olm.operatorframework.io/signature-policy` (the `imageSignatureVerifier` point). */
+  readonly verifier?: ImageSignatureVerifier;
 }
 
 export interface ClusterCatalogController {
@@ -74,6 +76,7 @@ export function createClusterCatalogController(options: ClusterCatalogController
     try {
       const pulled = await pullCatalogImage(source.ref, sourceOptions);
       if (pulled.resolvedRef === current) return undefined;
+      if (source.signaturePolicy) await verifyCatalogImage(options.verifier, source.ref, pulled.pulled.referenceDigest, source.signaturePolicy, sourceOptions.signal);
       return await loadCatalogImage(source.ref, pulled, sourceOptions);
     } catch (error) {
       if (!deadline.aborted) throw error;

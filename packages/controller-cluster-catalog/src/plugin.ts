@@ -1,4 +1,4 @@
-import { contribute, createSingleExtensionPoint, definePlugin, reconcilers, type Plugin } from '@olm/core';
+import { contribute, createSingleExtensionPoint, definePlugin, imageSignatureVerifier, optional, reconcilers, type Plugin } from '@olm/core';
 import { kubeClient } from '@olm/controller-runtime';
 import { createClusterCatalogController, type ClusterCatalogControllerOptions } from './controller.js';
 // The version `olm version` lists and distributions check is the package's own.
@@ -25,10 +25,10 @@ export function createControllerClusterCatalogPlugin(options: ControllerClusterC
   return definePlugin({
     id: 'controller-cluster-catalog',
     version: packageJson.version,
-    deps: { client: kubeClient },
+    deps: { client: kubeClient, verifier: optional(imageSignatureVerifier) },
     provides: [reconcilers, catalogServerCertificate],
-    init({ client }) {
-      const controller = createClusterCatalogController({ ...options, client });
+    init({ client, verifier }) {
+      const controller = createClusterCatalogController({ ...options, client, ...(verifier ? { verifier } : {}) });
       return {
         provide: [...controller.reconcilers.map((reconciler) => contribute(reconcilers, reconciler)), contribute(catalogServerCertificate, () => controller.server?.certificate)],
         start: () => controller.start(),

@@ -8,6 +8,7 @@ import { registerCatalogServeCommand } from './catalog-serve.js';
 import { registerCrdsCommand } from './crds.js';
 import { registerExplainCommand } from './explain.js';
 import { registerHistoryCommand } from './history.js';
+import { registerImageSignCommand } from './image-sign.js';
 import { registerCatalogGraphCommand } from './catalog-graph.js';
 import { registerCatalogRenderCommand } from './catalog-render.js';
 import { registerCatalogTemplateCommand } from './catalog-template.js';
@@ -43,6 +44,7 @@ export const commandRegistrars: ReadonlyArray<(program: Command, distribution: D
   registerCatalogMirrorCommand,
   registerBundleValidateCommand,
   registerBundleBuildCommand,
+  registerImageSignCommand,
   registerCrdsCommand,
   registerRunCommand,
   registerPackageServerCommand,

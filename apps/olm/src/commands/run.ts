@@ -10,7 +10,18 @@ import { defaultLeaseName, watchedNamespaces, type DistributionOptions } from '.
 import type { LogLevel } from '../runtime/log-levels.js';
 import { untilStopped } from '../runtime/until-stopped.js';
 import { addClusterCatalogOptions, clusterCatalogOptionsOf, type ClusterCatalogFlagValues } from './cluster-catalog-options.js';
-import { addBundleImageLimitOptions, addClusterOptions, addOperationsOptions, addResolutionOptions, addStopOptions, bundleImageLimitsOf, type BundleImageLimitFlagValues } from './shared-options.js';
+import {
+  addBundleImageLimitOptions,
+  addClusterOptions,
+  addOperationsOptions,
+  addResolutionOptions,
+  addSignatureLimitOptions,
+  addStopOptions,
+  bundleImageLimitsOf,
+  signatureLimitsOf,
+  type BundleImageLimitFlagValues,
+  type SignatureLimitFlagValues,
+} from './shared-options.js';
 
 export interface RunOptions {
   readonly kubeconfig?: string;
@@ -36,6 +47,8 @@ export interface RunOptions {
   readonly globalPullSecret?: { readonly namespace: string; readonly name: string };
   /** Bounds of one bundle image (`--bundle-max-*`). */
   readonly bundleImageLimits?: Partial<BundleImageLimits>;
+  /** Bounds of one image's signature verification (`--signature-max-*`). */
+  readonly signatureLimits?: DistributionOptions['signatureLimits'];
   /** The ClusterCatalog controller's content server and catalog directories (`--catalog-server-*`, `--catalog-directory`). */
   readonly clusterCatalog?: ControllerClusterCatalogPluginOptions;
   readonly metricsPort: number;
@@ -54,7 +67,7 @@ export function runPlugins(
   distribution: Distribution,
   options: Pick<
     RunOptions,
-    'namespace' | 'watchNamespaces' | 'leaderElection' | 'controllers' | 'insecureRegistries' | 'protectedCopiedCsvNamespaces' | 'installPlanRetryTimeoutMs' | 'bundleUnpackTimeoutMs' | 'globalPullSecret' | 'resolutionBudget' | 'bundleImageLimits' | 'clusterCatalog'
+    'namespace' | 'watchNamespaces' | 'leaderElection' | 'controllers' | 'insecureRegistries' | 'protectedCopiedCsvNamespaces' | 'installPlanRetryTimeoutMs' | 'bundleUnpackTimeoutMs' | 'globalPullSecret' | 'resolutionBudget' | 'bundleImageLimits' | 'signatureLimits' | 'clusterCatalog'
   >,
 ): LazyPlugin[] {
   const selected = options.controllers ?? [];
@@ -69,6 +82,7 @@ export function runPlugins(
     ...(options.bundleUnpackTimeoutMs !== undefined ? { bundleUnpackTimeoutMs: options.bundleUnpackTimeoutMs } : {}),
     ...(options.globalPullSecret ? { globalPullSecret: options.globalPullSecret } : {}),
     ...(options.bundleImageLimits ? { bundleImageLimits: options.bundleImageLimits } : {}),
+    ...(options.signatureLimits ? { signatureLimits: options.signatureLimits } : {}),
     ...(options.clusterCatalog ? { clusterCatalog: options.clusterCatalog } : {}),
   };
   const available = availableControllers(distribution.distributionPlugins(base));
@@ -129,6 +143,7 @@ export function registerRunCommand(program: Command, distribution: Distribution 
     .option('--global-pull-secret <namespace/name>', 'a kubernetes.io/dockerconfigjson Secret whose credentials are tried for every bundle image after the catalog\'s own pull secrets')
     .option('--no-leader-election', 'reconcile without electing a leader (only for a single replica)');
   addBundleImageLimitOptions(command);
+  addSignatureLimitOptions(command);
   addClusterCatalogOptions(command);
   addResolutionOptions(command);
   addStopOptions(command).action(
@@ -148,8 +163,11 @@ export function registerRunCommand(program: Command, distribution: Distribution 
       bundleMaxFileBytes,
       bundleMaxManifestBytes,
       bundleMaxFiles,
+      signatureMaxSignatures,
+      signatureMaxManifestBytes,
+      signatureMaxPayloadBytes,
       ...options
-    }: Omit<RunOptions, 'leaderElection' | 'insecureRegistries' | 'globalPullSecret' | 'clusterCatalog'> & BundleImageLimitFlagValues & ClusterCatalogFlagValues & {
+    }: Omit<RunOptions, 'leaderElection' | 'insecureRegistries' | 'globalPullSecret' | 'clusterCatalog'> & BundleImageLimitFlagValues & SignatureLimitFlagValues & ClusterCatalogFlagValues & {
       leaderElection: boolean;
       insecureRegistry: string[];
       installPlanRetryTimeout?: string;
@@ -160,6 +178,7 @@ export function registerRunCommand(program: Command, distribution: Distribution 
       const unpackTimeoutMs = await parseDurationFlag('--bundle-unpack-timeout', bundleUnpackTimeout, { allowZero: true });
       const pullSecret = parseNamespacedName('--global-pull-secret', globalPullSecret);
       const limits = bundleImageLimitsOf({ bundleMaxLayers, bundleMaxCompressedBytes, bundleMaxUncompressedBytes, bundleMaxFileBytes, bundleMaxManifestBytes, bundleMaxFiles });
+      const signatureLimits = signatureLimitsOf({ signatureMaxSignatures, signatureMaxManifestBytes, signatureMaxPayloadBytes });
       const clusterCatalog = await clusterCatalogOptionsOf({
         catalogDirectory,
         ...(catalogServerAddress !== undefined ? { catalogServerAddress } : {}),
@@ -175,6 +194,7 @@ export function registerRunCommand(program: Command, distribution: Distribution 
           ...(unpackTimeoutMs !== undefined ? { bundleUnpackTimeoutMs: unpackTimeoutMs } : {}),
           ...(pullSecret ? { globalPullSecret: pullSecret } : {}),
           ...(limits ? { bundleImageLimits: limits } : {}),
+          ...(signatureLimits ? { signatureLimits } : {}),
           ...(clusterCatalog ? { clusterCatalog } : {}),
         },
         undefined,

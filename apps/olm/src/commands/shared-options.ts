@@ -78,3 +78,24 @@ export function bundleImageLimitsOf(values: BundleImageLimitFlagValues): Partial
   for (const [key, , property] of bundleImageLimitOptions) if (values[property] !== undefined) limits[key] = values[property];
   return Object.keys(limits).length > 0 ? limits : undefined;
 }
+
+/** `--signature-max-signatures`, …: the bounds of one image's signature verification (`signatureLimits` of the image signature verifier). */
+const signatureLimitOptions = [
+  ['maxSignatures', '--signature-max-signatures <count>', 'signatureMaxSignatures', 'most cosign signatures of one image tried against its catalog\'s signature policy (default 16)'],
+  ['maxManifestBytes', '--signature-max-manifest-bytes <bytes>', 'signatureMaxManifestBytes', 'largest signature manifest (sha256-<hex>.sig) read (default 1048576, 1 MiB)'],
+  ['maxPayloadBytes', '--signature-max-payload-bytes <bytes>', 'signatureMaxPayloadBytes', 'largest signature payload read (default 65536, 64 KiB)'],
+] as const;
+
+export type SignatureLimitFlagValues = { readonly [K in (typeof signatureLimitOptions)[number][2]]?: number };
+
+export function addSignatureLimitOptions(command: Command): Command {
+  for (const [, flag, , description] of signatureLimitOptions) command.option(flag, `${description}; an image past it is refused`, parsePositiveInteger);
+  return command;
+}
+
+/** The limits given with `addSignatureLimitOptions`' flags; undefined when none was. */
+export function signatureLimitsOf(values: SignatureLimitFlagValues): Partial<Record<(typeof signatureLimitOptions)[number][0], number>> | undefined {
+  const limits: Partial<Record<(typeof signatureLimitOptions)[number][0], number>> = {};
+  for (const [key, , property] of signatureLimitOptions) if (values[property] !== undefined) limits[key] = values[property];
+  return Object.keys(limits).length > 0 ? limits : undefined;
+}

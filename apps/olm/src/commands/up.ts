@@ -14,7 +14,16 @@ import { deployDirectory, exampleCatalogDirectory } from '../paths.js';
 import { logLevels, type LogLevel } from '../runtime/log-levels.js';
 import { untilStopped } from '../runtime/until-stopped.js';
 import { addCatalogLimitOptions, catalogLimitsFromOptions, type CatalogLimitOptions } from './catalog-limit-options.js';
-import { addBundleImageLimitOptions, addResolutionOptions, addStopOptions, bundleImageLimitsOf, type BundleImageLimitFlagValues } from './shared-options.js';
+import {
+  addBundleImageLimitOptions,
+  addResolutionOptions,
+  addSignatureLimitOptions,
+  addStopOptions,
+  bundleImageLimitsOf,
+  signatureLimitsOf,
+  type BundleImageLimitFlagValues,
+  type SignatureLimitFlagValues,
+} from './shared-options.js';
 
 export interface UpOptions {
   readonly port: number;
@@ -38,6 +47,8 @@ export interface UpOptions {
   readonly bundleUnpackTimeoutMs?: number;
   /** Bounds of one bundle image (`--bundle-max-*`). */
   readonly bundleImageLimits?: Partial<BundleImageLimits>;
+  /** Bounds of one image's signature verification (`--signature-max-*`). */
+  readonly signatureLimits?: ReturnType<typeof signatureLimitsOf>;
   /** Stop as soon as everything started (tests, smoke checks). */
   readonly exitAfterStart?: boolean;
   /** Stop after this many milliseconds (tests). */
@@ -118,6 +129,7 @@ export async function runUp(
         ...(options.resolutionBudget !== undefined ? { resolutionBudget: options.resolutionBudget } : {}),
         ...(options.bundleUnpackTimeoutMs !== undefined ? { bundleUnpackTimeoutMs: options.bundleUnpackTimeoutMs } : {}),
         ...(options.bundleImageLimits ? { bundleImageLimits: options.bundleImageLimits } : {}),
+        ...(options.signatureLimits ? { signatureLimits: options.signatureLimits } : {}),
         clusterCatalog: {
           server: { host: options.host, port: 0, tls: catalogServerCertificate },
           directories: { [local.exampleClusterCatalogName]: exampleCatalogDirectory },
@@ -270,12 +282,14 @@ export function registerUpCommand(program: Command, distribution: Distribution =
     .option('--bundle-unpack-timeout <duration>', 'how long a bundle image unpack may take before it fails with DeadlineExceeded (default 10m, 0 for none)')
     .addOption(new Option('--rollout-delay <ms>', 'how long simulated Deployments take to become available').argParser(parseMilliseconds).hideHelp());
   addBundleImageLimitOptions(command);
+  addSignatureLimitOptions(command);
   addCatalogLimitOptions(command);
   addResolutionOptions(command);
-  addStopOptions(command).action(async (options: BundleImageLimitFlagValues & CatalogLimitOptions & { port: number; host: string; dataDir?: string; kubeconfig?: string; catalog: string[]; insecureRegistry: string[]; installPlanRetryTimeout?: string; bundleUnpackTimeout?: string; metricsPort: number; logLevel: LogLevel; exitAfterStart?: boolean; runFor?: number; rolloutDelay?: number; resolutionBudget?: number; kubernetesVersion?: string }) => {
+  addStopOptions(command).action(async (options: BundleImageLimitFlagValues & SignatureLimitFlagValues & CatalogLimitOptions & { port: number; host: string; dataDir?: string; kubeconfig?: string; catalog: string[]; insecureRegistry: string[]; installPlanRetryTimeout?: string; bundleUnpackTimeout?: string; metricsPort: number; logLevel: LogLevel; exitAfterStart?: boolean; runFor?: number; rolloutDelay?: number; resolutionBudget?: number; kubernetesVersion?: string }) => {
     const retryTimeoutMs = await parseDurationFlag('--install-plan-retry-timeout', options.installPlanRetryTimeout);
     const unpackTimeoutMs = await parseDurationFlag('--bundle-unpack-timeout', options.bundleUnpackTimeout, { allowZero: true });
     const limits = bundleImageLimitsOf(options);
+    const signatureLimits = signatureLimitsOf(options);
     await runUp({
       port: options.port,
       host: options.host,
@@ -287,6 +301,7 @@ export function registerUpCommand(program: Command, distribution: Distribution =
       ...(retryTimeoutMs !== undefined ? { installPlanRetryTimeoutMs: retryTimeoutMs } : {}),
       ...(unpackTimeoutMs !== undefined ? { bundleUnpackTimeoutMs: unpackTimeoutMs } : {}),
       ...(limits ? { bundleImageLimits: limits } : {}),
+      ...(signatureLimits ? { signatureLimits } : {}),
       ...(options.dataDir !== undefined ? { dataDir: options.dataDir } : {}),
       ...(options.kubeconfig !== undefined ? { kubeconfig: options.kubeconfig } : {}),
       ...(options.exitAfterStart ? { exitAfterStart: true } : {}),

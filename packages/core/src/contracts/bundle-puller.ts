@@ -23,6 +23,11 @@ export interface BundlePullRequest {
   readonly timeoutMs?: number;
   /** From the OperatorGroup's `operatorframework.io/bundle-unpack-min-retry-interval`; else the puller's own. */
   readonly minRetryIntervalMs?: number;
+  /**
+   * The catalog's `olm.operatorframework.io/signature-policy`: the image is unpacked only once the
+   * `imageSignatureVerifier` finds the digest pulled signed as that policy requires.
+   */
+  readonly signaturePolicy?: string;
 }
 
 /** Upstream's reasons of a failed unpack: the image is at fault, or something else (the API server, …). */

@@ -1,6 +1,7 @@
 import { bundlePuller } from './bundle-puller.js';
 import { catalogSourceTypes } from './catalog-source-types.js';
 import { constraintEvaluators } from './constraint-evaluators.js';
+import { imageSignatureVerifier } from './image-signatures.js';
 import { installStrategies } from './install-strategies.js';
 import { namespaceResolver } from './namespace-resolver.js';
 import { propertyTypes } from './property-types.js';
@@ -19,6 +20,7 @@ export const olmExtensionPoints = {
   namespaceResolver,
   rbacGenerator,
   bundlePuller,
+  imageSignatureVerifier,
   reconcilers,
   informerCache,
   logger,
@@ -28,6 +30,7 @@ export const olmExtensionPoints = {
 export * from './bundle-puller.js';
 export * from './catalog-source-types.js';
 export * from './constraint-evaluators.js';
+export * from './image-signatures.js';
 export * from './install-strategies.js';
 export * from './model.js';
 export * from './namespace-resolver.js';
