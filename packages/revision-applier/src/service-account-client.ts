@@ -3,9 +3,10 @@ import type { ServiceAccountReference } from './types.js';
 import { RevisionErrorCodes, revisionError } from './errors.js';
 
 /**
- * The user a ServiceAccount authenticates as, with the groups kube-apiserver gives it. They are sent
- * explicitly (`Impersonate-Group`) so any API server authorizes the same groups, which means the
- * impersonating client needs `impersonate` on `serviceaccounts` and on `groups`.
+ * The user a ServiceAccount authenticates as. No `Impersonate-Group` is sent: kube-apiserver gives an
+ * impersonated ServiceAccount its groups itself (system:serviceaccounts, system:serviceaccounts:<ns>,
+ * system:authenticated), and naming them would need `impersonate` on `groups`, which lets the holder
+ * impersonate system:masters.
  */
 export function serviceAccountUser(account: ServiceAccountReference): ImpersonatedUser {
   if (!account?.namespace || !account.name) {
@@ -13,7 +14,6 @@ export function serviceAccountUser(account: ServiceAccountReference): Impersonat
   }
   return {
     username: `system:serviceaccount:${account.namespace}:${account.name}`,
-    groups: ['system:serviceaccounts', `system:serviceaccounts:${account.namespace}`, 'system:authenticated'],
   };
 }
 
