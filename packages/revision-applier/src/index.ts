@@ -1,4 +1,5 @@
-export { createRevisionApplier } from './revision-applier.js';
+export { createRevisionApplier, defaultRevisionLimits } from './revision-applier.js';
+export { RevisionErrorCodes, type RevisionErrorCode } from './errors.js';
 export type {
   ApplyInput,
   ApplyResult,

@@ -33,3 +33,8 @@ export function ownerNameOf(object: KubeObject): string | undefined {
   const labels = object.metadata['labels'] as Record<string, string> | undefined;
   return labels?.[OwnerNameLabel];
 }
+
+/** At most three descriptions and how many more, so that a condition message stays short however large the bundle. */
+export function listed(descriptions: readonly string[]): string {
+  return descriptions.length <= 3 ? descriptions.join(', ') : `${descriptions.slice(0, 3).join(', ')} and ${descriptions.length - 3} more`;
+}

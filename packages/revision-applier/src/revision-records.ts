@@ -37,6 +37,8 @@ export interface RevisionSummary {
 
 export interface RevisionStoreLimits {
   readonly namespace: string;
+  /** Revisions kept per owner: `maxRevisions`. */
+  readonly maxRecords: number;
   /** The largest compressed record. */
   readonly maxRecordBytes: number;
   /** The largest record once decompressed: a record read back is bounded however it was written. */
@@ -64,6 +66,15 @@ export class RevisionStore {
       }
       next = page.continue;
     } while (next);
+    // The applier keeps at most maxRevisions unfinished and maxRevisions in all once one completes: more were not written by it.
+    if (summaries.length > 2 * this.limits.maxRecords) {
+      throw revisionError(
+        RevisionErrorCodes.invalidRecord,
+        `ClusterExtension ${owner.name} has ${summaries.length} revision records in ${this.limits.namespace}, more than twice maxRevisions (${this.limits.maxRecords}) allows; ` +
+          `delete the records not written by OLM (label ${OwnerNameLabel}=${owner.name}), or raise maxRevisions`,
+        { owner: owner.name, records: summaries.length },
+      );
+    }
     return summaries.sort((left, right) => left.number - right.number);
   }
 
@@ -84,6 +95,20 @@ export class RevisionStore {
     }
   }
 
+  /**
+   * Records' contents reduced to object identities, read one at a time: however many records there
+   * are, at most one full content is held at once.
+   */
+  async readIdentities(summaries: readonly RevisionSummary[]): Promise<RevisionContent[]> {
+    const contents: RevisionContent[] = [];
+    for (const summary of summaries) {
+      const content = await this.read(summary);
+      const phases = content.phases.map((phase) => ({ name: phase.name, objects: phase.objects.map(identityOf) }));
+      contents.push({ bundle: content.bundle, serviceAccount: content.serviceAccount, phases });
+    }
+    return contents;
+  }
+
   /** Writes revision `number`, refusing a record over the size limit before anything is sent. */
   async create(owner: RevisionOwner, number: number, content: RevisionContent): Promise<RevisionSummary> {
     const compressed = gzipSync(Buffer.from(JSON.stringify(content), 'utf8'), { level: 9 });
@@ -96,20 +121,29 @@ export class RevisionStore {
       );
     }
     const summary: RevisionSummary = { number, state: 'Installing', bundle: { name: content.bundle.name, version: content.bundle.version }, secretName: `${owner.name}-r${number}` };
-    await this.client.create({
+    await this.client.create(this.recordSecret(owner, summary, compressed)).catch((error: unknown) => {
+      if (!isNotFound(error)) throw error;
+      throw revisionError(RevisionErrorCodes.invalidInput, `the revision namespace ${this.limits.namespace} does not exist: create it, or set revisionNamespace to an existing namespace`, {
+        field: 'revisionNamespace',
+      });
+    });
+    return summary;
+  }
+
+  private recordSecret(owner: RevisionOwner, summary: RevisionSummary, compressed: Buffer): CachedObject {
+    return {
       apiVersion: 'v1',
       kind: 'Secret',
       metadata: {
         name: summary.secretName,
         namespace: this.limits.namespace,
-        labels: { ...ownerLabels(owner.name), [RevisionLabel]: String(number), [RevisionStateLabel]: summary.state },
-        annotations: { [OwnerUidAnnotation]: owner.uid, [BundleNameAnnotation]: content.bundle.name, [BundleVersionAnnotation]: content.bundle.version },
+        labels: { ...ownerLabels(owner.name), [RevisionLabel]: String(summary.number), [RevisionStateLabel]: summary.state },
+        annotations: { [OwnerUidAnnotation]: owner.uid, [BundleNameAnnotation]: summary.bundle.name, [BundleVersionAnnotation]: summary.bundle.version },
       },
       type: RevisionSecretType,
       immutable: true,
       data: { [contentKey]: compressed.toString('base64') },
-    } as CachedObject);
-    return summary;
+    } as CachedObject;
   }
 
   async setState(summary: RevisionSummary, state: RevisionState): Promise<RevisionSummary> {
@@ -145,4 +179,9 @@ function summaryOf(secret: CachedObject): RevisionSummary | undefined {
     bundle: { name: annotations[BundleNameAnnotation] ?? '', version: annotations[BundleVersionAnnotation] ?? '' },
     secretName: secret.metadata?.name ?? '',
   };
+}
+
+function identityOf(object: KubeObject): KubeObject {
+  const { name, namespace } = object.metadata;
+  return { apiVersion: object.apiVersion, kind: object.kind, metadata: { name, ...(namespace ? { namespace } : {}) } };
 }

@@ -1,4 +1,4 @@
-import { KubeClient, type ImpersonatedUser } from '@olm/controller-runtime';
+import { KubeClient, type ImpersonatedUser, type KubeClientOptions } from '@olm/controller-runtime';
 import type { ServiceAccountReference } from './types.js';
 import { RevisionErrorCodes, revisionError } from './errors.js';
 
@@ -18,7 +18,7 @@ export function serviceAccountUser(account: ServiceAccountReference): Impersonat
 }
 
 /** Makes clients acting as a ServiceAccount, from `kubeConfig`'s credentials or else the admin client's. */
-export function serviceAccountClients(admin: KubeClient, kubeConfig: ConstructorParameters<typeof KubeClient>[0]['kubeconfig'] | undefined) {
+export function serviceAccountClients(admin: KubeClient, kubeConfig: KubeClientOptions['kubeconfig'] | undefined) {
   let base: KubeClient | undefined;
   return (account: ServiceAccountReference): KubeClient => {
     base ??= kubeConfig === undefined ? admin : new KubeClient({ kubeconfig: kubeConfig });

@@ -80,6 +80,8 @@ export interface RevisionApplierOptions {
   readonly maxRevisions?: number;
   /** The largest revision record, compressed; default 1 MiB (a Secret's limit). */
   readonly maxRevisionBytes?: number;
+  /** The most a record read back may decompress to; default 17 MiB (bundle-render's `maxRenderedBytes` and room). */
+  readonly maxRevisionContentBytes?: number;
 }
 
 export interface RevisionApplier {

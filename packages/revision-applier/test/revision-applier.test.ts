@@ -24,17 +24,30 @@ describe('a rendered bundle applied as revisions, as the extension ServiceAccoun
   afterAll(() => cluster?.stop());
 
   /** Applies until complete, as the controller's requeues would. */
+  const incomplete: ApplyResult[] = [];
   const applyUntilComplete = async (bundleName: string): Promise<ApplyResult> => {
     const { rendered, bundle } = await example(bundleName);
     return eventually(async () => {
       const result = await applier.apply({ owner, serviceAccount, bundle, rendered });
-      if (!result.complete) throw new Error(result.message);
+      if (!result.complete) {
+        incomplete.push(result);
+        throw new Error(result.message);
+      }
       return result;
     }, { message: `${bundleName} applied` });
   };
   const find = (object: KubeObject) => cluster.client.find<KubeObject & Record<string, any>>({ apiVersion: object.apiVersion, kind: object.kind, name: object.metadata.name!, namespace: object.metadata.namespace });
 
   it('preflight lists every permission an account without rights lacks, the escalation check included, sorted and once each', async () => {
+    // A Role naming a cluster-scoped resource authorizes nothing for it: it must not hide the CRD verbs.
+    await cluster.client.create({ apiVersion: `${rbac}/v1`, kind: 'Role', metadata: { name: 'crds-in-namespace', namespace: 'acme-system' }, rules: [{ apiGroups: ['apiextensions.k8s.io'], resources: ['customresourcedefinitions'], verbs: ['*'] }] });
+    await cluster.client.create({
+      apiVersion: `${rbac}/v1`,
+      kind: 'RoleBinding',
+      metadata: { name: 'crds-in-namespace', namespace: 'acme-system' },
+      roleRef: { apiGroup: rbac, kind: 'Role', name: 'crds-in-namespace' },
+      subjects: [{ kind: 'ServiceAccount', name: 'installer', namespace: 'acme-system' }],
+    });
     const { rendered } = await example('acme-database.v1.1.1');
     served.length = 0;
     const missing = await applier.preflight({ owner, serviceAccount, rendered });
@@ -96,7 +109,7 @@ describe('a rendered bundle applied as revisions, as the extension ServiceAccoun
     }
   });
 
-  it('refuses a revision larger than maxRevisionBytes before anything is written', async () => {
+  it('refuses a revision larger than maxRevisionBytes, or without its namespace, before anything is written', async () => {
     const small = createRevisionApplier({ client: cluster.client, fieldManager: 'olm-v1', maxRevisionBytes: 512 });
     const { rendered, bundle } = await example('acme-database.v1.1.1');
     served.length = 0;
@@ -105,12 +118,20 @@ describe('a rendered bundle applied as revisions, as the extension ServiceAccoun
       message: expect.stringMatching(/revision 1 of ClusterExtension acme-database \(bundle acme-database.v1.1.1\) is \d+ bytes compressed, more than maxRevisionBytes \(512\)/),
     });
     expect(served.filter((request) => !['get', 'list', 'watch'].includes(request.verb))).toEqual([]);
+    const elsewhere = createRevisionApplier({ client: cluster.client, fieldManager: 'olm-v1', revisionNamespace: 'no-such-namespace' });
+    await expect(elsewhere.apply({ owner, serviceAccount, bundle, rendered })).rejects.toMatchObject({
+      code: 'OLM_REVISION_INVALID_INPUT',
+      message: 'the revision namespace no-such-namespace does not exist: create it, or set revisionNamespace to an existing namespace',
+    });
   });
 
   it('applies phase by phase as the ServiceAccount with server-side apply, and records revision 1', async () => {
     served.length = 0;
     const result = await applyUntilComplete('acme-database.v1.1.1');
     expect(result).toMatchObject({ revision: 1, complete: true });
+    // The local API server establishes a CRD just after the write returns, as kube-apiserver's controllers do:
+    // the calls before that stop after the CRD phase and say what they wait for.
+    expect(incomplete.map((each) => each.message)).toEqual(incomplete.map(() => 'revision 1 (acme-database.v1.1.1): waiting for CustomResourceDefinition databases.acme.example.com to be Established'));
     const { rendered } = await example('acme-database.v1.1.1');
     for (const object of renderedObjects(rendered)) {
       const live = await find(object);
@@ -129,6 +150,19 @@ describe('a rendered bundle applied as revisions, as the extension ServiceAccoun
     const { rendered: previous } = await example('acme-database.v1.1.1');
     const dropped = renderedObjects(previous).filter((object) => object.kind.startsWith('ClusterRole'));
     expect(dropped.length).toBeGreaterThan(0);
+    // A finalizer holds one dropped ClusterRole: revision 2 is installed, but not complete until it is gone.
+    const held = dropped.find((object) => object.kind === 'ClusterRole')!;
+    const heldReference = { apiVersion: held.apiVersion, kind: 'ClusterRole', name: held.metadata.name! };
+    await cluster.client.patch(heldReference, { metadata: { finalizers: ['example.com/hold'] } });
+    const { rendered: newer, bundle: newerBundle } = await example('acme-database.v1.2.0');
+    expect(await applier.apply({ owner, serviceAccount, bundle: newerBundle, rendered: newer })).toEqual({
+      revision: 2,
+      complete: false,
+      message: `revision 2 (acme-database.v1.2.0) applied; waiting for the deletion of ClusterRole ${held.metadata.name}, dropped since earlier revisions`,
+    });
+    expect(await applier.installed(owner)).toEqual({ revision: 2, bundle: { name: 'acme-database.v1.2.0', version: '1.2.0' } });
+    await cluster.client.patch(heldReference, { metadata: { finalizers: null } });
+
     const result = await applyUntilComplete('acme-database.v1.2.0');
     expect(result).toMatchObject({ revision: 2, complete: true });
     expect(result.message).toContain(`${dropped.length} objects of earlier revisions pruned`);
@@ -155,16 +189,32 @@ describe('a rendered bundle applied as revisions, as the extension ServiceAccoun
     expect(served.filter((request) => !['get', 'list', 'watch'].includes(request.verb))).toEqual([]);
   });
 
+  it('reads a record back only within maxRevisionContentBytes once decompressed', async () => {
+    const { rendered, bundle } = await example('acme-database.v1.2.0');
+    const bounded = createRevisionApplier({ client: cluster.client, fieldManager: 'olm-v1', maxRevisionContentBytes: 1000 });
+    await expect(bounded.apply({ owner, serviceAccount, bundle, rendered })).rejects.toMatchObject({
+      code: 'OLM_REVISION_INVALID_RECORD',
+      message: expect.stringContaining('revision record Secret olmv1-system/acme-database-r2 cannot be decompressed within 1000 bytes'),
+    });
+  });
+
   it('leaves a field another field manager took to it instead of fighting over it', async () => {
     const { rendered, bundle } = await example('acme-database.v1.2.0');
     const deployment = renderedObjects(rendered).find((object) => object.kind === 'Deployment')!;
-    await cluster.client.apply({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: deployment.metadata.name, namespace: deployment.metadata.namespace }, spec: { replicas: 3 } }, { fieldManager: 'kubectl', force: true });
+    const identity = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: deployment.metadata.name, namespace: deployment.metadata.namespace } };
+    await cluster.client.apply({ ...identity, spec: { replicas: 3 } }, { fieldManager: 'kubectl', force: true });
+    // A field inside a keyed list item: the manager container's image.
+    const image = 'registry.example.com/acme/acme-database-operator:hotfix';
+    await cluster.client.apply({ ...identity, spec: { template: { spec: { containers: [{ name: 'manager', image }] } } } }, { fieldManager: 'hotfixer', force: true });
     served.length = 0;
     const result = await applier.apply({ owner, serviceAccount, bundle, rendered });
     expect(result).toMatchObject({ revision: 2, complete: true });
-    expect(result.message).toContain('.spec.replicas (kubectl)');
+    expect(result.message).toContain(`Deployment acme-system/${deployment.metadata.name} .spec.replicas (kubectl)`);
+    expect(result.message).toContain('.spec.template.spec.containers[name="manager"].image (hotfixer)');
     const live = await find(deployment);
     expect(live!.spec.replicas).toBe(3);
+    expect(live!.spec.template.spec.containers[0].image).toBe(image);
+    expect(live!.spec.template.spec.containers[0].args).toEqual(['--leader-elect']);
     expect(live!.metadata.managedFields).toContainEqual(expect.objectContaining({ manager: 'kubectl', fieldsV1: expect.objectContaining({ 'f:spec': { 'f:replicas': {} } }) }));
     expect(served.filter((request) => request.verb === 'patch' && request.query.includes('force=true'))).toEqual([]);
   });
@@ -198,8 +248,8 @@ describe('a rendered bundle applied as revisions, as the extension ServiceAccoun
     expect(await applier.installed(owner)).toBeUndefined();
   });
 
-  it('keeps at most maxRevisions records, the installed one last, numbering on across a downgrade', async () => {
-    const kept = createRevisionApplier({ client: cluster.client, fieldManager: 'olm-v1', maxRevisions: 2 });
+  it('keeps at most maxRevisions records (here 1: only the installed one), numbering on across a downgrade', async () => {
+    const kept = createRevisionApplier({ client: cluster.client, fieldManager: 'olm-v1', maxRevisions: 1 });
     const apply = async (bundleName: string) => {
       const { rendered, bundle } = await example(bundleName);
       return eventually(async () => {
@@ -209,13 +259,42 @@ describe('a rendered bundle applied as revisions, as the extension ServiceAccoun
       });
     };
     expect((await apply('acme-database.v1.1.1')).revision).toBe(1);
+    // Revision 1 cannot be archived while a ClusterRole it dropped is held: no third revision meanwhile.
+    const { rendered: first } = await example('acme-database.v1.1.1');
+    const held = { apiVersion: `${rbac}/v1`, kind: 'ClusterRole', name: renderedObjects(first).find((object) => object.kind === 'ClusterRole')!.metadata.name! };
+    await cluster.client.patch(held, { metadata: { finalizers: ['example.com/hold'] } });
+    const second = await example('acme-database.v1.2.0');
+    expect(await kept.apply({ owner, serviceAccount, ...second })).toMatchObject({ revision: 2, complete: false });
+    const third = await example('acme-database.v1.0.0');
+    await expect(kept.apply({ owner, serviceAccount, ...third })).rejects.toMatchObject({
+      code: 'OLM_REVISION_LIMIT_EXCEEDED',
+      message:
+        'ClusterExtension acme-database has 1 revisions besides the installed one still applying or pruning (1), as many as maxRevisions (1) allows: ' +
+        'let revision 2 complete (apply its bundle again until complete), or raise maxRevisions',
+    });
+    await cluster.client.patch(held, { metadata: { finalizers: null } });
     expect((await apply('acme-database.v1.2.0')).revision).toBe(2);
     expect((await apply('acme-database.v1.0.0')).revision).toBe(3);
     expect(await kept.installed(owner)).toEqual({ revision: 3, bundle: { name: 'acme-database.v1.0.0', version: '1.0.0' } });
     const records = await cluster.client.list({ apiVersion: 'v1', kind: 'Secret' }, { namespace: 'olmv1-system' });
-    expect(records.items.map((record) => record.metadata?.name).sort()).toEqual(['acme-database-r2', 'acme-database-r3']);
+    expect(records.items.map((record) => record.metadata?.name)).toEqual(['acme-database-r3']);
     const { rendered: newer } = await example('acme-database.v1.2.0');
     for (const object of renderedObjects(newer).filter((each) => each.kind.startsWith('ClusterRole'))) expect(await find(object)).toBeUndefined();
     await eventually(async () => (await kept.uninstall(owner)).complete);
+  });
+
+  it('refuses, before writing anything, to take over an object it did not install', async () => {
+    await cluster.client.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'acme-database-operator', namespace: 'acme-system' } });
+    const { rendered, bundle } = await example('acme-database.v1.2.0');
+    served.length = 0;
+    await expect(applier.apply({ owner, serviceAccount, bundle, rendered })).rejects.toMatchObject({
+      code: 'OLM_REVISION_OBJECT_COLLISION',
+      message:
+        'ClusterExtension acme-database will not take over objects it did not install: ServiceAccount acme-system/acme-database-operator exists and was not installed by a ClusterExtension; ' +
+        'delete them, or remove them from one of the bundles',
+    });
+    expect(served.filter((request) => request.verb === 'patch')).toEqual([]);
+    expect(await find(rendered.phases[0]!.objects[0]!)).toBeUndefined();
+    expect(await applier.uninstall(owner)).toMatchObject({ complete: true });
   });
 });
