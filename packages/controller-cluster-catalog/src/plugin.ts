@@ -1,20 +1,10 @@
-import { contribute, createSingleExtensionPoint, definePlugin, imageSignatureVerifier, optional, reconcilers, type Plugin } from '@olm/core';
+import { catalogServerCertificate, contribute, definePlugin, imageSignatureVerifier, optional, reconcilers, type Plugin } from '@olm/core';
 import { kubeClient } from '@olm/controller-runtime';
 import { createClusterCatalogController, type ClusterCatalogControllerOptions } from './controller.js';
 // The version `olm version` lists and distributions check is the package's own.
 import packageJson from '../package.json' with { type: 'json' };
 
 export type ControllerClusterCatalogPluginOptions = ClusterCatalogControllerOptions;
-
-/**
- * The certificate (PEM) the catalog content server serves, once started (undefined before, or over plain
- * HTTP): what a client in the same process (the ClusterExtension controller) trusts it by.
- */
-export const catalogServerCertificate = createSingleExtensionPoint<() => string | undefined>({
-  id: 'olm.catalogServerCertificate',
-  description: 'the certificate of the ClusterCatalog content server, for clients in the same process',
-  hint: 'boot the controller-cluster-catalog plugin, or give the client the CA itself',
-});
 
 /**
  * The ClusterCatalog controller as a kernel plugin: contributes the `cluster-catalog` reconciler (run by

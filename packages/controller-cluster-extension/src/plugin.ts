@@ -1,5 +1,4 @@
-import { contribute, definePlugin, optional, reconcilers, type Plugin } from '@olm/core';
-import { catalogServerCertificate } from '@olm/controller-cluster-catalog';
+import { catalogServerCertificate, contribute, definePlugin, optional, reconcilers, type Plugin } from '@olm/core';
 import { kubeClient } from '@olm/controller-runtime';
 import { createRevisionApplier } from '@olm/revision-applier';
 import { createClusterExtensionController, type ClusterExtensionControllerOptions } from './controller.js';

@@ -19,6 +19,7 @@ describe('olmExtensionPoints', () => {
       namespaceResolver: 'olm.namespaceResolver single',
       rbacGenerator: 'olm.rbacGenerator single',
       bundlePuller: 'olm.bundlePuller single',
+      catalogServerCertificate: 'olm.catalogServerCertificate single',
       imageSignatureVerifier: 'olm.imageSignatureVerifier single',
       reconcilers: 'olm.reconcilers keyed',
       informerCache: 'olm.informerCache single',

@@ -1,4 +1,5 @@
 import { bundlePuller } from './bundle-puller.js';
+import { catalogServerCertificate } from './catalog-content-server.js';
 import { catalogSourceTypes } from './catalog-source-types.js';
 import { constraintEvaluators } from './constraint-evaluators.js';
 import { imageSignatureVerifier } from './image-signatures.js';
@@ -21,6 +22,7 @@ export const olmExtensionPoints = {
   rbacGenerator,
   bundlePuller,
   imageSignatureVerifier,
+  catalogServerCertificate,
   reconcilers,
   informerCache,
   logger,
@@ -28,6 +30,7 @@ export const olmExtensionPoints = {
 } as const;
 
 export * from './bundle-puller.js';
+export * from './catalog-content-server.js';
 export * from './catalog-source-types.js';
 export * from './constraint-evaluators.js';
 export * from './image-signatures.js';
