@@ -1,16 +1,12 @@
+import type { PolicyRule } from '@olm/core';
+
 /**
  * RBAC rule arithmetic as kube-apiserver's authorizer and its escalation check do it: whether held
  * rules allow one request, and which parts of granted rules they do not cover. Pure, so the
  * preflight asks the API server once per namespace for the rules and decides everything here.
  */
 
-export interface PolicyRule {
-  readonly verbs: readonly string[];
-  readonly apiGroups?: readonly string[];
-  readonly resources?: readonly string[];
-  readonly resourceNames?: readonly string[];
-  readonly nonResourceURLs?: readonly string[];
-}
+export type { PolicyRule };
 
 /** One request: a verb on a resource (optionally one named object), or on a non-resource URL. */
 export interface Permission {
