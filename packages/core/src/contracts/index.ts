@@ -29,6 +29,7 @@ export * from './bundle-puller.js';
 export * from './catalog-source-types.js';
 export * from './constraint-evaluators.js';
 export * from './install-strategies.js';
+export * from './meta.js';
 export * from './model.js';
 export * from './namespace-resolver.js';
 export * from './property-types.js';
