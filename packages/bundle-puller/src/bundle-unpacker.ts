@@ -1,15 +1,5 @@
-import {
-  bundleUnpackTimeoutAnnotation,
-  describeError,
-  hasErrorCode,
-  type BundlePuller,
-  type BundlePullFailureReason,
-  type BundlePullRequest,
-  type BundlePullResult,
-  type KubeObject,
-  type Logger,
-} from '@olm/core';
-import { isAlreadyExists, type KubeClient } from '@olm/controller-runtime';
+import { type BundlePuller, type BundlePullFailureReason, type BundlePullRequest, type BundlePullResult, bundleUnpackTimeoutAnnotation, describeError, hasErrorCode, type KubeClient, type KubeObject, type Logger } from '@olm/core';
+import { isAlreadyExists } from '@olm/controller-runtime';
 import { formatGoDuration } from '@olm/go-format';
 import { bundleImageAnnotation, bundleUnpackFailureAnnotation, failedUnpackConfigMap, manifestsFromConfigMap, unpackedConfigMap, unpackedConfigMapName } from './bundle-files.js';
 import { BundleImageBudget, defaultBundleImageLimits, isBundleImageLimitError, type BundleImageLimits } from './bundle-image-limits.js';

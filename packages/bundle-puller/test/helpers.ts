@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { silentLogger, type KubeClient } from '@olm/controller-runtime';
+import type { KubeClient } from '@olm/core';
+import { silentLogger } from '@olm/controller-runtime';
 import { createCatalogController, type CatalogControllerOptions } from '@olm/controller-catalog';
 import { createRbacGenerator } from '@olm/plugin-rbac';
 import { createLogicSolverBackend } from '@olm/plugin-sat-logic-solver';

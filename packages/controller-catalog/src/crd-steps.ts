@@ -1,6 +1,6 @@
 import { isCopied, StepStatuses, type StepStatus } from '@olm/api';
-import { hasErrorCode, OlmError, type CachedObject, type ObjectReader } from '@olm/core';
-import { isAlreadyExists, isNotFound, type KubeClient } from '@olm/controller-runtime';
+import { type CachedObject, hasErrorCode, type KubeClient, type ObjectReader, OlmError } from '@olm/core';
+import { isAlreadyExists, isNotFound } from '@olm/controller-runtime';
 import { checkCrdUpgrade, isCrdView, type CrdUpgradeVerdict, type CustomResource } from '@olm/crd-upgrade-safety';
 import type { Step } from './bundle-steps.js';
 import type { CatalogControllerContext } from './controller-context.js';

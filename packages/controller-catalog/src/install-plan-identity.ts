@@ -9,8 +9,8 @@ import {
   type InstallPlanCondition,
   type InstallPlanStatus,
 } from '@olm/api';
-import type { CachedObject, ObjectReader } from '@olm/core';
-import { isSemanticallyEqual, type KubeClient } from '@olm/controller-runtime';
+import type { CachedObject, KubeClient, ObjectReader } from '@olm/core';
+import { isSemanticallyEqual } from '@olm/controller-runtime';
 import { Kinds, typed, typedList } from './kinds.js';
 
 /** Whose rights the InstallPlans of `namespace` install with, from its cached OperatorGroups. */

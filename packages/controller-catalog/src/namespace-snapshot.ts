@@ -1,5 +1,4 @@
-import type { ObjectReader } from '@olm/core';
-import type { KubeClient } from '@olm/controller-runtime';
+import type { KubeClient, ObjectReader } from '@olm/core';
 import type { CatalogControllerContext } from './controller-context.js';
 import { installPlansToCollect } from './install-plan-rules.js';
 import { OLMConfigName, type OLMConfig, type Subscription } from '@olm/api';

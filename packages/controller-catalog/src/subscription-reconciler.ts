@@ -1,5 +1,5 @@
-import type { CachedObject, ObjectReader, Reconciler } from '@olm/core';
-import { isNotFound, updateStatus, type KubeClient } from '@olm/controller-runtime';
+import type { CachedObject, KubeClient, ObjectReader, Reconciler } from '@olm/core';
+import { isNotFound, updateStatus } from '@olm/controller-runtime';
 import type { CatalogControllerContext } from './controller-context.js';
 import { asString, Kinds, nameOf, namespaceOf, typed, typedList, type CatalogSourceObject, type InstallPlanObject } from './kinds.js';
 import type { LiveSubscription } from './namespace-snapshot.js';

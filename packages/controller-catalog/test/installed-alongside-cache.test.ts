@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ObjectReader } from '@olm/core';
-import type { KubeClient } from '@olm/controller-runtime';
+import type { KubeClient, ObjectReader } from '@olm/core';
 import type { Step } from '../src/bundle-steps.js';
 import type { CatalogControllerContext } from '../src/controller-context.js';
 import { executePlan } from '../src/install-plan-executor.js';

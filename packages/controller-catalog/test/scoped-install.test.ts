@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createManager, type KubeClient } from '@olm/controller-runtime';
+import type { KubeClient } from '@olm/core';
+import { createManager } from '@olm/controller-runtime';
 import { createCsvController } from '@olm/controller-csv';
 import { createRbacGenerator } from '@olm/plugin-rbac';
 import type { RegistryServer } from '@olm/registry';

@@ -1,6 +1,6 @@
 import { AvailabilityModes, DeleteServerCacheFinalizer, Kinds, MetadataNameLabel, type ClusterCatalog, type ClusterCatalogStatus } from '@olm/api';
-import { describeError, hasErrorCode, type CachedObject, type ReconcileContext, type Reconciler, type ReconcileResult } from '@olm/core';
-import { isNotFound, updateObject, updateStatus, type KubeClient } from '@olm/controller-runtime';
+import { type CachedObject, describeError, hasErrorCode, type KubeClient, type ReconcileContext, type Reconciler, type ReconcileResult } from '@olm/core';
+import { isNotFound, updateObject, updateStatus } from '@olm/controller-runtime';
 import { isDeepStrictEqual } from 'node:util';
 import { ClusterCatalogErrorCodes, repositoryOf, type LoadedCatalog } from './catalog-source.js';
 import { setProgressing, setServing, setUserSpecifiedUnavailable, withKnownConditions, type ServedContent } from './cluster-catalog-status.js';

@@ -1,6 +1,6 @@
-import type { InstallStrategy, Logger, RbacGenerator, Reconciler } from '@olm/core';
+import type { InstallStrategy, KubeClient, Logger, RbacGenerator, Reconciler } from '@olm/core';
 import { OlmError } from '@olm/core';
-import { EventRecorder, isNotFound, KubeClient } from '@olm/controller-runtime';
+import { EventRecorder, isNotFound, KubeClient as ClientNodeKubeClient } from '@olm/controller-runtime';
 import { createOperatorGroupReconciler } from '@olm/controller-operator-groups';
 import type { Registry } from 'prom-client';
 import { createCsvReconciler } from './csv-reconciler.js';
@@ -58,11 +58,11 @@ export interface CsvController {
 
 /** The OLM operator's reconcilers, as a library: add them to a controller-runtime `Manager`. */
 export function createCsvController(options: CsvControllerOptions): CsvController {
-  let ownClient: KubeClient | undefined;
+  let ownClient: ClientNodeKubeClient | undefined;
   const client = (): KubeClient => {
     if (options.client) return options.client;
     if (options.kubeconfig === undefined) throw new OlmError('OLM_CSV_NO_CLIENT', 'createCsvController needs a client or a kubeconfig');
-    return (ownClient ??= new KubeClient({ kubeconfig: options.kubeconfig }));
+    return (ownClient ??= new ClientNodeKubeClient({ kubeconfig: options.kubeconfig }));
   };
   const deploymentStrategy = createDeploymentInstallStrategy(client, { now: options.clock ?? (() => new Date()) });
   const defaultStrategies = new Map<string, InstallStrategy>([['deployment', deploymentStrategy as InstallStrategy]]);

@@ -1,6 +1,5 @@
 import { installIdentity, type OperatorGroup } from '@olm/api';
-import type { ObjectReader } from '@olm/core';
-import type { KubeClient } from '@olm/controller-runtime';
+import type { KubeClient, ObjectReader } from '@olm/core';
 import { Kinds } from './kinds.js';
 
 /** The client a CSV's install strategy runs with, or why there is none yet. */

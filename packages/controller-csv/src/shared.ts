@@ -1,7 +1,7 @@
 import type { ClusterServiceVersion, OLMConfig, OperatorGroup } from '@olm/api';
 import { isCopied, Labels, OLMConfigName } from '@olm/api';
-import type { CachedObject, InstallStrategy, Logger, ObjectReader, RbacGenerator } from '@olm/core';
-import type { EventRecorder, KubeClient } from '@olm/controller-runtime';
+import type { CachedObject, InstallStrategy, KubeClient, Logger, ObjectReader, RbacGenerator } from '@olm/core';
+import type { EventRecorder } from '@olm/controller-runtime';
 import { Kinds } from './kinds.js';
 import type { CsvMetrics } from './metrics.js';
 

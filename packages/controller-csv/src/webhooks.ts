@@ -1,8 +1,8 @@
 import type { ClusterServiceVersion, OperatorGroup, WebhookDescription } from '@olm/api';
 import { Labels, WebhookAdmissionTypes } from '@olm/api';
-import type { CachedObject, ObjectKind, ObjectReader } from '@olm/core';
+import type { CachedObject, KubeClient, ObjectKind, ObjectReader } from '@olm/core';
 import { OlmError } from '@olm/core';
-import { apiStatusCode, isNotFound, isSemanticallyEqual, updateObject, withoutManagedFields, type KubeClient } from '@olm/controller-runtime';
+import { apiStatusCode, isNotFound, isSemanticallyEqual, updateObject, withoutManagedFields } from '@olm/controller-runtime';
 import type { ServingAvailability } from './api-services.js';
 import { secretMaterial, webhookPort, type ServingObjects } from './cert-resources.js';
 import { ownerLabels, type CsvForDeployment } from './deployment-strategy.js';

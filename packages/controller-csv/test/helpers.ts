@@ -1,5 +1,4 @@
-import type { CachedObject } from '@olm/core';
-import type { KubeClient } from '@olm/controller-runtime';
+import type { CachedObject, KubeClient } from '@olm/core';
 import { createRbacGenerator } from '@olm/plugin-rbac';
 import { createOperatorNamespace, createUnlessExists, eventually, operatorGroup, startReconcilers, startTestCluster } from '@olm/testing';
 import { Registry } from 'prom-client';

@@ -16,9 +16,9 @@ import {
   updatedConditions,
   withoutCondition,
 } from '@olm/api';
-import type { CachedObject, ObjectReader, RbacGenerator, ReconcileContext, ReconcileRequest, Reconciler } from '@olm/core';
+import type { CachedObject, KubeClient, ObjectReader, RbacGenerator, ReconcileContext, Reconciler, ReconcileRequest } from '@olm/core';
 import { describeError } from '@olm/core';
-import { isNamespaceTerminating, isNotFound, isSemanticallyEqual, isTerminatingNamespace, updateObject, updateStatus, upsertOwnedFields, type EventRecorder, type KubeClient } from '@olm/controller-runtime';
+import { isNamespaceTerminating, isNotFound, isSemanticallyEqual, isTerminatingNamespace, updateObject, updateStatus, upsertOwnedFields, type EventRecorder } from '@olm/controller-runtime';
 import { formatTime } from '@olm/go-format';
 import { GroupClusterRoleNames, type GroupKey } from './group-cluster-role-names.js';
 import { csvReference, fieldManager, Kinds, ogReference, type Csv, type Og } from './kinds.js';

@@ -4,7 +4,7 @@ import type { BackoffOptions } from './backoff.js';
 import { RuntimeErrorCodes } from './errors.js';
 import type { IndexFunction } from './indexer.js';
 import { Informer, namespacesToWatch } from './informer.js';
-import type { KubeClient } from './kube-client.js';
+import type { KubeClient } from '@olm/core';
 import { silentLogger } from './logger.js';
 import { kindId, requestKey } from './object-key.js';
 

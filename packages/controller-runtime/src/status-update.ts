@@ -1,7 +1,7 @@
 import type { CachedObject } from '@olm/core';
 import { OlmError } from '@olm/core';
 import { isConflict, RuntimeErrorCodes } from './errors.js';
-import type { KubeClient, ObjectReference } from './kube-client.js';
+import type { KubeClient, KubeObjectReference } from '@olm/core';
 import { isSemanticallyEqual } from './semantic-equality.js';
 
 export interface UpdateWithRetryOptions {
@@ -20,7 +20,7 @@ export type Mutation<T extends CachedObject> = (object: T) => void | boolean;
 /** Writes the status through the status subresource, retrying conflicts. Returns the stored object. */
 export function updateStatus<T extends CachedObject = CachedObject>(
   client: KubeClient,
-  reference: ObjectReference,
+  reference: KubeObjectReference,
   mutate: Mutation<T>,
   options: UpdateWithRetryOptions = {},
 ): Promise<T> {
@@ -30,7 +30,7 @@ export function updateStatus<T extends CachedObject = CachedObject>(
 /** Writes the whole object (spec, labels, …) with PUT, retrying conflicts. Returns the stored object. */
 export function updateObject<T extends CachedObject = CachedObject>(
   client: KubeClient,
-  reference: ObjectReference,
+  reference: KubeObjectReference,
   mutate: Mutation<T>,
   options: UpdateWithRetryOptions = {},
 ): Promise<T> {
@@ -39,7 +39,7 @@ export function updateObject<T extends CachedObject = CachedObject>(
 
 async function writeWithRetry<T extends CachedObject>(
   client: KubeClient,
-  reference: ObjectReference,
+  reference: KubeObjectReference,
   mutate: Mutation<T>,
   options: UpdateWithRetryOptions,
   write: (object: T) => Promise<T>,

@@ -1,6 +1,5 @@
 import type { CatalogSource } from '@olm/api';
-import type { CachedObject } from '@olm/core';
-import type { KubeClient } from '@olm/controller-runtime';
+import type { CachedObject, KubeClient } from '@olm/core';
 import { createConfigMapSourceType, type RegistryIndex } from '@olm/registry';
 import type { PackageQueries } from './read-registry.js';
 import { readSourceTypeCatalog } from './source-type-catalog.js';

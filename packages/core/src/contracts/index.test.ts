@@ -21,6 +21,7 @@ describe('olmExtensionPoints', () => {
       bundlePuller: 'olm.bundlePuller single',
       reconcilers: 'olm.reconcilers keyed',
       informerCache: 'olm.informerCache single',
+      kubeClient: 'olm.kubeClient single',
       logger: 'olm.logger single',
       metrics: 'olm.metrics single',
     });

@@ -2,6 +2,7 @@ import { bundlePuller } from './bundle-puller.js';
 import { catalogSourceTypes } from './catalog-source-types.js';
 import { constraintEvaluators } from './constraint-evaluators.js';
 import { installStrategies } from './install-strategies.js';
+import { kubeClient } from './kube-client.js';
 import { namespaceResolver } from './namespace-resolver.js';
 import { propertyTypes } from './property-types.js';
 import { rbacGenerator } from './rbac-generator.js';
@@ -21,6 +22,7 @@ export const olmExtensionPoints = {
   bundlePuller,
   reconcilers,
   informerCache,
+  kubeClient,
   logger,
   metrics,
 } as const;
@@ -29,6 +31,7 @@ export * from './bundle-puller.js';
 export * from './catalog-source-types.js';
 export * from './constraint-evaluators.js';
 export * from './install-strategies.js';
+export * from './kube-client.js';
 export * from './meta.js';
 export * from './model.js';
 export * from './namespace-resolver.js';
