@@ -5,7 +5,7 @@ import { checkCrdUpgrade, isCrdView, type CrdUpgradeVerdict, type CustomResource
 import type { Step } from './bundle-steps.js';
 import type { CatalogControllerContext } from './controller-context.js';
 import { installedAlongside, withInstalledAlongside, type CsvReference } from './installed-alongside.js';
-import { Kinds, nameOf, typed, type AnyObject, type CrdObject, type CsvObject } from './kinds.js';
+import { Kinds, nameOf, type AnyObject, type CrdObject, type CsvObject } from './kinds.js';
 
 // The CustomResourceDefinition steps of an InstallPlan: created (then waited on until served) or, when one
 // exists, checked for upgrade safety and replaced, with upstream's installed-alongside annotations.
@@ -43,7 +43,7 @@ async function alongsideAnnotations(
 
 function cachedCsv(cache: ObjectReader | undefined, reference: CsvReference): CsvObject | undefined {
   try {
-    return typed('clusterServiceVersion', cache?.get(Kinds.clusterServiceVersion, reference.name, reference.namespace));
+    return cache?.get(Kinds.clusterServiceVersion, reference.name, reference.namespace);
   } catch {
     return undefined; // CSVs are not cached here
   }

@@ -11,11 +11,11 @@ import {
 } from '@olm/api';
 import type { CachedObject, KubeClient, ObjectReader } from '@olm/core';
 import { isSemanticallyEqual } from '@olm/controller-runtime';
-import { Kinds, typed, typedList } from './kinds.js';
+import { Kinds, typed } from './kinds.js';
 
 /** Whose rights the InstallPlans of `namespace` install with, from its cached OperatorGroups. */
 export function installPlanIdentity(cache: ObjectReader, namespace: string): InstallIdentity {
-  return installIdentity(typedList('operatorGroup', cache.list(Kinds.operatorGroup, { namespace })));
+  return installIdentity(cache.list(Kinds.operatorGroup, { namespace }));
 }
 
 type IdentityStatus = Pick<InstallPlanStatus, 'conditions' | 'attenuatedServiceAccountRef'>;

@@ -31,7 +31,7 @@ export async function preChecks(shared: Shared, memory: Pick<CsvMemory, 'cluster
   const labelled = await ensureApiLabels(shared, csv);
   if (labelled) return done;
 
-  const groups = context.cache.list(Kinds.operatorGroup, { namespace: csv.metadata.namespace }) as Og[];
+  const groups = context.cache.list(Kinds.operatorGroup, { namespace: csv.metadata.namespace });
   if (groups.length === 0) {
     await fail(shared, csv, CSVReasons.NoOperatorGroup, CSVMessages.noOperatorGroup);
     return done;
@@ -114,7 +114,7 @@ function groupView(og: Og): GroupApiView {
 async function providedApiCheck(shared: PhaseWriter, csv: Csv, og: Og, context: ReconcileContext): Promise<Step> {
   const provided = csvProvidedApis(csv);
   const group = groupView(og);
-  const others = (context.cache.list(Kinds.operatorGroup) as Og[]).map(groupView);
+  const others = (context.cache.list(Kinds.operatorGroup)).map(groupView);
   const result = reconcileApiIntersection(group, others, provided);
   if (result === 'NoAPIConflict') return proceed;
   const conflicting = result === 'APIConflict' || (group.staticProvidedApis && (result === 'AddAPIs' || result === 'RemoveAPIs'));

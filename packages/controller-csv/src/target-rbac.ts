@@ -344,7 +344,7 @@ export async function syncTargetRbac(
   copiedCsvs: readonly Csv[],
   context: ReconcileContext,
 ): Promise<void> {
-  const groups = context.cache.list(Kinds.operatorGroup, { namespace: csv.metadata.namespace }) as Og[];
+  const groups = context.cache.list(Kinds.operatorGroup, { namespace: csv.metadata.namespace });
   const operatorGroup = groups.length === 1 ? groups[0] : undefined;
   let generated: GeneratedRbac;
   try {
