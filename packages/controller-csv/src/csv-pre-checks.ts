@@ -1,7 +1,6 @@
-import { Annotations, CSVMessages, CSVPhases, CSVReasons, Labels, formatProvidedApis, parseProvidedApis, csvProvidedApis } from '@olm/api';
+import { Annotations, CSVMessages, CSVPhases, CSVReasons, Labels, formatProvidedApis, formatTargetNamespaces, parseProvidedApis, csvProvidedApis } from '@olm/api';
 import { isNotFound, isSemanticallyEqual, updateObject } from '@olm/controller-runtime';
 import { describeError, type ReconcileContext } from '@olm/core';
-import { formatTargetNamespaces } from '@olm/controller-operator-groups';
 import { type GroupApiView, reconcileApiIntersection } from './api-intersection.js';
 import type { CsvMemory } from './csv-memory.js';
 import { fail, type PhaseWriter, setPhase } from './csv-phase.js';

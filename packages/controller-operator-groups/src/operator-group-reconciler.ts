@@ -1,5 +1,6 @@
 import type { ClusterServiceVersionStatus, Condition, CsvStatus, ObjectReference } from '@olm/api';
 import {
+  formatTargetNamespaces,
   Annotations,
   CSVMessages,
   CSVPhases,
@@ -22,7 +23,7 @@ import { isNamespaceTerminating, isNotFound, isSemanticallyEqual, isTerminatingN
 import { formatTime } from '@olm/go-format';
 import { GroupClusterRoleNames, type GroupKey } from './group-cluster-role-names.js';
 import { csvReference, fieldManager, Kinds, ogReference, type Csv, type Og } from './kinds.js';
-import { formatTargetNamespaces, resolveTargetNamespaces, sameNamespaceSet } from './target-namespaces.js';
+import { resolveTargetNamespaces, sameNamespaceSet } from './target-namespaces.js';
 
 /** What the OperatorGroup reconciler uses, bound lazily: the client it writes with, the RBAC generator, Events, the clock. */
 export interface OperatorGroupServices {
