@@ -66,3 +66,8 @@ export const APILabelValues = {
   provided: 'provided',
   required: 'required',
 } as const;
+
+/** The `olm.targetNamespaces` annotation value: sorted, comma joined; `""` for all namespaces. */
+export function formatTargetNamespaces(namespaces: readonly string[]): string {
+  return [...namespaces].sort().join(',');
+}

@@ -1,3 +1,5 @@
+import type { OwnerReference } from '@olm/core';
+
 /** The API group of every OLM v0 kind. */
 export const GROUP = 'operators.coreos.com';
 
@@ -30,14 +32,8 @@ export interface ObjectMeta {
   managedFields?: unknown[];
 }
 
-export interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
+/** `metav1.OwnerReference`, `metav1.GroupVersionKind` and `rbacv1.PolicyRule`: their one home is @olm/core's contracts. */
+export type { GroupVersionKind, OwnerReference, PolicyRule } from '@olm/core';
 
 /**
  * An owner reference to `owner`, an object of `kind`, read from its metadata. Whether it controls the
@@ -76,13 +72,6 @@ export interface Condition {
   lastTransitionTime: Time;
   reason: string;
   message: string;
-}
-
-/** `metav1.GroupVersionKind`. */
-export interface GroupVersionKind {
-  group: string;
-  version: string;
-  kind: string;
 }
 
 /** A Kubernetes object of kind `K` in `apiVersion` `V`. */
@@ -127,15 +116,6 @@ export interface VolumeMount {
   subPathExpr?: string;
   mountPropagation?: string;
   recursiveReadOnly?: string;
-}
-
-/** `rbacv1.PolicyRule`. */
-export interface PolicyRule {
-  verbs: string[];
-  apiGroups?: string[];
-  resources?: string[];
-  resourceNames?: string[];
-  nonResourceURLs?: string[];
 }
 
 /** Kubernetes types OLM passes through without looking inside (deployment specs, volumes, affinity, …). */

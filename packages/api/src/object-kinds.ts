@@ -1,21 +1,46 @@
-import { ApiVersionsV1 } from './cluster-catalog.js';
+import type { CachedObject, ObjectKind } from '@olm/core';
+import type { CatalogSource } from './catalog-source.js';
+import { ApiVersionsV1, type ClusterCatalog } from './cluster-catalog.js';
+import type { ClusterServiceVersion } from './cluster-service-version.js';
+import type { InstallPlan } from './install-plan.js';
 import { ApiVersions } from './meta.js';
+import type { OLMConfig } from './olm-config.js';
+import type { OperatorCondition } from './operator-condition.js';
+import type { OperatorGroup } from './operator-group.js';
+import type { Operator } from './operator.js';
+import type { Subscription } from './subscription.js';
+
+/**
+ * An object of an OLM kind as the informer cache and the API server hand it out: the kind's type, as plain
+ * JSON, with the name the server always sets (and the namespace, for a namespaced kind).
+ */
+export type Cached<T> = T & CachedObject & { metadata: { name: string } };
+export type CachedNamespaced<T> = Cached<T> & { metadata: { namespace: string } };
+
+/** A kind whose objects are `O` (curried so that apiVersion and kind keep their literal types). */
+function kindOf<O>() {
+  return <const V extends string, const K extends string>(apiVersion: V, kind: K): ObjectKind<O> & { readonly apiVersion: V; readonly kind: K } => ({
+    apiVersion,
+    kind,
+  });
+}
 
 /**
  * The kinds OLM reads and writes, as `{ apiVersion, kind }` in the versions OLM uses: one table for
- * every controller, so that a kind is spelled once.
+ * every controller, so that a kind is spelled once. OLM's own kinds carry their object type, so typed
+ * readers (`cache.get(Kinds.subscription, name, namespace)`) return a `Cached<Subscription>`.
  */
 export const Kinds = {
-  clusterServiceVersion: { apiVersion: ApiVersions.v1alpha1, kind: 'ClusterServiceVersion' },
-  subscription: { apiVersion: ApiVersions.v1alpha1, kind: 'Subscription' },
-  installPlan: { apiVersion: ApiVersions.v1alpha1, kind: 'InstallPlan' },
-  catalogSource: { apiVersion: ApiVersions.v1alpha1, kind: 'CatalogSource' },
-  operatorGroup: { apiVersion: ApiVersions.v1, kind: 'OperatorGroup' },
-  olmConfig: { apiVersion: ApiVersions.v1, kind: 'OLMConfig' },
-  operator: { apiVersion: ApiVersions.v1, kind: 'Operator' },
-  operatorCondition: { apiVersion: ApiVersions.v2, kind: 'OperatorCondition' },
-  clusterCatalog: { apiVersion: ApiVersionsV1.v1, kind: 'ClusterCatalog' },
-  clusterExtension: { apiVersion: ApiVersionsV1.v1, kind: 'ClusterExtension' },
+  clusterServiceVersion: kindOf<CachedNamespaced<ClusterServiceVersion>>()(ApiVersions.v1alpha1, 'ClusterServiceVersion'),
+  subscription: kindOf<CachedNamespaced<Subscription>>()(ApiVersions.v1alpha1, 'Subscription'),
+  installPlan: kindOf<CachedNamespaced<InstallPlan>>()(ApiVersions.v1alpha1, 'InstallPlan'),
+  catalogSource: kindOf<CachedNamespaced<CatalogSource>>()(ApiVersions.v1alpha1, 'CatalogSource'),
+  operatorGroup: kindOf<CachedNamespaced<OperatorGroup>>()(ApiVersions.v1, 'OperatorGroup'),
+  olmConfig: kindOf<Cached<OLMConfig>>()(ApiVersions.v1, 'OLMConfig'),
+  operator: kindOf<Cached<Operator>>()(ApiVersions.v1, 'Operator'),
+  operatorCondition: kindOf<CachedNamespaced<OperatorCondition>>()(ApiVersions.v2, 'OperatorCondition'),
+  clusterCatalog: kindOf<Cached<ClusterCatalog>>()(ApiVersionsV1.v1, 'ClusterCatalog'),
+  clusterExtension: kindOf<Cached<ClusterExtension>>()(ApiVersionsV1.v1, 'ClusterExtension'),
   customResourceDefinition: { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' },
   apiService: { apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService' },
   namespace: { apiVersion: 'v1', kind: 'Namespace' },

@@ -8,10 +8,11 @@ import {
   type BundlePullRequest,
   type BundlePullResult,
   type ImageSignatureVerifier,
+  type KubeClient,
   type KubeObject,
   type Logger,
 } from '@olm/core';
-import { isAlreadyExists, type KubeClient } from '@olm/controller-runtime';
+import { isAlreadyExists } from '@olm/controller-runtime';
 import { formatGoDuration } from '@olm/go-format';
 import { bundleImageAnnotation, bundleUnpackFailureAnnotation, failedUnpackConfigMap, manifestsFromConfigMap, unpackedConfigMap, unpackedConfigMapName } from './bundle-files.js';
 import { BundleImageBudget, defaultBundleImageLimits, isBundleImageLimitError, type BundleImageLimits } from './bundle-image-limits.js';

@@ -1,5 +1,5 @@
-import { bundlePuller, contribute, definePlugin, imageSignatureVerifier, logger, optional, type ImageSignatureVerifier, type Plugin } from '@olm/core';
-import { kubeClient, silentLogger } from '@olm/controller-runtime';
+import { bundlePuller, contribute, definePlugin, imageSignatureVerifier, kubeClient, logger, optional, type ImageSignatureVerifier, type Plugin } from '@olm/core';
+import { silentLogger } from '@olm/controller-runtime';
 import type { BundleImageLimits } from './bundle-image-limits.js';
 import { BundleUnpacker, type BundleUnpackerOptions } from './bundle-unpacker.js';
 import { createOciRegistryClient } from './oci-registry-client.js';

@@ -1,8 +1,8 @@
+import type { KubeClient } from '@olm/core';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KubeClient } from '@olm/controller-runtime';
 import { kubectlAvailable, kubectlFor } from '@olm/testing';
 import { completedPlan, condition, createNamespace, createOperatorNamespace, eventually, get, grpcCatalogSource, Kinds, list, settledSubscription, startImageCatalog, subscription, unpackFailure, type ImageCatalogEnvironment, type TestObject } from './helpers.js';
 import { dockerRegistryBinary, htpasswdLine, imageOnlyPackage, pushMinimalBundle, startDockerRegistry, type DockerRegistry, type PushedImage } from './oci-images.js';

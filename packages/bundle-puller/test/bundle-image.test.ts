@@ -1,8 +1,8 @@
+import type { KubeClient } from '@olm/core';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KubeClient } from '@olm/controller-runtime';
 import { bundleDigestAnnotation, bundleImageAnnotation, unpackedConfigMapName } from '../src/index.js';
 import { completedPlan, condition, createOperatorNamespace, eventually, get, Kinds, list, settledSubscription, startImageCatalog, subscription, unpackFailure, type ImageCatalogEnvironment, type TestObject } from './helpers.js';
 import { blobDataPath, dockerRegistryBinary, gzip, imageOnlyPackage, pushImage, pushMinimalBundle, startDockerRegistry, tarLayer, thingAnnotationsYaml, thingCrdYaml, thingCsvYaml, type DockerRegistry, type PushedImage } from './oci-images.js';

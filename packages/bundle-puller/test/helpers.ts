@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ImageSignatureVerifier } from '@olm/core';
-import { silentLogger, type KubeClient } from '@olm/controller-runtime';
+import type { ImageSignatureVerifier, KubeClient } from '@olm/core';
+import { silentLogger } from '@olm/controller-runtime';
 import { createCatalogController, type CatalogControllerOptions } from '@olm/controller-catalog';
 import { createRbacGenerator } from '@olm/plugin-rbac';
 import { createLogicSolverBackend } from '@olm/plugin-sat-logic-solver';

@@ -1,6 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import { OlmError, type BundlePuller, type CatalogSourceType, type ImageSignatureVerifier, type Logger, type NamespaceResolver, type RbacGenerator, type Reconciler } from '@olm/core';
-import { EventRecorder, KubeClient, silentLogger, type BackoffOptions } from '@olm/controller-runtime';
+import { OlmError, type BundlePuller, type CatalogSourceType, type ImageSignatureVerifier, type KubeClient, type Logger, type NamespaceResolver, type RbacGenerator, type Reconciler } from '@olm/core';
+import { EventRecorder, KubeClient as ClientNodeKubeClient, silentLogger, type BackoffOptions } from '@olm/controller-runtime';
 import { createConfigMapSourceType } from '@olm/registry';
 import type { Registry } from 'prom-client';
 import { createCatalogEvents, type CatalogEvents } from './catalog-events.js';
@@ -136,13 +136,13 @@ export function createCatalogController(options: CatalogControllerOptions): Cata
 
 /** The given client, or one made from the kubeconfig on first use (closed with the controller). */
 function clientOf(options: CatalogControllerOptions): { client: () => KubeClient; close: () => void } {
-  let ownClient: KubeClient | undefined;
+  let ownClient: ClientNodeKubeClient | undefined;
   const givenClient = options.client;
   if (givenClient !== undefined) return { client: () => givenClient, close: () => undefined };
   return {
     client: () => {
       if (options.kubeconfig === undefined) throw new OlmError('OLM_CATALOG_INVALID_OPTIONS', 'createCatalogController needs a client or a kubeconfig');
-      ownClient ??= new KubeClient({ kubeconfig: options.kubeconfig });
+      ownClient ??= new ClientNodeKubeClient({ kubeconfig: options.kubeconfig });
       return ownClient;
     },
     close: () => ownClient?.close(),

@@ -2,7 +2,7 @@ import { GrpcConnectionStates } from '@olm/api';
 import type { ObjectReader, Reconciler } from '@olm/core';
 import { connectAndProbe, ensureRegistry, locateRegistry, pollRegistry, rejectInvalidSpec, startPass, writeStatus } from './catalog-source-steps.js';
 import type { CatalogControllerContext } from './controller-context.js';
-import { Kinds, typed } from './kinds.js';
+import { Kinds } from './kinds.js';
 
 /**
  * CatalogSource, as named steps: validate the spec → locate the registry (address, registry Service for an
@@ -17,7 +17,7 @@ export function createCatalogSourceReconciler(context: CatalogControllerContext)
     eventSources: [context.catalogEvents.connectionChanged.eventSource((key) => [key])],
     async reconcile({ namespace = '', name }, { cache }) {
       const key = { namespace, name };
-      const source = typed('catalogSource', cache.get(Kinds.catalogSource, name, namespace));
+      const source = cache.get(Kinds.catalogSource, name, namespace);
       if (!source) return forgetCatalogSource(context, cache, key);
       context.metrics?.catalogSourceCount.set(cache.list(Kinds.catalogSource).length);
       // Upstream shows every catalog's snapshot counter, at 0 before its first snapshot.

@@ -1,5 +1,5 @@
-import type { BundlePuller, CatalogSourceType, Logger, NamespaceResolver, RbacGenerator } from '@olm/core';
-import type { EventRecorder, KubeClient } from '@olm/controller-runtime';
+import type { BundlePuller, CatalogSourceType, KubeClient, Logger, NamespaceResolver, RbacGenerator } from '@olm/core';
+import type { EventRecorder } from '@olm/controller-runtime';
 import type { CatalogEvents } from './catalog-events.js';
 import type { CatalogImageVerification } from './catalog-image-signature.js';
 import type { CatalogMetrics } from './catalog-metrics.js';

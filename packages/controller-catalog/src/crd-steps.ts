@@ -1,11 +1,11 @@
 import { isCopied, StepStatuses, type StepStatus } from '@olm/api';
-import { hasErrorCode, OlmError, type CachedObject, type ObjectReader } from '@olm/core';
-import { isAlreadyExists, isNotFound, type KubeClient } from '@olm/controller-runtime';
+import { type CachedObject, hasErrorCode, type KubeClient, type ObjectReader, OlmError } from '@olm/core';
+import { isAlreadyExists, isNotFound } from '@olm/controller-runtime';
 import { checkCrdUpgrade, isCrdView, type CrdUpgradeVerdict, type CustomResource } from '@olm/crd-upgrade-safety';
 import type { Step } from './bundle-steps.js';
 import type { CatalogControllerContext } from './controller-context.js';
 import { installedAlongside, withInstalledAlongside, type CsvReference } from './installed-alongside.js';
-import { Kinds, nameOf, typed, type AnyObject, type CrdObject, type CsvObject } from './kinds.js';
+import { Kinds, nameOf, type AnyObject, type CrdObject, type CsvObject } from './kinds.js';
 
 // The CustomResourceDefinition steps of an InstallPlan: created (then waited on until served) or, when one
 // exists, checked for upgrade safety and replaced, with upstream's installed-alongside annotations.
@@ -43,7 +43,7 @@ async function alongsideAnnotations(
 
 function cachedCsv(cache: ObjectReader | undefined, reference: CsvReference): CsvObject | undefined {
   try {
-    return typed('clusterServiceVersion', cache?.get(Kinds.clusterServiceVersion, reference.name, reference.namespace));
+    return cache?.get(Kinds.clusterServiceVersion, reference.name, reference.namespace);
   } catch {
     return undefined; // CSVs are not cached here
   }

@@ -1,26 +1,8 @@
-export * from './additional-namespaces.js';
-export * from './catalog-source-spec.js';
-// Moved to @olm/crd-upgrade-safety; re-exported so existing importers keep working.
-export {
-  checkCrdUpgrade,
-  isCrdView,
-  removedServedVersionMessage,
-  webhookValidationWarning,
-  type CrdUpgradeVerdict,
-  type CrdView,
-  type CustomResource,
-  type ListCustomResources,
-} from '@olm/crd-upgrade-safety';
-export * from './install-plan-rules.js';
-export * from './subscription-status.js';
-export * from './bundle-steps.js';
-export * from './bundle-manifests.js';
-export * from './bundle-unpack-settings.js';
-export { binaryQuantity, registryPod, registryService, registryServiceAccount, type RegistryPodSettings } from './registry-pod.js';
-export type { RegistryServiceRouting } from './registry-service-address.js';
-export * from './catalog-controller.js';
-export * from './catalog-metrics.js';
-export * from './catalog-source-connections.js';
+// What other packages and apps use: the plugin, and the controller as a library. The decisions behind it
+// are tested where they live (import them from their files in this package's tests).
+export { catalogControllerAdditionalNamespaces } from './additional-namespaces.js';
+export { createCatalogController, type CatalogController, type CatalogControllerOptions } from './catalog-controller.js';
+export { createCatalogMetrics, type CatalogMetrics } from './catalog-metrics.js';
 export type { StepAppliedEvent } from './controller-context.js';
-export { supportedStepKinds } from './install-plan-executor.js';
-export * from './plugin.js';
+export { controllerCatalogPlugin, createControllerCatalogPlugin, type ControllerCatalogPluginOptions } from './plugin.js';
+export type { RegistryServiceRouting } from './registry-service-address.js';

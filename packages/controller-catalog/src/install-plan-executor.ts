@@ -1,6 +1,6 @@
 import { bundleObjectKinds, ErrInvalidInstallPlanMessage, StepStatuses, type StepStatus } from '@olm/api';
-import { describeError, OlmError, type CachedObject, type ObjectReader } from '@olm/core';
-import { apiStatusCode, apiStatusMessage, isAlreadyExists, isSemanticallyEqual, setOwnerLabels, setOwnerReference, type KubeClient, type OwnerObject } from '@olm/controller-runtime';
+import { type CachedObject, describeError, type KubeClient, type ObjectReader, OlmError } from '@olm/core';
+import { apiStatusCode, apiStatusMessage, isAlreadyExists, isSemanticallyEqual, setOwnerLabels, setOwnerReference, type OwnerObject } from '@olm/controller-runtime';
 import type { Step } from './bundle-steps.js';
 import type { CatalogControllerContext } from './controller-context.js';
 import { applyCrd, checkCrdUpgrades, crdState, type CheckedCrd } from './crd-steps.js';

@@ -9,13 +9,13 @@ import {
   type InstallPlanCondition,
   type InstallPlanStatus,
 } from '@olm/api';
-import type { CachedObject, ObjectReader } from '@olm/core';
-import { isSemanticallyEqual, type KubeClient } from '@olm/controller-runtime';
-import { Kinds, typed, typedList } from './kinds.js';
+import type { CachedObject, KubeClient, ObjectReader } from '@olm/core';
+import { isSemanticallyEqual } from '@olm/controller-runtime';
+import { Kinds, typed } from './kinds.js';
 
 /** Whose rights the InstallPlans of `namespace` install with, from its cached OperatorGroups. */
 export function installPlanIdentity(cache: ObjectReader, namespace: string): InstallIdentity {
-  return installIdentity(typedList('operatorGroup', cache.list(Kinds.operatorGroup, { namespace })));
+  return installIdentity(cache.list(Kinds.operatorGroup, { namespace }));
 }
 
 type IdentityStatus = Pick<InstallPlanStatus, 'conditions' | 'attenuatedServiceAccountRef'>;

@@ -7,7 +7,7 @@ import { executePlan } from './install-plan-executor.js';
 import { installPlanIdentity, withInstallIdentity } from './install-plan-identity.js';
 import { nextInstallPlanState, type ExecutionOutcome, type InstallPlanState } from './install-plan-rules.js';
 import { formatTime } from '@olm/go-format';
-import { Kinds, typedList, type InstallPlanObject } from './kinds.js';
+import { Kinds, type InstallPlanObject } from './kinds.js';
 
 /**
  * InstallPlan (upstream's `syncInstallPlans`): settle whose rights it installs with (an OperatorGroup's
@@ -119,7 +119,7 @@ class RbacRetries {
     const namespace = object.metadata?.namespace;
     if (!namespace) return [];
     this.changes.set(namespace, (this.changes.get(namespace) ?? 0) + 1);
-    return typedList('installPlan', cache.list(Kinds.installPlan, { namespace }))
+    return cache.list(Kinds.installPlan, { namespace })
       .filter((plan) => plan.status?.phase === InstallPlanPhases.Failed && plan.status.attenuatedServiceAccountRef)
       .map((plan) => ({ namespace, name: plan.metadata?.name ?? '' }));
   }

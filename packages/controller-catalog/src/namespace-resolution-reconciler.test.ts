@@ -42,7 +42,8 @@ describe('copied CSVs and namespace resolution', () => {
     const subscriptionNaming = (namespace: string, currentCSV: string): CachedObject => ({ ...Kinds.subscription, metadata: { namespace, name: 'sub' }, status: { currentCSV } });
     const cacheOf = (objects: CachedObject[]): ObjectReader => ({
       get: () => undefined,
-      list: (kind, options) => objects.filter((object) => object.kind === kind.kind && object.metadata?.namespace === options?.namespace),
+      // A fake holding plain objects of the kinds asked for: typed reads see them as the kind's type.
+      list: (kind, options) => objects.filter((object) => object.kind === kind.kind && object.metadata?.namespace === options?.namespace) as never,
     });
     const copy = csv('team-a', 'operator.v1', { 'olm.copiedFrom': 'operators' });
     expect(watch.map!(copy, cacheOf([]))).toEqual([]);

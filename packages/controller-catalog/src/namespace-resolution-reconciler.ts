@@ -4,7 +4,7 @@ import type { CatalogControllerContext } from './controller-context.js';
 import { writeInstallPlan } from './install-plan-write.js';
 import { Kinds, nameOf } from './kinds.js';
 import { resolveNamespace } from './resolve-namespace.js';
-import { collectInstallPlans, type LiveSubscription, readNamespace } from './namespace-snapshot.js';
+import { collectInstallPlans, readNamespace } from './namespace-snapshot.js';
 import { failResolution, failSubscriptions, reportUnpacking, reportVersionPins } from './resolution-outcomes.js';
 import { resolveSteps, type StepResolution } from './step-resolution.js';
 import { refreshSubscriptions } from './subscription-refresh.js';
@@ -64,7 +64,7 @@ export function createNamespaceResolutionReconciler(context: CatalogControllerCo
 /** Whether a Subscription in the CSV's namespace names it as its current or installed CSV. */
 function namedBySubscription(cache: ObjectReader, csv: CachedObject): boolean {
   const name = csv.metadata?.name;
-  return (cache.list(Kinds.subscription, { namespace: csv.metadata?.namespace ?? '' }) as LiveSubscription[]).some(
+  return (cache.list(Kinds.subscription, { namespace: csv.metadata?.namespace ?? '' })).some(
     (subscription) => subscription.status?.currentCSV === name || subscription.status?.installedCSV === name,
   );
 }

@@ -1,8 +1,7 @@
-import type { ObjectReader } from '@olm/core';
-import type { KubeClient } from '@olm/controller-runtime';
+import type { KubeClient, ObjectReader } from '@olm/core';
 import type { CatalogControllerContext } from './controller-context.js';
 import { installPlansToCollect } from './install-plan-rules.js';
-import { OLMConfigName, type OLMConfig, type Subscription } from '@olm/api';
+import { OLMConfigName, type Subscription } from '@olm/api';
 import type { CachedObject } from '@olm/core';
 import { Kinds, nameOf, type CatalogSourceObject, type CsvObject, type InstallPlanObject, type OperatorGroupObject } from './kinds.js';
 import type { SubscriptionStatus } from './subscription-status.js';
@@ -61,9 +60,9 @@ export async function readNamespace(
   if (subscriptions.length === 0) return undefined;
   // From the cache (a copy there is its metadata): the pass writes no CSV, and a namespace holding copies of
   // every AllNamespaces operator would otherwise be listed whole, bodies and all, on every pass.
-  const csvs = cache.list(Kinds.clusterServiceVersion, { namespace }) as CsvObject[];
+  const csvs = cache.list(Kinds.clusterServiceVersion, { namespace });
   const operatorGroups = (await client.list<OperatorGroupObject>(Kinds.operatorGroup, { namespace })).items;
-  const catalogsIn = (namespaces: readonly string[]) => namespaces.flatMap((catalogNamespace) => cache.list(Kinds.catalogSource, { namespace: catalogNamespace }) as CatalogSourceObject[]);
+  const catalogsIn = (namespaces: readonly string[]) => namespaces.flatMap((catalogNamespace) => cache.list(Kinds.catalogSource, { namespace: catalogNamespace }));
   const global = context.globalCatalogNamespace;
   return {
     namespace,
@@ -79,7 +78,7 @@ export async function readNamespace(
 }
 
 function resolutionFailureScope(cache: ObjectReader): 'subscription' | 'namespace' {
-  const config = cache.get(Kinds.olmConfig, OLMConfigName) as OLMConfig | undefined;
+  const config = cache.get(Kinds.olmConfig, OLMConfigName);
   return config?.spec?.features?.resolutionFailureScope === 'Namespace' ? 'namespace' : 'subscription';
 }
 

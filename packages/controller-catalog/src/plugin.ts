@@ -1,5 +1,4 @@
-import { bundlePuller, catalogSourceTypes, contribute, definePlugin, imageSignatureVerifier, logger, metrics, namespaceResolver, optional, rbacGenerator, reconcilers, type Plugin } from '@olm/core';
-import { kubeClient } from '@olm/controller-runtime';
+import { bundlePuller, catalogSourceTypes, contribute, definePlugin, imageSignatureVerifier, kubeClient, logger, metrics, namespaceResolver, optional, rbacGenerator, reconcilers, type Plugin } from '@olm/core';
 import type { Registry } from 'prom-client';
 import { createCatalogController, type CatalogControllerOptions } from './catalog-controller.js';
 // The version `olm version` lists and distributions check is the package's own.

@@ -1,6 +1,6 @@
 import { SecurityContextConfigs } from '@olm/api';
-import type { CachedObject } from '@olm/core';
-import { isAlreadyExists, isNotFound, type KubeClient } from '@olm/controller-runtime';
+import type { CachedObject, KubeClient } from '@olm/core';
+import { isAlreadyExists, isNotFound } from '@olm/controller-runtime';
 import { registryServiceName } from './catalog-source-spec.js';
 import { Kinds, type AnyObject, type CatalogSourceObject } from './kinds.js';
 import {

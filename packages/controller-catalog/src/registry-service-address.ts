@@ -1,5 +1,4 @@
-import type { CachedObject } from '@olm/core';
-import type { KubeClient } from '@olm/controller-runtime';
+import type { CachedObject, KubeClient } from '@olm/core';
 import { Kinds } from './kinds.js';
 
 /**

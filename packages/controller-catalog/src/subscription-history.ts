@@ -1,5 +1,6 @@
 import { appendInstallHistory, ProjectAnnotations, readInstallHistory } from '@olm/api';
-import { isConflict, isNotFound, type KubeClient } from '@olm/controller-runtime';
+import type { KubeClient } from '@olm/core';
+import { isConflict, isNotFound } from '@olm/controller-runtime';
 import { formatTime } from '@olm/go-format';
 import { Kinds, type CsvObject } from './kinds.js';
 import type { LiveSubscription } from './namespace-snapshot.js';

@@ -1,7 +1,7 @@
-import type { CachedObject, ObjectReader, Reconciler } from '@olm/core';
-import { isNotFound, updateStatus, type KubeClient } from '@olm/controller-runtime';
+import type { CachedObject, KubeClient, ObjectReader, Reconciler } from '@olm/core';
+import { isNotFound, updateStatus } from '@olm/controller-runtime';
 import type { CatalogControllerContext } from './controller-context.js';
-import { asString, Kinds, nameOf, namespaceOf, typed, typedList, type CatalogSourceObject, type InstallPlanObject } from './kinds.js';
+import { asString, Kinds, nameOf, namespaceOf, type CatalogSourceObject, type InstallPlanObject } from './kinds.js';
 import type { LiveSubscription } from './namespace-snapshot.js';
 import { recordInstallHistory } from './subscription-history.js';
 import { ownPartDiffers, withOwnPart } from './subscription-ownership.js';
@@ -35,7 +35,7 @@ export function createSubscriptionReconciler(context: CatalogControllerContext):
       },
     ],
     async reconcile({ namespace = '', name }, { cache }) {
-      const cached = cache.get(Kinds.subscription, name, namespace) as LiveSubscription | undefined;
+      const cached = cache.get(Kinds.subscription, name, namespace);
       if (!cached) return;
       const client = context.client();
       await recordInstallHistory(client, cached, context.now(), context.fieldManager);
@@ -76,12 +76,12 @@ function ownStatus(sub: LiveSubscription, sources: readonly CatalogSourceObject[
 /** The catalogs whose health a Subscription reports: its namespace's and the global ones (as upstream, whatever the OperatorGroup excludes). */
 function healthSources(cache: ObjectReader, namespace: string, global: string): CatalogSourceObject[] {
   const namespaces = namespace === global ? [namespace] : [namespace, global];
-  return namespaces.flatMap((catalogNamespace) => typedList('catalogSource', cache.list(Kinds.catalogSource, { namespace: catalogNamespace })));
+  return namespaces.flatMap((catalogNamespace) => cache.list(Kinds.catalogSource, { namespace: catalogNamespace }));
 }
 
 /** The referenced InstallPlan from the cache, or live when the cache has not seen it yet (a plan just created is not missing). */
 async function referencedPlan(client: KubeClient, cache: ObjectReader, namespace: string, name: string): Promise<InstallPlanObject | undefined> {
-  const cached = typed('installPlan', cache.get(Kinds.installPlan, name, namespace));
+  const cached = cache.get(Kinds.installPlan, name, namespace);
   if (cached) return cached;
   try {
     return await client.get<InstallPlanObject>({ ...Kinds.installPlan, namespace, name });

@@ -1,20 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  boot,
-  catalogSourceTypes,
-  contribute,
-  definePlugin,
-  provision,
-  type CatalogBundle,
-  type CatalogConnection,
-  type CatalogContent,
-  type CatalogPackage,
-  type CatalogSourceType,
-  type ConnectionState,
-  type Kernel,
-  type Property,
-} from '@olm/core';
-import { createControllerRuntimePlugin, kubeClient, type KubeClient } from '@olm/controller-runtime';
+import { boot, type CatalogBundle, type CatalogConnection, type CatalogContent, type CatalogPackage, type CatalogSourceType, catalogSourceTypes, type ConnectionState, contribute, definePlugin, type Kernel, kubeClient, type KubeClient, type Property, provision } from '@olm/core';
+import { createControllerRuntimePlugin } from '@olm/controller-runtime';
 import { celPlugin } from '@olm/plugin-cel';
 import { rbacPlugin } from '@olm/plugin-rbac';
 import { satLogicSolverPlugin } from '@olm/plugin-sat-logic-solver';

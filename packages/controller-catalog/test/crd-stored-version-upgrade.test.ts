@@ -2,8 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createManager, type KubeClient } from '@olm/controller-runtime';
+import type { KubeClient } from '@olm/core';
+import { createManager } from '@olm/controller-runtime';
 import { createCsvController } from '@olm/controller-csv';
+import { createOperatorGroupsController } from '@olm/controller-operator-groups';
 import { createRbacGenerator } from '@olm/plugin-rbac';
 import { Kinds, type AnyObject } from '../src/kinds.js';
 import { writeCatalog } from './fbc-catalog.js';
@@ -55,6 +57,7 @@ beforeAll(async () => {
   const csvController = createCsvController({ client, rbacGenerator: createRbacGenerator(), requeueAfterMs: 500, healthPollMs: 200 });
   const manager = createManager({ kubeconfig: cluster.server.kubeconfig, gracefulShutdownTimeoutMs: 2_000 });
   for (const reconciler of csvController.reconcilers) manager.add(reconciler);
+  for (const reconciler of createOperatorGroupsController({ client, rbacGenerator: createRbacGenerator() }).reconcilers) manager.add(reconciler);
   await manager.start();
   const catalog = await startController(cluster.server, client, { installPlanRetryTimeoutMs: 500 });
   stopControllers = async () => {

@@ -1,5 +1,5 @@
+import type { KubeClient } from '@olm/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KubeClient } from '@olm/controller-runtime';
 import { createCatalogSourceTypes, loadCatalog } from '@olm/registry';
 import { startEndlessRegistry, type EndlessRegistry } from '@olm/registry/testing';
 import { Kinds, type AnyObject } from '../src/kinds.js';

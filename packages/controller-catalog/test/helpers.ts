@@ -1,8 +1,8 @@
+import type { KubeClient } from '@olm/core';
 import { execFile } from 'node:child_process';
 import { afterAll, beforeAll } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import type { KubeClient } from '@olm/controller-runtime';
 import type { ApiServerOptions } from '@olm/local-apiserver';
 import { createCelConstraintEvaluator } from '@olm/plugin-cel';
 import { createRbacGenerator } from '@olm/plugin-rbac';

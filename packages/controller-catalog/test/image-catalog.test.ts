@@ -1,5 +1,5 @@
+import type { KubeClient } from '@olm/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KubeClient } from '@olm/controller-runtime';
 import { loadCatalog, startRegistryServer } from '@olm/registry';
 import { Kinds, type AnyObject } from '../src/kinds.js';
 import { condition, createOperatorNamespace, eventually, exampleCatalogDir, get, list, startCluster, startController, subscription } from './helpers.js';

@@ -1,8 +1,8 @@
+import type { KubeClient } from '@olm/core';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KubeClient } from '@olm/controller-runtime';
 import type { RegistryServer } from '@olm/registry';
 import { Kinds, type AnyObject } from '../src/kinds.js';
 import {

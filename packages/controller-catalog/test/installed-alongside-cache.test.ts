@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ObjectReader } from '@olm/core';
-import type { KubeClient } from '@olm/controller-runtime';
+import type { KubeClient, ObjectReader } from '@olm/core';
 import type { Step } from '../src/bundle-steps.js';
 import type { CatalogControllerContext } from '../src/controller-context.js';
 import { executePlan } from '../src/install-plan-executor.js';
@@ -70,7 +69,8 @@ describe('installed-alongside annotations of a CRD step', () => {
   it('takes a CSV from the cache when it has it, and looks up live the ones it lacks', async () => {
     // The cache sees cached/widget.v1 as a copy (so it is dropped); it lacks the others.
     const cache: ObjectReader = {
-      get: (kind, name, namespace) => (kind.kind === 'ClusterServiceVersion' && namespace === 'cached' && name === 'widget.v1' ? csv('cached', { 'olm.copiedFrom': 'elsewhere' }) : undefined),
+      // A fake holding plain objects of the kinds asked for: typed reads see them as the kind's type.
+      get: (kind, name, namespace) => (kind.kind === 'ClusterServiceVersion' && namespace === 'cached' && name === 'widget.v1' ? csv('cached', { 'olm.copiedFrom': 'elsewhere' }) : undefined) as never,
       list: () => [],
     };
     expect(await recorded('gizmos', cache)).toEqual(['live/widget.v1', 'target/widget.v1']);

@@ -1,9 +1,9 @@
+import type { KubeClient } from '@olm/core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KubeClient } from '@olm/controller-runtime';
 import { Kinds, type AnyObject } from '../src/kinds.js';
 import { writeCatalog } from './fbc-catalog.js';
 import { createOperatorNamespace, eventually, get, kubectl, kubectlBinary, list, startCluster, startController, subscription } from './helpers.js';

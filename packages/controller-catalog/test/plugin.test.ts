@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { boot, logger, metrics, provision, type Kernel, type LogFields, type Logger } from '@olm/core';
-import { createControllerRuntimePlugin, kubeClient, type KubeClient } from '@olm/controller-runtime';
+import { boot, type Kernel, kubeClient, type KubeClient, type LogFields, logger, type Logger, metrics, provision } from '@olm/core';
+import { createControllerRuntimePlugin } from '@olm/controller-runtime';
 import { celPlugin } from '@olm/plugin-cel';
 import { rbacPlugin } from '@olm/plugin-rbac';
 import { satLogicSolverPlugin } from '@olm/plugin-sat-logic-solver';

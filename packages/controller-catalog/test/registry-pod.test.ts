@@ -1,5 +1,5 @@
+import type { KubeClient } from '@olm/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KubeClient } from '@olm/controller-runtime';
 import { Kinds, type AnyObject } from '../src/kinds.js';
 import { createNamespace, eventually, get, list, startCluster, startController } from './helpers.js';
 

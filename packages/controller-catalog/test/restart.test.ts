@@ -1,5 +1,5 @@
+import type { KubeClient } from '@olm/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KubeClient } from '@olm/controller-runtime';
 import type { RegistryServer } from '@olm/registry';
 import { Kinds, type AnyObject } from '../src/kinds.js';
 import { createOperatorNamespace, eventually, grpcCatalogSource, startCluster, startController, startRegistry, subscription } from './helpers.js';

@@ -1,5 +1,5 @@
+import type { KubeClient } from '@olm/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KubeClient } from '@olm/controller-runtime';
 import * as testing from '@olm/testing';
 import { createCatalogController } from '../src/index.js';
 import { Kinds, type AnyObject } from '../src/kinds.js';

@@ -1,8 +1,8 @@
+import type { KubeClient } from '@olm/core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import type { KubeClient } from '@olm/controller-runtime';
 import { Kinds, type AnyObject } from '../src/kinds.js';
 import { writeCatalog, type BundleSpec, type EntrySpec, type PackageSpec } from './fbc-catalog.js';
 import {

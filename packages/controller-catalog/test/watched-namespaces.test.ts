@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createManager, type KubeClient, type Manager } from '@olm/controller-runtime';
+import type { KubeClient } from '@olm/core';
+import { createManager, type Manager } from '@olm/controller-runtime';
 import type { RegistryServer } from '@olm/registry';
 import { catalogControllerAdditionalNamespaces, createCatalogController, type CatalogController } from '../src/index.js';
 import { Kinds, type AnyObject } from '../src/kinds.js';

@@ -1,6 +1,6 @@
 import { AvailabilityModes, DeleteServerCacheFinalizer, Kinds, MetadataNameLabel, type ClusterCatalog, type ClusterCatalogStatus } from '@olm/api';
-import { describeError, hasErrorCode, isImageSignatureRefusal, type CachedObject, type ReconcileContext, type Reconciler, type ReconcileResult } from '@olm/core';
-import { isNotFound, updateObject, writeStatusIfChanged, type KubeClient } from '@olm/controller-runtime';
+import { describeError, hasErrorCode, isImageSignatureRefusal, type CachedObject, type KubeClient, type ReconcileContext, type Reconciler, type ReconcileResult } from '@olm/core';
+import { isNotFound, updateObject, writeStatusIfChanged } from '@olm/controller-runtime';
 import { isDeepStrictEqual } from 'node:util';
 import { ClusterCatalogErrorCodes, repositoryOf, type LoadedCatalog } from './catalog-source.js';
 import { setNotServing, setProgressing, setServing, setUserSpecifiedUnavailable, withKnownConditions, type ServedContent } from './cluster-catalog-status.js';

@@ -1,5 +1,4 @@
-import { catalogServerCertificate, contribute, definePlugin, imageSignatureVerifier, optional, reconcilers, type Plugin } from '@olm/core';
-import { kubeClient } from '@olm/controller-runtime';
+import { catalogServerCertificate, contribute, definePlugin, imageSignatureVerifier, kubeClient, optional, reconcilers, type Plugin } from '@olm/core';
 import { createClusterCatalogController, type ClusterCatalogControllerOptions } from './controller.js';
 // The version `olm version` lists and distributions check is the package's own.
 import packageJson from '../package.json' with { type: 'json' };

@@ -1,5 +1,5 @@
 import { CSVPhases, Labels } from '@olm/api';
-import type { CachedObject, ObjectReader } from '@olm/core';
+import type { ObjectReader } from '@olm/core';
 import { Kinds } from './kinds.js';
 
 interface Owner {
@@ -35,12 +35,10 @@ export function isApiServiceAdoptableBy(
   csv: { readonly metadata: Owner; readonly spec?: { readonly replaces?: string } },
   cache: ObjectReader,
 ): boolean {
-  const owner = cache.get(Kinds.clusterServiceVersion, labels?.[Labels.owner] ?? '', labels?.[Labels.ownerNamespace] ?? '') as CsvPhaseView | undefined;
+  const owner = cache.get(Kinds.clusterServiceVersion, labels?.[Labels.owner] ?? '', labels?.[Labels.ownerNamespace] ?? '');
   const phase = owner?.status?.phase;
   const replacedName = csv.spec?.replaces;
-  const replaced = replacedName && replacedName !== csv.metadata.name ? (cache.get(Kinds.clusterServiceVersion, replacedName, csv.metadata.namespace) as CsvPhaseView | undefined) : undefined;
+  const replaced = replacedName && replacedName !== csv.metadata.name ? (cache.get(Kinds.clusterServiceVersion, replacedName, csv.metadata.namespace)) : undefined;
   const replacedOwner = replaced?.metadata?.name ? { name: replaced.metadata.name, namespace: csv.metadata.namespace } : undefined;
   return isApiServiceAdoptable(labels, csv.metadata, replacedOwner, phase === CSVPhases.Replacing || phase === CSVPhases.Deleting);
 }
-
-type CsvPhaseView = CachedObject & { status?: { phase?: string } };

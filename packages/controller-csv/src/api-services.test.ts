@@ -53,9 +53,10 @@ describe('desiredApiService', () => {
 function reader(objects: readonly CachedObject[]): ObjectReader {
   const matches = (object: CachedObject, kind: ObjectKind) => object.apiVersion === kind.apiVersion && object.kind === kind.kind;
   return {
+    // A fake holding plain objects of the kinds asked for: typed reads see them as the kind's type.
     get: (kind, name, namespace) =>
-      objects.find((object) => matches(object, kind) && object.metadata?.name === name && (object.metadata?.namespace ?? '') === (namespace ?? '')),
-    list: (kind, options = {}) => objects.filter((object) => matches(object, kind) && (options.namespace === undefined || object.metadata?.namespace === options.namespace)),
+      objects.find((object) => matches(object, kind) && object.metadata?.name === name && (object.metadata?.namespace ?? '') === (namespace ?? '')) as never,
+    list: (kind, options = {}) => objects.filter((object) => matches(object, kind) && (options.namespace === undefined || object.metadata?.namespace === options.namespace)) as never,
   };
 }
 

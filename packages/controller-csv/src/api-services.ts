@@ -1,7 +1,7 @@
 import type { APIServiceDescription, ClusterServiceVersion } from '@olm/api';
-import type { CachedObject, ObjectReader } from '@olm/core';
+import type { CachedObject, KubeClient, ObjectReader } from '@olm/core';
 import { hasErrorCode, OlmError } from '@olm/core';
-import { apiStatusCode, isSemanticallyEqual, RuntimeErrorCodes, withoutManagedFields, type KubeClient } from '@olm/controller-runtime';
+import { apiStatusCode, isSemanticallyEqual, RuntimeErrorCodes, withoutManagedFields } from '@olm/controller-runtime';
 import { isApiServiceAdoptableBy } from './api-service-ownership.js';
 import {
   authDelegatorBindingName,

@@ -1,6 +1,6 @@
 import type { ClusterServiceVersion } from '@olm/api';
-import type { CachedObject } from '@olm/core';
-import { isAlreadyExists, isNotFound, isSemanticallyEqual, withoutManagedFields, type KubeClient } from '@olm/controller-runtime';
+import type { CachedObject, KubeClient } from '@olm/core';
+import { isAlreadyExists, isNotFound, isSemanticallyEqual, withoutManagedFields } from '@olm/controller-runtime';
 import {
   authDelegatorBinding,
   authReaderBinding,

@@ -1,7 +1,6 @@
-import type { InstallStrategy, Logger, RbacGenerator, Reconciler } from '@olm/core';
+import type { InstallStrategy, KubeClient, Logger, RbacGenerator, Reconciler } from '@olm/core';
 import { OlmError } from '@olm/core';
-import { EventRecorder, isNotFound, KubeClient } from '@olm/controller-runtime';
-import { createOperatorGroupReconciler } from '@olm/controller-operator-groups';
+import { EventRecorder, isNotFound, KubeClient as ClientNodeKubeClient } from '@olm/controller-runtime';
 import type { Registry } from 'prom-client';
 import { createCsvReconciler } from './csv-reconciler.js';
 import { createDeploymentInstallStrategy, type StrategyContext } from './deployment-install.js';
@@ -41,12 +40,11 @@ export interface CsvControllerOptions {
 
 export interface CsvController {
   /**
-   * The ClusterServiceVersion, OperatorGroup (`@olm/controller-operator-groups`'s, which CSVs need) and OLMConfig
-   * reconcilers, for `manager.add`; the plugin contributes only its own two.
+   * The ClusterServiceVersion and OLMConfig reconcilers, for `manager.add`. CSVs also need OperatorGroups
+   * reconciled: add `@olm/controller-operator-groups`' reconciler beside these.
    */
   readonly reconcilers: readonly Reconciler[];
   readonly csvReconciler: Reconciler;
-  readonly operatorGroupReconciler: Reconciler;
   readonly olmConfigReconciler: Reconciler;
   /** The `deployment` install strategy this controller uses (unless `installStrategies` replaces it). */
   readonly deploymentStrategy: InstallStrategy<unknown, StrategyContext>;
@@ -58,11 +56,11 @@ export interface CsvController {
 
 /** The OLM operator's reconcilers, as a library: add them to a controller-runtime `Manager`. */
 export function createCsvController(options: CsvControllerOptions): CsvController {
-  let ownClient: KubeClient | undefined;
+  let ownClient: ClientNodeKubeClient | undefined;
   const client = (): KubeClient => {
     if (options.client) return options.client;
     if (options.kubeconfig === undefined) throw new OlmError('OLM_CSV_NO_CLIENT', 'createCsvController needs a client or a kubeconfig');
-    return (ownClient ??= new KubeClient({ kubeconfig: options.kubeconfig }));
+    return (ownClient ??= new ClientNodeKubeClient({ kubeconfig: options.kubeconfig }));
   };
   const deploymentStrategy = createDeploymentInstallStrategy(client, { now: options.clock ?? (() => new Date()) });
   const defaultStrategies = new Map<string, InstallStrategy>([['deployment', deploymentStrategy as InstallStrategy]]);
@@ -111,12 +109,10 @@ export function createCsvController(options: CsvControllerOptions): CsvControlle
     protectedCopiedCsvNamespaces: new Set(options.protectedCopiedCsvNamespaces ?? []),
   };
   const csvReconciler = createCsvReconciler(shared);
-  const operatorGroupReconciler = createOperatorGroupReconciler(shared);
   const olmConfigReconciler = createOlmConfigReconciler(shared);
   return {
-    reconcilers: [csvReconciler, operatorGroupReconciler, olmConfigReconciler],
+    reconcilers: [csvReconciler, olmConfigReconciler],
     csvReconciler,
-    operatorGroupReconciler,
     olmConfigReconciler,
     deploymentStrategy,
     get metrics() {

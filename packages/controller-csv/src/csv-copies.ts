@@ -20,7 +20,7 @@ type CopyServices = CopyOptions & Pick<Shared, 'client' | 'recorder'>;
  * and the `DisabledCopiedCSVs` Event.
  */
 export async function syncCopiesAndRbac(shared: Shared, memory: CsvMemory, csv: Csv, context: ReconcileContext): Promise<void> {
-  const latest = (context.cache.get(Kinds.clusterServiceVersion, csv.metadata.name, csv.metadata.namespace) as Csv | undefined) ?? csv;
+  const latest = (context.cache.get(Kinds.clusterServiceVersion, csv.metadata.name, csv.metadata.namespace)) ?? csv;
   const copies = await syncCopies(shared, latest, context).catch((error: unknown) => {
     context.logger.warn('could not sync copied CSVs', { error: describeError(error) });
     return copiesOf(context.cache, latest);
@@ -42,7 +42,7 @@ export const CopyHashAnnotations = {
 
 export function copiesOf(cache: ObjectReader, csv: Csv): Csv[] {
   // From the label index: the copies of this namespace's CSVs only.
-  return (cache.list(Kinds.clusterServiceVersion, { labelSelector: `${Labels.copiedFrom}=${csv.metadata.namespace}` }) as Csv[]).filter(
+  return (cache.list(Kinds.clusterServiceVersion, { labelSelector: `${Labels.copiedFrom}=${csv.metadata.namespace}` })).filter(
     (item) => item.metadata.name === csv.metadata.name,
   );
 }
@@ -135,7 +135,7 @@ async function syncCopies(shared: CopyServices, csv: Csv, context: ReconcileCont
   for (const namespace of targets) {
     if (context.signal.aborted) return copies;
     if (terminating(namespace) || missing(namespace)) continue;
-    const live = context.cache.get(Kinds.clusterServiceVersion, csv.metadata.name, namespace) as Csv | undefined;
+    const live = context.cache.get(Kinds.clusterServiceVersion, csv.metadata.name, namespace);
     if (live && !isCopied(live)) continue; // a real CSV of that name lives there
     const stored = await writeCopy(client, desired, namespace, live, context);
     if (stored) copies.push(stored);
@@ -218,7 +218,7 @@ async function writeCopy(client: ReturnType<CopyServices['client']>, desired: De
 export async function reconcileCopy(shared: CopyServices, copy: Csv, context: ReconcileContext): Promise<void> {
   const sourceNamespace = copy.metadata.labels?.[Labels.copiedFrom];
   if (!sourceNamespace) return;
-  const source = context.cache.get(Kinds.clusterServiceVersion, copy.metadata.name, sourceNamespace) as Csv | undefined;
+  const source = context.cache.get(Kinds.clusterServiceVersion, copy.metadata.name, sourceNamespace);
   if (source && !source.metadata.deletionTimestamp && isCopyTarget(shared, source, copy.metadata.namespace, context)) return;
   await shared.client().delete(csvReference(copy)).catch((error: unknown) => {
     if (!isNotFound(error)) throw error;

@@ -1,7 +1,6 @@
-import { Annotations, CSVMessages, CSVPhases, CSVReasons, Labels, formatProvidedApis, parseProvidedApis, csvProvidedApis } from '@olm/api';
+import { Annotations, CSVMessages, CSVPhases, CSVReasons, Labels, formatProvidedApis, formatTargetNamespaces, parseProvidedApis, csvProvidedApis } from '@olm/api';
 import { isNotFound, isSemanticallyEqual, updateObject } from '@olm/controller-runtime';
 import { describeError, type ReconcileContext } from '@olm/core';
-import { formatTargetNamespaces } from '@olm/controller-operator-groups';
 import { type GroupApiView, reconcileApiIntersection } from './api-intersection.js';
 import type { CsvMemory } from './csv-memory.js';
 import { fail, type PhaseWriter, setPhase } from './csv-phase.js';
@@ -31,7 +30,7 @@ export async function preChecks(shared: Shared, memory: Pick<CsvMemory, 'cluster
   const labelled = await ensureApiLabels(shared, csv);
   if (labelled) return done;
 
-  const groups = context.cache.list(Kinds.operatorGroup, { namespace: csv.metadata.namespace }) as Og[];
+  const groups = context.cache.list(Kinds.operatorGroup, { namespace: csv.metadata.namespace });
   if (groups.length === 0) {
     await fail(shared, csv, CSVReasons.NoOperatorGroup, CSVMessages.noOperatorGroup);
     return done;
@@ -114,7 +113,7 @@ function groupView(og: Og): GroupApiView {
 async function providedApiCheck(shared: PhaseWriter, csv: Csv, og: Og, context: ReconcileContext): Promise<Step> {
   const provided = csvProvidedApis(csv);
   const group = groupView(og);
-  const others = (context.cache.list(Kinds.operatorGroup) as Og[]).map(groupView);
+  const others = (context.cache.list(Kinds.operatorGroup)).map(groupView);
   const result = reconcileApiIntersection(group, others, provided);
   if (result === 'NoAPIConflict') return proceed;
   const conflicting = result === 'APIConflict' || (group.staticProvidedApis && (result === 'AddAPIs' || result === 'RemoveAPIs'));

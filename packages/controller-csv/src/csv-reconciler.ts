@@ -36,7 +36,7 @@ export function createCsvReconciler(shared: Shared): Reconciler {
  */
 async function reconcileCsv(shared: Shared, memory: CsvMemory, request: ReconcileRequest, context: ReconcileContext): Promise<ReconcileResult | void> {
   const namespace = request.namespace ?? '';
-  const cached = context.cache.get(Kinds.clusterServiceVersion, request.name, namespace) as Csv | undefined;
+  const cached = context.cache.get(Kinds.clusterServiceVersion, request.name, namespace);
   shared.metrics()?.setCount(sourceCsvs(context.cache).length);
   if (!cached) return forgetGoneCsv(shared, memory, namespace, request.name, context);
   if (cached.metadata.deletionTimestamp && !isCopied(cached)) return finalize(shared, memory, cached, context);

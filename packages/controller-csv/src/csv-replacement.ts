@@ -2,7 +2,7 @@ import { CSVMessages, CSVPhases, CSVReasons, UpgradeStrategies, isCopied } from 
 import type { ReconcileContext, ReconcileResult } from '@olm/core';
 import { type PhaseWriter, setPhase } from './csv-phase.js';
 import { Kinds } from './kinds.js';
-import type { Csv, Og } from './shared.js';
+import type { Csv } from './shared.js';
 
 export async function replacing(shared: PhaseWriter, csv: Csv, context: ReconcileContext): Promise<ReconcileResult | void> {
   // Only the oldest CSV of a chain is deleted: removing an intermediate one would break the chain.
@@ -27,12 +27,12 @@ export async function replacing(shared: PhaseWriter, csv: Csv, context: Reconcil
 export function replacedCsv(csv: Csv, context: ReconcileContext): Csv | undefined {
   const name = csv.spec?.replaces;
   if (!name || name === csv.metadata.name) return undefined;
-  return context.cache.get(Kinds.clusterServiceVersion, name, csv.metadata.namespace) as Csv | undefined;
+  return context.cache.get(Kinds.clusterServiceVersion, name, csv.metadata.namespace);
 }
 
 /** `IsBeingReplaced`: a non-copied CSV in the namespace whose `spec.replaces` names this one. */
 export function replacingCsv(csv: Csv, context: ReconcileContext): Csv | undefined {
-  return (context.cache.list(Kinds.clusterServiceVersion, { namespace: csv.metadata.namespace }) as Csv[])
+  return (context.cache.list(Kinds.clusterServiceVersion, { namespace: csv.metadata.namespace }))
     .filter((other) => other.metadata.name !== csv.metadata.name && !isCopied(other) && other.spec?.replaces === csv.metadata.name)
     .sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))[0];
 }
@@ -73,7 +73,7 @@ export function replacementChain(csv: Csv, csvs: readonly Csv[]): Set<string> {
 export function crdOwnerConflict(csv: Csv, context: ReconcileContext): boolean {
   const owned = new Set((csv.spec?.customresourcedefinitions?.owned ?? []).map((crd) => crd.name));
   if (owned.size === 0) return false;
-  const csvs = (context.cache.list(Kinds.clusterServiceVersion, { namespace: csv.metadata.namespace }) as Csv[]).filter((item) => !isCopied(item));
+  const csvs = (context.cache.list(Kinds.clusterServiceVersion, { namespace: csv.metadata.namespace })).filter((item) => !isCopied(item));
   const chain = replacementChain(csv, csvs);
   return csvs.some(
     (other) => !chain.has(other.metadata.name) && (other.spec?.customresourcedefinitions?.owned ?? []).some((crd) => owned.has(crd.name)),
@@ -82,7 +82,7 @@ export function crdOwnerConflict(csv: Csv, context: ReconcileContext): boolean {
 
 /** Whether the CSV's OperatorGroup lets failed CSVs be replaced (`upgradeStrategy: TechPreviewUnsafeFailForward`). */
 export function isFailForward(csv: Csv, context: ReconcileContext): boolean {
-  const groups = context.cache.list(Kinds.operatorGroup, { namespace: csv.metadata.namespace }) as Og[];
+  const groups = context.cache.list(Kinds.operatorGroup, { namespace: csv.metadata.namespace });
   if (groups.length !== 1) return false;
   // `spec.upgradeStrategy` is read in both shapes OLM releases used: `{ name: … }` and the plain string.
   const strategy = groups[0]!.spec?.upgradeStrategy as unknown;

@@ -1,5 +1,5 @@
 import { OperatorConditionTypes } from '@olm/api';
-import { type CachedObject, hasErrorCode, type ReconcileContext } from '@olm/core';
+import { hasErrorCode, type ReconcileContext } from '@olm/core';
 import { isApiServiceAdoptableBy } from './api-service-ownership.js';
 import { findApiService } from './api-services.js';
 import { Kinds } from './kinds.js';
@@ -45,18 +45,13 @@ export async function apiServiceOwnerConflict(shared: Pick<Shared, 'client'>, cs
   return false;
 }
 
-interface OperatorConditionObject extends CachedObject {
-  spec?: { overrides?: Array<{ type?: string; status?: string; message?: string }> };
-  status?: { conditions?: Array<{ type?: string; status?: string; message?: string; observedGeneration?: number }> };
-}
-
 /**
  * Why the replaced CSV's operator may not be upgraded (upstream `isOperatorUpgradeable`), or undefined: its
  * OperatorCondition's `Upgradeable` override wins (only `True` lets it upgrade), else the reported condition,
  * which counts as not upgradeable when it was observed for an older generation. No OperatorCondition means upgradeable.
  */
 export function notUpgradeableReason(replaced: Csv, context: ReconcileContext): string | undefined {
-  const condition = context.cache.get(Kinds.operatorCondition, replaced.metadata.name, replaced.metadata.namespace) as OperatorConditionObject | undefined;
+  const condition = context.cache.get(Kinds.operatorCondition, replaced.metadata.name, replaced.metadata.namespace);
   if (!condition) return undefined;
   const override = (condition.spec?.overrides ?? []).find((item) => item.type === OperatorConditionTypes.Upgradeable);
   if (override) return override.status === 'True' ? undefined : `The operator is not upgradeable: ${override.message ?? ''}`;

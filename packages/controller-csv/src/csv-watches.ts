@@ -69,7 +69,7 @@ function csvsTargeting(cache: ObjectReader, namespace: string): ReconcileRequest
 /** CSVs in the OperatorCondition's namespace that replace the CSV it belongs to (same name). */
 function csvsReplacing(cache: ObjectReader, condition: CachedObject): ReconcileRequest[] {
   const namespace = condition.metadata?.namespace ?? '';
-  return (cache.list(Kinds.clusterServiceVersion, { namespace }) as Csv[])
+  return (cache.list(Kinds.clusterServiceVersion, { namespace }))
     .filter((csv) => csv.spec?.replaces === condition.metadata?.name)
     .map((csv) => ({ namespace, name: csv.metadata.name }));
 }
@@ -144,7 +144,7 @@ function relatedCsvs(cache: ObjectReader, csv: Csv): ReconcileRequest[] {
   const requests: ReconcileRequest[] = [];
   if (csv.spec?.replaces) requests.push({ namespace, name: csv.spec.replaces });
   const owned = new Set((csv.spec?.customresourcedefinitions?.owned ?? []).map((crd) => crd.name));
-  for (const other of cache.list(Kinds.clusterServiceVersion, { namespace }) as Csv[]) {
+  for (const other of cache.list(Kinds.clusterServiceVersion, { namespace })) {
     if (other.metadata.name === csv.metadata.name) continue;
     const sharesCrd = (other.spec?.customresourcedefinitions?.owned ?? []).some((crd) => owned.has(crd.name));
     // Replacers wait on this CSV; owners of the same CRDs may be in (or out of) an owner conflict with it.

@@ -1,7 +1,7 @@
 import type { ClusterServiceVersion } from '@olm/api';
-import type { CachedObject, InstallStatus, InstallStrategy, ObjectReader } from '@olm/core';
+import type { CachedObject, InstallStatus, InstallStrategy, KubeClient, ObjectReader } from '@olm/core';
 import { OlmError } from '@olm/core';
-import { apiStatusCode, apiStatusMessage, type KubeClient } from '@olm/controller-runtime';
+import { apiStatusCode, apiStatusMessage } from '@olm/controller-runtime';
 import { installApiServices } from './api-services.js';
 import { installServingCertificates, servingEntries } from './cert-install.js';
 import { hasCertResources } from './cert-resources.js';

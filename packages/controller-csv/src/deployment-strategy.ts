@@ -1,4 +1,4 @@
-import type { InstallStatus } from '@olm/core';
+import type { InstallStatus, OwnerReference } from '@olm/core';
 import { isSemanticallyEqual } from '@olm/controller-runtime';
 import { hashOf } from './spec-hash.js';
 
@@ -41,15 +41,6 @@ export function ownerLabels(csv: CsvForDeployment): Record<string, string> {
     'olm.owner.namespace': csv.metadata.namespace,
     'olm.owner.kind': 'ClusterServiceVersion',
   };
-}
-
-export interface OwnerReference {
-  readonly apiVersion: string;
-  readonly kind: string;
-  readonly name: string;
-  readonly uid: string;
-  readonly controller: boolean;
-  readonly blockOwnerDeletion: boolean;
 }
 
 /** An owner reference to the CSV that neither controls nor blocks deletion (undefined before the CSV has a UID). */

@@ -1,26 +1,6 @@
-export * from './api-intersection.js';
-export * from './copied-csvs-config.js';
-export * from './install-modes.js';
-export * from './deployment-strategy.js';
-export * from './spec-hash.js';
-export * from './controller.js';
-export * from './deployment-install.js';
-export * from './kinds.js';
-export * from './metrics.js';
-export * from './plugin.js';
-export * from './requirements.js';
-export { replacementChain } from './csv-replacement.js';
-export { isActiveMember, planTargetRbac, rbacDiffers, type RbacObject, type TargetRbacInput, type TargetRbacPlan } from './target-rbac.js';
-export * from './rule-checker.js';
-export * from './webhook-descriptions.js';
-export * from './api-service-ownership.js';
-export * from './strategy-references.js';
-export * from './certificates.js';
-export * from './cert-resources.js';
-export { installServingCertificates, servingEntries, secretRenewalReason, certRenewalReason, certsRotateAt, type ServingInstall } from './cert-install.js';
-export * from './api-services.js';
-export * from './webhooks.js';
-export * from './ca-bundles.js';
-export * from './serving-snapshot.js';
-export * from './install-outcome.js';
-export { installerFor, type Installer } from './scoped-installer.js';
+// What other packages and apps use: the plugin, and the controller as a library. The decisions behind it
+// are tested where they live (import them from their files in this package's tests).
+export { createCsvController, type CsvController, type CsvControllerOptions } from './controller.js';
+export type { StrategyContext } from './deployment-install.js';
+export { createCsvMetrics, type CsvMetrics } from './metrics.js';
+export { controllerCsvPlugin, createControllerCsvPlugin, type ControllerCsvPluginOptions } from './plugin.js';

@@ -67,7 +67,7 @@ async function createClusterConfig(shared: Shared): Promise<void> {
 /** A copy, or a CSV in the namespace of an AllNamespaces group (its source or a would-be source). */
 function concernsAllNamespacesCopies(cache: ObjectReader, csv: CachedObject): boolean {
   const namespace = csv.metadata?.labels?.[Labels.copiedFrom] ?? csv.metadata?.namespace ?? '';
-  return (cache.list(Kinds.operatorGroup, { namespace }) as Og[]).some((og) => targetsAllNamespaces(og));
+  return (cache.list(Kinds.operatorGroup, { namespace })).some((og) => targetsAllNamespaces(og));
 }
 
 function targetsAllNamespaces(og: Og): boolean {
@@ -84,7 +84,7 @@ function targetsAllNamespaces(og: Og): boolean {
 async function allNamespacesCopiesAsExpected(shared: Shared, enabled: boolean, context: ReconcileContext): Promise<boolean> {
   // Disabled: only the protected namespaces matter, so the cost does not grow with the namespaces.
   const namespaces = enabled ? namespaceViews(context.cache) : namespaceViewsOf(context.cache, shared.protectedCopiedCsvNamespaces);
-  for (const og of context.cache.list(Kinds.operatorGroup) as Og[]) {
+  for (const og of context.cache.list(Kinds.operatorGroup)) {
     if (!targetsAllNamespaces(og)) continue;
     const namespace = og.metadata.namespace;
     const expected = new Set(allNamespacesCopyTargets(namespace, namespaces, enabled, shared.protectedCopiedCsvNamespaces));

@@ -1,5 +1,4 @@
-import { contribute, definePlugin, installStrategies, logger, metrics, optional, rbacGenerator, reconcilers, type InstallStrategy, type Plugin } from '@olm/core';
-import { kubeClient } from '@olm/controller-runtime';
+import { contribute, definePlugin, installStrategies, type InstallStrategy, kubeClient, logger, metrics, optional, type Plugin, rbacGenerator, reconcilers } from '@olm/core';
 import type { Registry } from 'prom-client';
 import { createCsvController, type CsvControllerOptions } from './controller.js';
 // The version `olm version` lists and distributions check is the package's own.

@@ -1,8 +1,8 @@
 import type { ClusterServiceVersion, DependentStatus, RequirementStatus } from '@olm/api';
 import { APIServiceRequirementStatuses, DependentStatusReasons, RequirementMessages, RequirementStatusReasons } from '@olm/api';
-import type { CachedObject, ObjectReader } from '@olm/core';
+import type { CachedObject, ObjectReader, PolicyRule } from '@olm/core';
 import { Kinds } from './kinds.js';
-import { policyRuleJson, ruleSatisfied, type BindingObject, type PolicyRule, type RbacView, type RoleObject } from './rule-checker.js';
+import { policyRuleJson, ruleSatisfied, type BindingObject, type RbacView, type RoleObject } from './rule-checker.js';
 
 export interface RequirementsResult {
   readonly met: boolean;

@@ -1,6 +1,6 @@
-import { hasErrorCode } from '@olm/core';
+import { hasErrorCode, type OwnerReference, type PolicyRule } from '@olm/core';
 import { describe, expect, it } from 'vitest';
-import { policyRuleJson, policyRuleProblem, ruleSatisfied, type BindingObject, type PolicyRule, type RbacView, type RoleObject } from './rule-checker.js';
+import { policyRuleJson, policyRuleProblem, ruleSatisfied, type BindingObject, type RbacView, type RoleObject } from './rule-checker.js';
 
 const csv = { name: 'etcd.v1', uid: 'uid-etcd' };
 const account = { namespace: 'operators', name: 'etcd-operator' };
@@ -21,7 +21,7 @@ function view(objects: {
   };
 }
 
-type OwnerReferences = Array<{ kind: string; name: string; uid: string }>;
+type OwnerReferences = OwnerReference[];
 
 const role = (name: string, rules: PolicyRule[], namespace = 'operators', ownerReferences?: OwnerReferences) => ({
   metadata: { name, namespace, ...(ownerReferences ? { ownerReferences } : {}) },
@@ -100,8 +100,8 @@ describe('ruleSatisfied', () => {
   });
 
   it('ignores RBAC owned by another CSV, but counts RBAC owned by this one', () => {
-    const other: OwnerReferences = [{ kind: 'ClusterServiceVersion', name: 'other.v1', uid: 'uid-other' }];
-    const mine: OwnerReferences = [{ kind: 'ClusterServiceVersion', name: 'etcd.v1', uid: 'uid-etcd' }, ...other];
+    const other: OwnerReferences = [{ apiVersion: 'operators.coreos.com/v1alpha1', kind: 'ClusterServiceVersion', name: 'other.v1', uid: 'uid-other' }];
+    const mine: OwnerReferences = [{ apiVersion: 'operators.coreos.com/v1alpha1', kind: 'ClusterServiceVersion', name: 'etcd.v1', uid: 'uid-etcd' }, ...other];
     const satisfiedWith = (ownerReferences: OwnerReferences) =>
       ruleSatisfied(view({ roles: [role('r', [deployments], 'operators', ownerReferences)], roleBindings: [roleBinding('b', 'Role', 'r')] }), csv, account, 'operators', deployments);
     expect(satisfiedWith(other)).toBe(false);

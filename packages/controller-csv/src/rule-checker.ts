@@ -1,25 +1,10 @@
 import { serviceAccountUsername } from '@olm/api';
-import { OlmError } from '@olm/core';
-
-/** An rbac.authorization.k8s.io/v1 PolicyRule as it appears in a CSV or a Role. */
-export interface PolicyRule {
-  readonly verbs?: readonly string[];
-  readonly apiGroups?: readonly string[];
-  readonly resources?: readonly string[];
-  readonly resourceNames?: readonly string[];
-  readonly nonResourceURLs?: readonly string[];
-}
+import { OlmError, type OwnerReference, type PolicyRule } from '@olm/core';
 
 interface RbacSubject {
   readonly kind?: string;
   readonly name?: string;
   readonly namespace?: string;
-}
-
-interface OwnerReference {
-  readonly kind?: string;
-  readonly name?: string;
-  readonly uid?: string;
 }
 
 interface RbacMetadata {
@@ -163,8 +148,11 @@ export function ruleSatisfied(
   return attributesOf(rule).every((request) => granted.some((candidate) => ruleAllows(candidate, request)));
 }
 
-/** `json.Marshal` of an rbac/v1 PolicyRule: Go's field order, empty lists omitted (except verbs), HTML-safe. */
-export function policyRuleJson(rule: PolicyRule): string {
+/**
+ * `json.Marshal` of an rbac/v1 PolicyRule: Go's field order, empty lists omitted (except verbs), HTML-safe.
+ * Partial: a rule read from a CSV may lack `verbs`, which Go writes as null (a nil slice).
+ */
+export function policyRuleJson(rule: Partial<PolicyRule>): string {
   const ordered: Record<string, unknown> = { verbs: rule.verbs ?? null };
   for (const field of ['apiGroups', 'resources', 'resourceNames', 'nonResourceURLs'] as const) {
     const values = rule[field];

@@ -1,6 +1,5 @@
-import { installIdentity, type OperatorGroup } from '@olm/api';
-import type { ObjectReader } from '@olm/core';
-import type { KubeClient } from '@olm/controller-runtime';
+import { installIdentity } from '@olm/api';
+import type { KubeClient, ObjectReader } from '@olm/core';
 import { Kinds } from './kinds.js';
 
 /** The client a CSV's install strategy runs with, or why there is none yet. */
@@ -14,7 +13,7 @@ export type Installer = { readonly client?: KubeClient } | { readonly unavailabl
  * leaves the CSV as it is, and the group's or the account's next change brings it back.
  */
 export function installerFor(olm: KubeClient, cache: ObjectReader, namespace: string): Installer {
-  const identity = installIdentity(cache.list(Kinds.operatorGroup, { namespace }) as readonly OperatorGroup[]);
+  const identity = installIdentity(cache.list(Kinds.operatorGroup, { namespace }));
   if (identity.kind === 'olm') return {};
   if (identity.kind === 'error') return { unavailable: identity.message };
   const { name, namespace: accountNamespace } = identity.reference;

@@ -1,5 +1,5 @@
+import type { KubeClient } from '@olm/core';
 import type { ClusterServiceVersion } from '@olm/api';
-import type { KubeClient } from '@olm/controller-runtime';
 import { apiServiceName, findApiService, type ApiServiceManifest, type ApiServiceSnapshot } from './api-services.js';
 import { certDeploymentNames, hasCertResources, secretName, serviceName, type ServingObjects } from './cert-resources.js';
 import type { CsvForDeployment } from './deployment-strategy.js';

@@ -1,12 +1,12 @@
-import type { ClusterServiceVersion, OLMConfig, OperatorGroup } from '@olm/api';
+import type { CachedNamespaced, ClusterServiceVersion, OLMConfig, OperatorGroup } from '@olm/api';
 import { isCopied, Labels, OLMConfigName } from '@olm/api';
-import type { CachedObject, InstallStrategy, Logger, ObjectReader, RbacGenerator } from '@olm/core';
-import type { EventRecorder, KubeClient } from '@olm/controller-runtime';
+import type { InstallStrategy, KubeClient, Logger, ObjectReader, RbacGenerator } from '@olm/core';
+import type { EventRecorder } from '@olm/controller-runtime';
 import { Kinds } from './kinds.js';
 import type { CsvMetrics } from './metrics.js';
 
-export type Csv = ClusterServiceVersion & CachedObject & { metadata: { name: string; namespace: string } };
-export type Og = OperatorGroup & CachedObject & { metadata: { name: string; namespace: string } };
+export type Csv = CachedNamespaced<ClusterServiceVersion>;
+export type Og = CachedNamespaced<OperatorGroup>;
 
 /** Resolved options and lazily bound collaborators shared by the reconcilers. */
 export interface Shared {
@@ -30,7 +30,7 @@ export interface Shared {
 
 /** The OLMConfig `cluster`, from the cache. */
 export function clusterOlmConfig(cache: ObjectReader): OLMConfig | undefined {
-  return cache.get(Kinds.olmConfig, OLMConfigName) as OLMConfig | undefined;
+  return cache.get(Kinds.olmConfig, OLMConfigName);
 }
 
 /**
@@ -38,7 +38,7 @@ export function clusterOlmConfig(cache: ObjectReader): OLMConfig | undefined {
  * `olm.copiedFrom` label: tens of thousands of copies cost nothing here.
  */
 export function sourceCsvs(cache: ObjectReader, namespace?: string): Csv[] {
-  const csvs = cache.list(Kinds.clusterServiceVersion, { ...(namespace === undefined ? {} : { namespace }), labelSelector: `!${Labels.copiedFrom}` }) as Csv[];
+  const csvs = cache.list(Kinds.clusterServiceVersion, { ...(namespace === undefined ? {} : { namespace }), labelSelector: `!${Labels.copiedFrom}` });
   return csvs.filter((csv) => !isCopied(csv));
 }
 

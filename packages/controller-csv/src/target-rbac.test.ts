@@ -8,8 +8,9 @@ import { allNamespacesRbacNames, isForeign, liftedRbacNames, planTargetRbac, rba
 function fakeCache(objects: readonly CachedObject[]): ObjectReader {
   const matches = (object: CachedObject, kind: ObjectKind) => object.apiVersion === kind.apiVersion && object.kind === kind.kind;
   return {
+    // A fake holding plain objects of the kinds asked for: typed reads see them as the kind's type.
     get: (kind, name, namespace) =>
-      objects.find((object) => matches(object, kind) && object.metadata?.name === name && (object.metadata?.namespace ?? undefined) === (namespace || undefined)),
+      objects.find((object) => matches(object, kind) && object.metadata?.name === name && (object.metadata?.namespace ?? undefined) === (namespace || undefined)) as never,
     list: (kind, options = {}) =>
       objects.filter((object) => {
         if (!matches(object, kind)) return false;
@@ -22,7 +23,7 @@ function fakeCache(objects: readonly CachedObject[]): ObjectReader {
             const [key, value] = term.split('=');
             return labels[key!] === value;
           });
-      }),
+      }) as never,
   };
 }
 

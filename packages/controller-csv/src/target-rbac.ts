@@ -1,7 +1,7 @@
 import { CSVPhases, CSVUncopiableReasons } from '@olm/api';
-import type { CachedObject, KubeObject, Logger, ObjectKind, ObjectReader, RbacGenerator, RbacOwnership, ReconcileContext } from '@olm/core';
+import type { CachedObject, KubeClient, KubeObject, Logger, ObjectKind, ObjectReader, RbacGenerator, RbacOwnership, ReconcileContext } from '@olm/core';
 import { describeError } from '@olm/core';
-import { isAlreadyExists, isNotFound, isSemanticallyEqual, isTerminatingNamespace, type KubeClient } from '@olm/controller-runtime';
+import { isAlreadyExists, isNotFound, isSemanticallyEqual, isTerminatingNamespace } from '@olm/controller-runtime';
 import { fieldManager } from './deployment-install.js';
 import { Kinds } from './kinds.js';
 import type { Csv, Og, Shared } from './shared.js';
@@ -344,7 +344,7 @@ export async function syncTargetRbac(
   copiedCsvs: readonly Csv[],
   context: ReconcileContext,
 ): Promise<void> {
-  const groups = context.cache.list(Kinds.operatorGroup, { namespace: csv.metadata.namespace }) as Og[];
+  const groups = context.cache.list(Kinds.operatorGroup, { namespace: csv.metadata.namespace });
   const operatorGroup = groups.length === 1 ? groups[0] : undefined;
   let generated: GeneratedRbac;
   try {

@@ -1,8 +1,8 @@
-import type { ClusterServiceVersion, OperatorGroup, WebhookDescription } from '@olm/api';
+import type { ClusterServiceVersion, WebhookDescription } from '@olm/api';
 import { Labels, WebhookAdmissionTypes } from '@olm/api';
-import type { CachedObject, ObjectKind, ObjectReader } from '@olm/core';
+import type { CachedObject, KubeClient, ObjectKind, ObjectReader } from '@olm/core';
 import { OlmError } from '@olm/core';
-import { apiStatusCode, isNotFound, isSemanticallyEqual, updateObject, withoutManagedFields, type KubeClient } from '@olm/controller-runtime';
+import { apiStatusCode, isNotFound, isSemanticallyEqual, updateObject, withoutManagedFields } from '@olm/controller-runtime';
 import type { ServingAvailability } from './api-services.js';
 import { secretMaterial, webhookPort, type ServingObjects } from './cert-resources.js';
 import { ownerLabels, type CsvForDeployment } from './deployment-strategy.js';
@@ -125,7 +125,7 @@ export function supportsOnlyAllNamespaces(csv: ClusterServiceVersion): boolean {
 export async function installWebhooks(client: KubeClient, csv: CsvInput, caBundles: ReadonlyMap<string, string>, cache: ObjectReader): Promise<void> {
   const webhooks = csv.spec.webhookdefinitions ?? [];
   if (webhooks.length === 0) return;
-  const groups = cache.list(Kinds.operatorGroup, { namespace: csv.metadata.namespace }) as Array<CachedObject & OperatorGroup>;
+  const groups = cache.list(Kinds.operatorGroup, { namespace: csv.metadata.namespace });
   if (groups.length !== 1) throw new OlmError('OLM_CSV_WEBHOOK', 'error retrieving OperatorGroup info');
   const namespaceSelector = webhookNamespaceSelector(groups[0]!);
   for (const webhook of webhooks) {

@@ -1,8 +1,8 @@
+import type { KubeClient } from '@olm/core';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createSecureContext } from 'node:tls';
-import type { KubeClient } from '@olm/controller-runtime';
 
 /**
  * What an operator pod serving an aggregated API does, on this machine: an HTTPS server presenting the

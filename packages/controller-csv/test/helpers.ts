@@ -1,10 +1,10 @@
-import type { CachedObject } from '@olm/core';
-import type { KubeClient } from '@olm/controller-runtime';
+import type { CachedObject, KubeClient } from '@olm/core';
+import { createOperatorGroupsController } from '@olm/controller-operator-groups';
 import { createRbacGenerator } from '@olm/plugin-rbac';
 import { createOperatorNamespace, createUnlessExists, eventually, operatorGroup, startReconcilers, startTestCluster } from '@olm/testing';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll } from 'vitest';
-import { createCsvController, type CsvControllerOptions } from '../src/controller.js';
+import { createCsvController, type CsvController, type CsvControllerOptions } from '../src/controller.js';
 import { Kinds } from '../src/kinds.js';
 
 export { createNamespace, eventually, sleep } from '@olm/testing';
@@ -26,11 +26,17 @@ export type Environment = Awaited<ReturnType<typeof startEnvironment>>;
  * The controller on a manager of its own, against the environment's server (or what `kubeconfig`
  * points at); `options.client` replaces the controller's client, the manager keeps its own.
  */
+/** The CSV controller with the OperatorGroup reconciler CSVs need beside it (another package's, as in a distribution). */
+function withOperatorGroups(controller: CsvController, client: KubeClient, options: Partial<CsvControllerOptions>): CsvController {
+  const groups = createOperatorGroupsController({ client, rbacGenerator: options.rbacGenerator ?? createRbacGenerator(), ...(options.clock ? { clock: options.clock } : {}) });
+  return Object.assign(Object.create(controller) as CsvController, { reconcilers: [...controller.reconcilers, ...groups.reconcilers] });
+}
+
 export async function startController(env: Environment, options: Partial<CsvControllerOptions> = {}, kubeconfig = env.server.kubeconfig) {
   const registry = new Registry();
   const running = await startReconcilers({
     kubeconfig,
-    controller: (client) => createCsvController({ client, rbacGenerator: createRbacGenerator(), metrics: registry, requeueAfterMs: 200, healthPollMs: 100, ...options }),
+    controller: (client) => withOperatorGroups(createCsvController({ client, rbacGenerator: createRbacGenerator(), metrics: registry, requeueAfterMs: 200, healthPollMs: 100, ...options }), client, options),
     manager: { resyncPeriodMs: 0 },
   });
   return { controller: running.controller, manager: running.manager, registry, stop: running.stop };

@@ -1,6 +1,6 @@
-import type { Reconciler } from '@olm/core';
+import type { KubeClient, Reconciler } from '@olm/core';
 import { OlmError } from '@olm/core';
-import { KubeClient } from '@olm/controller-runtime';
+import { KubeClient as ClientNodeKubeClient } from '@olm/controller-runtime';
 import { createOperatorConditionGeneratorReconciler } from './generator-reconciler.js';
 import { createOperatorConditionReconciler } from './operator-condition-reconciler.js';
 import type { Shared } from './shared.js';
@@ -23,14 +23,14 @@ export interface OperatorConditionsController {
 
 /** The OperatorCondition generator and controller, as a library: add the reconcilers to a controller-runtime `Manager`. */
 export function createOperatorConditionsController(options: OperatorConditionsControllerOptions): OperatorConditionsController {
-  let ownClient: KubeClient | undefined;
+  let ownClient: ClientNodeKubeClient | undefined;
   const shared: Shared = {
     client: () => {
       if (options.client) return options.client;
       if (options.kubeconfig === undefined) {
         throw new OlmError('OLM_OPERATOR_CONDITIONS_NO_CLIENT', 'createOperatorConditionsController needs a client or a kubeconfig');
       }
-      return (ownClient ??= new KubeClient({ kubeconfig: options.kubeconfig }));
+      return (ownClient ??= new ClientNodeKubeClient({ kubeconfig: options.kubeconfig }));
     },
     now: options.clock ?? (() => new Date()),
   };

@@ -1,6 +1,3 @@
-export * from './condition-status-sync.js';
-export * from './controller.js';
-export * from './desired-operator-condition.js';
-export * from './kinds.js';
-export * from './operator-condition-rbac.js';
-export * from './plugin.js';
+// What other packages and apps use: the plugin and the controller as a library.
+export { createOperatorConditionsController, type OperatorConditionsController, type OperatorConditionsControllerOptions } from './controller.js';
+export { controllerOperatorConditionsPlugin, createControllerOperatorConditionsPlugin, type ControllerOperatorConditionsPluginOptions } from './plugin.js';

@@ -1,5 +1,5 @@
-import { ownerReferenceTo, type OwnerReference } from '@olm/api';
-import type { CachedObject } from '@olm/core';
+import { ownerReferenceTo } from '@olm/api';
+import type { CachedObject, OwnerReference, PolicyRule } from '@olm/core';
 import { isDeepStrictEqual } from 'node:util';
 import { Kinds } from './kinds.js';
 
@@ -7,13 +7,6 @@ import { Kinds } from './kinds.js';
 export interface OperatorConditionForRbac {
   metadata: { name: string; namespace: string; uid: string };
   spec?: { serviceAccounts?: string[] };
-}
-
-export interface PolicyRule {
-  verbs: string[];
-  apiGroups?: string[];
-  resources?: string[];
-  resourceNames?: string[];
 }
 
 export interface Subject {

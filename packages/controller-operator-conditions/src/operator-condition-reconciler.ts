@@ -1,6 +1,6 @@
 import type { Condition } from '@olm/api';
-import type { CachedObject, ObjectReader, Reconciler } from '@olm/core';
-import { isAlreadyExists, isNamespaceTerminating, isNotFound, updateStatus, type KubeClient } from '@olm/controller-runtime';
+import type { CachedObject, KubeClient, ObjectReader, Reconciler } from '@olm/core';
+import { isAlreadyExists, isNamespaceTerminating, isNotFound, updateStatus } from '@olm/controller-runtime';
 import { mirroredStatusConditions } from './condition-status-sync.js';
 import { fieldManager, Kinds } from './kinds.js';
 import {

@@ -1,5 +1,4 @@
-import { contribute, definePlugin, reconcilers, type Plugin } from '@olm/core';
-import { kubeClient } from '@olm/controller-runtime';
+import { contribute, definePlugin, kubeClient, type Plugin, reconcilers } from '@olm/core';
 import { createOperatorConditionsController, type OperatorConditionsControllerOptions } from './controller.js';
 // The version `olm version` lists and distributions check is the package's own.
 import packageJson from '../package.json' with { type: 'json' };

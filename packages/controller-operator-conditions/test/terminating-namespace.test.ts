@@ -24,8 +24,9 @@ afterAll(async () => {
 function cacheOf(objects: readonly CachedObject[]): ObjectReader {
   const matches = (kind: ObjectKind, object: CachedObject) => object.apiVersion === kind.apiVersion && object.kind === kind.kind;
   return {
-    get: (kind, name, namespace) => objects.find((object) => matches(kind, object) && object.metadata?.name === name && (object.metadata?.namespace ?? '') === (namespace ?? '')),
-    list: (kind, options = {}) => objects.filter((object) => matches(kind, object) && (options.namespace === undefined || object.metadata?.namespace === options.namespace)),
+    // A fake holding plain objects of the kinds asked for: typed reads see them as the kind's type.
+    get: (kind, name, namespace) => objects.find((object) => matches(kind, object) && object.metadata?.name === name && (object.metadata?.namespace ?? '') === (namespace ?? '')) as never,
+    list: (kind, options = {}) => objects.filter((object) => matches(kind, object) && (options.namespace === undefined || object.metadata?.namespace === options.namespace)) as never,
   };
 }
 

@@ -1,5 +1,5 @@
-import type { Logger, RbacGenerator, Reconciler } from '@olm/core';
-import { EventRecorder, type KubeClient } from '@olm/controller-runtime';
+import type { KubeClient, Logger, RbacGenerator, Reconciler } from '@olm/core';
+import { EventRecorder } from '@olm/controller-runtime';
 import { createOperatorGroupReconciler } from './operator-group-reconciler.js';
 
 export interface OperatorGroupsControllerOptions {

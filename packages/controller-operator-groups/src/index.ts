@@ -1,5 +1,3 @@
-export * from './controller.js';
-export * from './group-cluster-role-names.js';
-export { createOperatorGroupReconciler, type OperatorGroupServices } from './operator-group-reconciler.js';
-export * from './plugin.js';
-export * from './target-namespaces.js';
+// What other packages and apps use: the plugin and the controller as a library.
+export { createOperatorGroupsController, type OperatorGroupsController, type OperatorGroupsControllerOptions } from './controller.js';
+export { controllerOperatorGroupsPlugin, createControllerOperatorGroupsPlugin, type ControllerOperatorGroupsPluginOptions } from './plugin.js';

@@ -1,6 +1,5 @@
 import { FieldManagers, Kinds } from '@olm/api';
-import type { ClusterServiceVersion, OperatorGroup } from '@olm/api';
-import type { CachedObject } from '@olm/core';
+import type { CachedNamespaced, ClusterServiceVersion, OperatorGroup } from '@olm/api';
 
 /** The field manager of everything the OLM operator writes. */
 export const fieldManager = FieldManagers.olmOperator;
@@ -8,8 +7,8 @@ export const fieldManager = FieldManagers.olmOperator;
 export { Kinds };
 
 /** A CSV and an OperatorGroup as stored (named, namespaced). */
-export type Csv = ClusterServiceVersion & CachedObject & { metadata: { name: string; namespace: string } };
-export type Og = OperatorGroup & CachedObject & { metadata: { name: string; namespace: string } };
+export type Csv = CachedNamespaced<ClusterServiceVersion>;
+export type Og = CachedNamespaced<OperatorGroup>;
 
 export function csvReference(csv: { metadata: { name: string; namespace: string } }) {
   return { ...Kinds.clusterServiceVersion, name: csv.metadata.name, namespace: csv.metadata.namespace };

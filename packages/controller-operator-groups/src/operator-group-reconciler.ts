@@ -1,5 +1,6 @@
 import type { ClusterServiceVersionStatus, Condition, CsvStatus, ObjectReference } from '@olm/api';
 import {
+  formatTargetNamespaces,
   Annotations,
   CSVMessages,
   CSVPhases,
@@ -16,13 +17,13 @@ import {
   updatedConditions,
   withoutCondition,
 } from '@olm/api';
-import type { CachedObject, ObjectReader, RbacGenerator, ReconcileContext, ReconcileRequest, Reconciler } from '@olm/core';
+import type { CachedObject, KubeClient, ObjectReader, RbacGenerator, ReconcileContext, Reconciler, ReconcileRequest } from '@olm/core';
 import { describeError } from '@olm/core';
-import { isNamespaceTerminating, isNotFound, isSemanticallyEqual, isTerminatingNamespace, updateObject, updateStatus, upsertOwnedFields, type EventRecorder, type KubeClient } from '@olm/controller-runtime';
+import { isNamespaceTerminating, isNotFound, isSemanticallyEqual, isTerminatingNamespace, updateObject, updateStatus, upsertOwnedFields, type EventRecorder } from '@olm/controller-runtime';
 import { formatTime } from '@olm/go-format';
 import { GroupClusterRoleNames, type GroupKey } from './group-cluster-role-names.js';
 import { csvReference, fieldManager, Kinds, ogReference, type Csv, type Og } from './kinds.js';
-import { formatTargetNamespaces, resolveTargetNamespaces, sameNamespaceSet } from './target-namespaces.js';
+import { resolveTargetNamespaces, sameNamespaceSet } from './target-namespaces.js';
 
 /** What the OperatorGroup reconciler uses, bound lazily: the client it writes with, the RBAC generator, Events, the clock. */
 export interface OperatorGroupServices {
@@ -57,7 +58,7 @@ export function createOperatorGroupReconciler(services: OperatorGroupServices): 
       { ...Kinds.clusterRole, map: (role, cache) => groupNamingRole(shared, cache, role) },
     ],
     async reconcile(request, context) {
-      const og = context.cache.get(Kinds.operatorGroup, request.name, request.namespace) as Og | undefined;
+      const og = context.cache.get(Kinds.operatorGroup, request.name, request.namespace);
       if (!og) return cleanUpDeletedGroup(shared, request, context);
       await syncMultipleGroupsCondition(shared, og, context);
       // As upstream, a group whose service account is missing goes no further until it appears.
@@ -91,7 +92,7 @@ function* groupKeys(groups: readonly CachedObject[]): Iterable<GroupKey> {
 
 function groupsUsingServiceAccount(cache: ObjectReader, account: CachedObject): ReconcileRequest[] {
   const namespace = account.metadata?.namespace ?? '';
-  return (cache.list(Kinds.operatorGroup, { namespace }) as Og[])
+  return (cache.list(Kinds.operatorGroup, { namespace }))
     .filter((og) => og.spec?.serviceAccountName === account.metadata?.name)
     .map((og) => ({ namespace, name: og.metadata.name }));
 }
@@ -166,7 +167,7 @@ async function writeServiceAccountStatus(
 
 /** The group's CSVs failed `InstallComponentFailedNoRetry` go to `Pending/DetectedClusterChange` (no Event, as upstream). */
 async function resetFailedNoRetryMembers(shared: Shared, og: Og, context: ReconcileContext): Promise<void> {
-  for (const csv of context.cache.list(Kinds.clusterServiceVersion, { namespace: og.metadata.namespace }) as Csv[]) {
+  for (const csv of context.cache.list(Kinds.clusterServiceVersion, { namespace: og.metadata.namespace })) {
     if (isCopied(csv) || csv.metadata.annotations?.[Annotations.operatorGroup] !== og.metadata.name) continue;
     if (csv.status?.reason !== CSVReasons.ComponentFailedNoRetry) continue;
     try {
@@ -266,7 +267,7 @@ async function annotateMemberCsvs(shared: Shared, og: Og, targets: readonly stri
     [Annotations.operatorNamespace]: og.metadata.namespace,
     [Annotations.targetNamespaces]: formatTargetNamespaces(targets),
   };
-  for (const csv of context.cache.list(Kinds.clusterServiceVersion, { namespace: og.metadata.namespace }) as Csv[]) {
+  for (const csv of context.cache.list(Kinds.clusterServiceVersion, { namespace: og.metadata.namespace })) {
     if (isCopied(csv) || csv.metadata.deletionTimestamp) continue;
     const annotations = csv.metadata.annotations ?? {};
     if (Object.entries(wanted).every(([key, value]) => annotations[key] === value)) continue;
@@ -281,7 +282,7 @@ async function annotateMemberCsvs(shared: Shared, og: Og, targets: readonly stri
 }
 
 function memberCsvs(og: Og, context: ReconcileContext): Csv[] {
-  return (context.cache.list(Kinds.clusterServiceVersion, { namespace: og.metadata.namespace }) as Csv[]).filter((csv) => !isCopied(csv));
+  return (context.cache.list(Kinds.clusterServiceVersion, { namespace: og.metadata.namespace })).filter((csv) => !isCopied(csv));
 }
 
 /** The admin/edit/view ClusterRoles of the group, aggregating its provided APIs. */

@@ -1,5 +1,4 @@
-import { contribute, definePlugin, logger, optional, rbacGenerator, reconcilers, type Plugin } from '@olm/core';
-import { kubeClient } from '@olm/controller-runtime';
+import { contribute, definePlugin, kubeClient, logger, optional, type Plugin, rbacGenerator, reconcilers } from '@olm/core';
 import { createOperatorGroupsController, type OperatorGroupsControllerOptions } from './controller.js';
 // The version `olm version` lists and distributions check is the package's own.
 import packageJson from '../package.json' with { type: 'json' };

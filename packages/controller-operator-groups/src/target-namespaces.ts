@@ -40,8 +40,3 @@ export function sameNamespaceSet(a: readonly string[] | undefined, b: readonly s
   const right = new Set(b ?? []);
   return left.size === right.size && [...left].every((namespace) => right.has(namespace));
 }
-
-/** The `olm.targetNamespaces` annotation value: sorted, comma joined; `""` for all namespaces. */
-export function formatTargetNamespaces(namespaces: readonly string[]): string {
-  return [...namespaces].sort().join(',');
-}

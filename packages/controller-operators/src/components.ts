@@ -1,5 +1,5 @@
-import type { CachedObject, ObjectReader } from '@olm/core';
-import { apiStatusCode, isNotFound, type KubeClient } from '@olm/controller-runtime';
+import type { CachedObject, KubeClient, ObjectReader } from '@olm/core';
+import { apiStatusCode, isNotFound } from '@olm/controller-runtime';
 import { componentKinds, fieldManager, type ComponentKind } from './component-kinds.js';
 import { componentLabelKey } from './component-labels.js';
 

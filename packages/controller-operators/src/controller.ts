@@ -1,6 +1,6 @@
-import type { Reconciler } from '@olm/core';
+import type { KubeClient, Reconciler } from '@olm/core';
 import { OlmError } from '@olm/core';
-import { KubeClient } from '@olm/controller-runtime';
+import { KubeClient as ClientNodeKubeClient } from '@olm/controller-runtime';
 import { createCsvAdoptionReconciler } from './csv-adoption-reconciler.js';
 import { createOperatorReconciler } from './operator-reconciler.js';
 import type { Shared } from './shared.js';
@@ -22,12 +22,12 @@ export interface OperatorsController {
 
 /** The Operator API's controllers, as a library: add the reconcilers to a controller-runtime `Manager`. */
 export function createOperatorsController(options: OperatorsControllerOptions): OperatorsController {
-  let ownClient: KubeClient | undefined;
+  let ownClient: ClientNodeKubeClient | undefined;
   const shared: Shared = {
     client: () => {
       if (options.client) return options.client;
       if (options.kubeconfig === undefined) throw new OlmError('OLM_OPERATORS_NO_CLIENT', 'createOperatorsController needs a client or a kubeconfig');
-      return (ownClient ??= new KubeClient({ kubeconfig: options.kubeconfig }));
+      return (ownClient ??= new ClientNodeKubeClient({ kubeconfig: options.kubeconfig }));
     },
   };
   return {

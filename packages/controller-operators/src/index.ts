@@ -1,7 +1,6 @@
-export * from './component-kinds.js';
-export * from './component-labels.js';
-export * from './component-references.js';
-export { adopt, disown, listComponents, type Component } from './components.js';
-export * from './controller.js';
-export { isCopiedCsv, ownedComponents } from './csv-adoption-reconciler.js';
-export * from './plugin.js';
+// What other packages and apps use: the plugin, the controller as a library, and the component names
+// `olm uninstall` reads.
+export { Kinds } from './component-kinds.js';
+export { componentLabelKey, operatorNameFor } from './component-labels.js';
+export { createOperatorsController, type OperatorsController, type OperatorsControllerOptions } from './controller.js';
+export { controllerOperatorsPlugin, createControllerOperatorsPlugin, type ControllerOperatorsPluginOptions } from './plugin.js';

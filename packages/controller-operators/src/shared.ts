@@ -1,4 +1,4 @@
-import type { KubeClient } from '@olm/controller-runtime';
+import type { KubeClient } from '@olm/core';
 
 /** What the reconcilers of this package share. */
 export interface Shared {

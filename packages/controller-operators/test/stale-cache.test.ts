@@ -16,10 +16,11 @@ afterAll(async () => {
 function staleCache(objects: readonly CachedObject[]): ObjectReader {
   const matches = (kind: ObjectKind, object: CachedObject) => object.apiVersion === kind.apiVersion && object.kind === kind.kind;
   return {
-    get: (kind, name) => objects.find((object) => matches(kind, object) && object.metadata?.name === name),
+    // A fake holding plain objects of the kinds asked for: typed reads see them as the kind's type.
+    get: (kind, name) => objects.find((object) => matches(kind, object) && object.metadata?.name === name) as never,
     list: (kind, options = {}) => {
       const key = options.labelSelector ?? '';
-      return objects.filter((object) => matches(kind, object) && (key === '' || object.metadata?.labels?.[key] !== undefined));
+      return objects.filter((object) => matches(kind, object) && (key === '' || object.metadata?.labels?.[key] !== undefined)) as never;
     },
   };
 }

@@ -1,18 +1,6 @@
-/**
- * One API warning: a value of the HTTP `Warning` response header (RFC 7234 section 5.5), which the
- * Kubernetes API server sends as `299 - "text"` for deprecated APIs, unknown fields, and the like.
- */
-export interface ApiWarning {
-  /** The warn-code; Kubernetes always sends 299 ("miscellaneous persistent warning"). */
-  readonly code: number;
-  /** The warn-agent; `-` when the server does not name itself. */
-  readonly agent: string;
-  /** The warning text, unquoted. */
-  readonly text: string;
-}
+import type { ApiWarning } from '@olm/core';
 
-/** Receives the API warnings of requests. It must not throw; if it does, the error is ignored. */
-export type WarningHandler = (warning: ApiWarning) => void;
+export type { ApiWarning, WarningHandler } from '@olm/core';
 
 // warn-code SP warn-agent SP quoted warn-text [SP quoted warn-date], then a comma or the end.
 const warningValue = /[\s,]*(\d{3}) ([^\s",]+) "((?:[^"\\]|\\.)*)"(?: "[^"]*")?\s*(?:,|$)/y;

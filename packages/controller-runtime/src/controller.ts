@@ -4,7 +4,7 @@ import { isTerminalError, RuntimeErrorCodes } from './errors.js';
 import { isNamespaceTerminatingError } from './namespace-termination.js';
 import { yieldToEventLoop } from './event-loop-yield.js';
 import type { InformerCache } from './informer-cache.js';
-import type { KubeClient } from './kube-client.js';
+import type { KubeClient } from '@olm/core';
 import { silentLogger } from './logger.js';
 import { createRuntimeMetrics, type RuntimeMetrics } from './metrics.js';
 import { parseRequestKey, requestFor, requestKey } from './object-key.js';

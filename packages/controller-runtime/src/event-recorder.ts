@@ -3,7 +3,7 @@ import { formatTime } from '@olm/go-format';
 import { describeError } from '@olm/core';
 import { isNotFound } from './errors.js';
 import { isNamespaceTerminatingError } from './namespace-termination.js';
-import type { KubeClient } from './kube-client.js';
+import type { KubeClient } from '@olm/core';
 import { silentLogger } from './logger.js';
 
 export type EventType = 'Normal' | 'Warning';

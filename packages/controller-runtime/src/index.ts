@@ -8,7 +8,6 @@ export * from './indexer.js';
 export * from './informer.js';
 export * from './informer-cache.js';
 export * from './kube-client.js';
-export * from './kube-client-point.js';
 export { parseLabelSelector } from './label-selector.js';
 export * from './leader-election.js';
 export * from './lease-store.js';
@@ -23,8 +22,16 @@ export * from './semantic-equality.js';
 export * from './status-update.js';
 export * from './upsert-owned-fields.js';
 export * from './work-queue.js';
-// The reconciler contract lives in @olm/core; re-exported so library users need one import.
+// The reconciler and client contracts live in @olm/core; re-exported so library users need one import.
+export { kubeClient } from '@olm/core';
 export type {
+  ImpersonatedUser,
+  KubeObjectReference,
+  ListOptions,
+  ObjectList,
+  PatchType,
+  ResourceInfo,
+  WatchEvent,
   CachedObject,
   ObjectKind,
   ObjectReader,

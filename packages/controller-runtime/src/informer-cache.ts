@@ -1,10 +1,10 @@
-import type { CachedObject, Logger, ObjectKind, ObjectReader } from '@olm/core';
+import type { CachedObject, Logger, ObjectKind, ObjectOf, ObjectReader } from '@olm/core';
 import { OlmError } from '@olm/core';
 import type { BackoffOptions } from './backoff.js';
 import { RuntimeErrorCodes } from './errors.js';
 import type { IndexFunction } from './indexer.js';
 import { Informer, namespacesToWatch } from './informer.js';
-import type { KubeClient } from './kube-client.js';
+import type { KubeClient } from '@olm/core';
 import { silentLogger } from './logger.js';
 import { kindId, requestKey } from './object-key.js';
 
@@ -110,15 +110,14 @@ export class InformerCache implements ObjectReader {
     return [...this.informers.values()];
   }
 
-  get<T extends CachedObject = CachedObject>(kind: ObjectKind, name: string, namespace?: string): T | undefined {
-    return this.cachedInformer(kind).indexer.get(requestKey(namespace ? { namespace, name } : { name })) as T | undefined;
+  // The casts below are the typed reads' one door: an informer of a kind holds only objects of that kind
+  // as the API server served them, which is what the kind's `objectType` describes.
+  get<T>(kind: ObjectKind<T>, name: string, namespace?: string): ObjectOf<T> | undefined {
+    return this.cachedInformer(kind).indexer.get(requestKey(namespace ? { namespace, name } : { name })) as ObjectOf<T> | undefined;
   }
 
-  list<T extends CachedObject = CachedObject>(
-    kind: ObjectKind,
-    options: { readonly namespace?: string; readonly labelSelector?: string } = {},
-  ): T[] {
-    return this.cachedInformer(kind).indexer.list(options) as T[];
+  list<T>(kind: ObjectKind<T>, options: { readonly namespace?: string; readonly labelSelector?: string } = {}): ObjectOf<T>[] {
+    return this.cachedInformer(kind).indexer.list(options) as ObjectOf<T>[];
   }
 
   /** Objects of a kind whose index `name` has `value` (built-ins: namespace, owner, label). */

@@ -4,7 +4,7 @@ import { Backoff, sleep, type BackoffOptions } from './backoff.js';
 import { isGone, RuntimeErrorCodes } from './errors.js';
 import { yieldToEventLoop } from './event-loop-yield.js';
 import { BuiltInIndexes, Indexer, type IndexFunction } from './indexer.js';
-import type { KubeClient, WatchEvent } from './kube-client.js';
+import type { KubeClient, WatchEvent } from '@olm/core';
 import { silentLogger } from './logger.js';
 import { metadataOnlyObject } from './metadata-only.js';
 import { objectKey } from './object-key.js';

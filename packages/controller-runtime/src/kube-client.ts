@@ -6,16 +6,28 @@ import {
   Watch,
   type Configuration,
 } from '@kubernetes/client-node';
-import type { CachedObject, ObjectKind } from '@olm/core';
+import type {
+  CachedObject,
+  ImpersonatedUser,
+  KubeClient as KubeClientContract,
+  KubeObjectReference,
+  KubeRequest,
+  ListOptions,
+  ObjectKind,
+  ObjectList,
+  PatchType,
+  ResourceInfo,
+  WatchEvent,
+} from '@olm/core';
 import { describeError, OlmError } from '@olm/core';
 import { parseWarningHeader, type WarningHandler } from './api-warnings.js';
 import { isNotFound, RuntimeErrorCodes } from './errors.js';
 import { isStaleConnection, parseJson, reuseConnections, send, type ConnectionPool } from './http-transport.js';
-import type { ImpersonatedUser, KubeClientOptions, ListOptions, ObjectList, ObjectReference, PatchType, ResourceInfo, WatchEvent } from './kube-client-types.js';
+import type { KubeClientOptions } from './kube-client-types.js';
 import { loadKubeConfig } from './kubeconfig.js';
 import { metadataListAccept, metadataOnlyObject, metadataWatchAccept } from './metadata-only.js';
 
-export type { ImpersonatedUser, KubeClientOptions, ListOptions, ObjectList, ObjectReference, PatchType, ResourceInfo, WatchEvent } from './kube-client-types.js';
+export type { KubeClientOptions } from './kube-client-types.js';
 export { loadKubeConfig } from './kubeconfig.js';
 
 const PATCH_CONTENT_TYPES: Record<PatchType, string> = {
@@ -41,7 +53,7 @@ interface Connection extends ConnectionPool {
  * plain-JSON objects throughout (client-node's generic object API turns timestamps into `Date`s
  * and has no subresources, while its watch yields plain JSON: a cache must not mix the two).
  */
-export class KubeClient {
+export class KubeClient implements KubeClientContract {
   readonly kubeConfig: KubeConfig;
   private readonly requestTimeoutMs: number;
   private readonly onWarning: WarningHandler | undefined;
@@ -150,12 +162,12 @@ export class KubeClient {
     return parts.join('/');
   }
 
-  async get<T extends CachedObject = CachedObject>(reference: ObjectReference): Promise<T> {
+  async get<T extends CachedObject = CachedObject>(reference: KubeObjectReference): Promise<T> {
     return (await this.request({ method: 'GET', path: await this.pathFor(reference) })) as T;
   }
 
   /** Like `get`, but undefined when the object does not exist. */
-  async find<T extends CachedObject = CachedObject>(reference: ObjectReference): Promise<T | undefined> {
+  async find<T extends CachedObject = CachedObject>(reference: KubeObjectReference): Promise<T | undefined> {
     try {
       return await this.get<T>(reference);
     } catch (error) {
@@ -204,7 +216,7 @@ export class KubeClient {
   }
 
   async patch<T extends CachedObject = CachedObject>(
-    reference: ObjectReference,
+    reference: KubeObjectReference,
     patch: unknown,
     options: { readonly type?: PatchType; readonly fieldManager?: string; readonly force?: boolean; readonly subresource?: string } = {},
   ): Promise<T> {
@@ -233,7 +245,7 @@ export class KubeClient {
     return this.patch<T>(referenceOf(object), object, { ...options, type: 'apply' });
   }
 
-  async delete(reference: ObjectReference, options: { readonly propagationPolicy?: 'Foreground' | 'Background' | 'Orphan' } = {}): Promise<void> {
+  async delete(reference: KubeObjectReference, options: { readonly propagationPolicy?: 'Foreground' | 'Background' | 'Orphan' } = {}): Promise<void> {
     const path = await this.pathFor(reference);
     await this.request({
       method: 'DELETE',
@@ -275,16 +287,7 @@ export class KubeClient {
    * and sent by node's http client; JSON in, JSON out. API warnings of the response go to the warning
    * handler, whether the request succeeded or not.
    */
-  async request(options: {
-    readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-    readonly path: string;
-    readonly query?: Readonly<Record<string, string | undefined>>;
-    readonly body?: unknown;
-    readonly contentType?: string;
-    /** Default `application/json`. */
-    readonly accept?: string;
-    readonly signal?: AbortSignal;
-  }): Promise<unknown> {
+  async request(options: KubeRequest): Promise<unknown> {
     const configuration = this.connection.configuration;
     const context = configuration.baseServer.makeRequestContext(options.path, HttpMethod[options.method]);
     for (const [key, value] of Object.entries(options.query ?? {})) {
@@ -377,7 +380,7 @@ export class KubeClient {
 
 
 /** The reference to an object, read from its own fields. */
-export function referenceOf(object: CachedObject): ObjectReference {
+export function referenceOf(object: CachedObject): KubeObjectReference {
   const { apiVersion, kind } = object;
   const name = object.metadata?.name;
   if (!apiVersion || !kind || !name) {

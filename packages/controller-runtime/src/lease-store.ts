@@ -1,5 +1,5 @@
 import type { CachedObject } from '@olm/core';
-import type { KubeClient } from './kube-client.js';
+import type { KubeClient } from '@olm/core';
 import type { LeaseRecord, LeaseStore } from './leader-election.js';
 
 const LEASE_KIND = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease' } as const;

@@ -9,6 +9,7 @@ import { assertReconciler, Controller } from './controller.js';
 import { RuntimeErrorCodes } from './errors.js';
 import { EventRecorder } from './event-recorder.js';
 import { InformerCache, type KindNamespaces, type MetadataOnlyLabelled } from './informer-cache.js';
+import type { KubeClient as KubeClientContract } from '@olm/core';
 import { KubeClient } from './kube-client.js';
 import { LeaderElector } from './leader-election.js';
 import { isNamespaceTerminating } from './namespace-termination.js';
@@ -38,7 +39,7 @@ export interface ManagerOptions {
   /** A kubeconfig document, or a loaded client-node `KubeConfig`. Ignored when `client` is given. */
   readonly kubeconfig?: string | KubeConfig;
   readonly context?: string;
-  readonly client?: KubeClient;
+  readonly client?: KubeClientContract;
   /** Metrics go here; default a new registry (read it from `manager.metrics.registry`). */
   readonly registry?: Registry;
   readonly logger?: Logger;
@@ -79,7 +80,9 @@ type ManagerState = 'new' | 'starting' | 'running' | 'stopping' | 'stopped';
  * leader starts at once); `stop` drains reconciles in flight, then releases the lease.
  */
 export class Manager {
-  readonly client: KubeClient;
+  readonly client: KubeClientContract;
+  /** The client this manager made (and closes), when none was given. */
+  private readonly ownClient: KubeClient | undefined;
   readonly cache: InformerCache;
   readonly metrics: RuntimeMetrics;
   readonly logger: Logger;
@@ -96,7 +99,8 @@ export class Manager {
       throw new OlmError(RuntimeErrorCodes.invalidArgument, 'a manager needs a kubeconfig or a client');
     }
     this.options = options;
-    this.client = options.client ?? new KubeClient({ kubeconfig: options.kubeconfig!, context: options.context });
+    this.ownClient = options.client ? undefined : new KubeClient({ kubeconfig: options.kubeconfig!, context: options.context });
+    this.client = options.client ?? this.ownClient!;
     this.logger = options.logger ?? silentLogger;
     this.metrics = createRuntimeMetrics(options.registry);
     this.cache = new InformerCache({
@@ -232,7 +236,7 @@ export class Manager {
       }
       await this.stopControllers();
       await this.cache.stop();
-      if (!this.options.client) this.client.close();
+      this.ownClient?.close();
       this.state = 'stopped';
     })();
     return this.stopped;

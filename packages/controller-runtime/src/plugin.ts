@@ -1,6 +1,5 @@
-import { definePlugin, contribute, informerCache, logger, metrics, optional, reconcilers, type Plugin } from '@olm/core';
+import { definePlugin, contribute, informerCache, kubeClient, logger, metrics, optional, reconcilers, type Plugin } from '@olm/core';
 import type { Registry } from 'prom-client';
-import { kubeClient } from './kube-client-point.js';
 import { createManager, type LeaderElectionOptions, type ManagerOptions } from './manager.js';
 // The version `olm version` lists and distributions check is the package's own.
 import packageJson from '../package.json' with { type: 'json' };

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { CachedObject } from '@olm/core';
 import { OlmError } from '@olm/core';
 import { isConflict, isNotFound, RuntimeErrorCodes } from './errors.js';
-import type { KubeClient, ObjectReference } from './kube-client.js';
+import type { KubeClient, KubeObjectReference } from '@olm/core';
 import { isSemanticallyEqual } from './semantic-equality.js';
 
 export interface UpdateWithRetryOptions {
@@ -21,7 +21,7 @@ export type Mutation<T extends CachedObject> = (object: T) => void | boolean;
 /** Writes the status through the status subresource, retrying conflicts. Returns the stored object. */
 export function updateStatus<T extends CachedObject = CachedObject>(
   client: KubeClient,
-  reference: ObjectReference,
+  reference: KubeObjectReference,
   mutate: Mutation<T>,
   options: UpdateWithRetryOptions = {},
 ): Promise<T> {
@@ -35,7 +35,7 @@ export function updateStatus<T extends CachedObject = CachedObject>(
  */
 export async function writeStatusIfChanged<T extends CachedObject & { status?: unknown }>(
   client: KubeClient,
-  reference: ObjectReference,
+  reference: KubeObjectReference,
   cached: T,
   desired: (object: T) => NonNullable<T['status']>,
   options: UpdateWithRetryOptions = {},
@@ -61,7 +61,7 @@ export async function writeStatusIfChanged<T extends CachedObject & { status?: u
 /** Writes the whole object (spec, labels, …) with PUT, retrying conflicts. Returns the stored object. */
 export function updateObject<T extends CachedObject = CachedObject>(
   client: KubeClient,
-  reference: ObjectReference,
+  reference: KubeObjectReference,
   mutate: Mutation<T>,
   options: UpdateWithRetryOptions = {},
 ): Promise<T> {
@@ -70,7 +70,7 @@ export function updateObject<T extends CachedObject = CachedObject>(
 
 async function writeWithRetry<T extends CachedObject>(
   client: KubeClient,
-  reference: ObjectReference,
+  reference: KubeObjectReference,
   mutate: Mutation<T>,
   options: UpdateWithRetryOptions,
   write: (object: T) => Promise<T>,

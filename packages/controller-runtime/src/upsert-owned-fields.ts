@@ -1,6 +1,7 @@
 import type { CachedObject, ObjectReader } from '@olm/core';
 import { isAlreadyExists, isNotFound } from './errors.js';
-import { referenceOf, type KubeClient } from './kube-client.js';
+import type { KubeClient } from '@olm/core';
+import { referenceOf } from './kube-client.js';
 import { isSemanticallyEqual } from './semantic-equality.js';
 import { updateObject } from './status-update.js';
 

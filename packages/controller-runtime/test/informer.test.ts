@@ -1,4 +1,4 @@
-import type { CachedObject } from '@olm/core';
+import type { CachedObject, ListOptions, ObjectList } from '@olm/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasErrorCode } from '@olm/core';
 import { sleep } from '../src/backoff.js';
@@ -6,7 +6,7 @@ import { RuntimeErrorCodes } from '../src/errors.js';
 import { BuiltInIndexes, ownerIndexValue } from '../src/indexer.js';
 import { Informer } from '../src/informer.js';
 import { InformerCache } from '../src/informer-cache.js';
-import { KubeClient, type ListOptions, type ObjectList } from '../src/kube-client.js';
+import { KubeClient } from '../src/kube-client.js';
 import { configMap, configMapKind, createNamespace, eventually, startServer } from './helpers.js';
 
 let env: Awaited<ReturnType<typeof startServer>>;

@@ -1,8 +1,7 @@
-import { boot, contribute, definePlugin, informerCache, metrics, provision, reconcilers, type CachedObject } from '@olm/core';
+import { boot, contribute, definePlugin, informerCache, kubeClient, metrics, provision, reconcilers, type CachedObject } from '@olm/core';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeClient } from '../src/kube-client.js';
-import { kubeClient } from '../src/kube-client-point.js';
 import { createControllerRuntimePlugin } from '../src/plugin.js';
 import { configMap, configMapKind, createNamespace, eventually, startServer } from './helpers.js';
 

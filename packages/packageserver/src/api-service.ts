@@ -1,5 +1,5 @@
-import type { CachedObject } from '@olm/core';
-import { isAlreadyExists, isNotFound, type KubeClient } from '@olm/controller-runtime';
+import type { CachedObject, KubeClient } from '@olm/core';
+import { isAlreadyExists, isNotFound } from '@olm/controller-runtime';
 import { packagesGroup, packagesVersion } from './package-manifest.js';
 
 /** Upstream's names: the APIService `v1.packages.operators.coreos.com` points at Service `packageserver-service`. */

@@ -1,7 +1,7 @@
 import type { CatalogSource } from '@olm/api';
-import type { CachedObject, CatalogSourceType, Logger } from '@olm/core';
+import type { CachedObject, CatalogSourceType, KubeClient, Logger } from '@olm/core';
 import { describeError } from '@olm/core';
-import { Backoff, canonicalJson, Informer, silentLogger, type KubeClient } from '@olm/controller-runtime';
+import { Backoff, canonicalJson, Informer, silentLogger } from '@olm/controller-runtime';
 import { createRegistryClient } from '@olm/registry';
 import { buildPackageManifest, type CatalogSourceSummary } from './build-package-manifest.js';
 import { isConfigMapCatalog, readConfigMapCatalog } from './configmap-catalog.js';

@@ -1,7 +1,8 @@
 import type { CatalogSource } from '@olm/api';
 import { catalogFromConfigMapData, createRegistryIndex } from '@olm/registry';
 import { describe, expect, it } from 'vitest';
-import { indexQueries, isConfigMapCatalog } from './configmap-catalog.js';
+import { isConfigMapCatalog } from './configmap-catalog.js';
+import { indexQueries } from './source-type-catalog.js';
 import { readRegistry } from './read-registry.js';
 
 const source = (sourceType: string): CatalogSource => ({ apiVersion: 'operators.coreos.com/v1alpha1', kind: 'CatalogSource', metadata: { name: 'c', namespace: 'olm' }, spec: { sourceType } });

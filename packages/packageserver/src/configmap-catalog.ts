@@ -1,7 +1,6 @@
 import type { CatalogSource } from '@olm/api';
-import type { CachedObject } from '@olm/core';
-import type { KubeClient } from '@olm/controller-runtime';
-import { createConfigMapSourceType, type RegistryIndex } from '@olm/registry';
+import type { CachedObject, KubeClient } from '@olm/core';
+import { createConfigMapSourceType } from '@olm/registry';
 import type { PackageQueries } from './read-registry.js';
 import { readSourceTypeCatalog } from './source-type-catalog.js';
 
@@ -14,18 +13,6 @@ const configMapSourceTypes = new Set(['configmap', 'internal']);
  */
 export function isConfigMapCatalog(source: CatalogSource): boolean {
   return configMapSourceTypes.has(source.spec?.sourceType ?? '');
-}
-
-/** The registry queries answered from an index built in-process (what `opm serve` answers over gRPC). */
-export function indexQueries(index: RegistryIndex): PackageQueries {
-  return {
-    listPackages: async () => index.listPackages(),
-    getPackage: async (name) => index.getPackage(name),
-    getBundleForChannel: async (packageName, channelName) => index.getBundleForChannel(packageName, channelName),
-    async *listBundles() {
-      yield* index.listBundles();
-    },
-  };
 }
 
 /**

@@ -1,5 +1,5 @@
-import type { APIServiceDescription, CRDDescription, InstallMode } from '@olm/api';
-import type { AppLink, CsvDescription, GroupVersionKind, Icon, Maintainer } from './package-manifest.js';
+import type { APIServiceDescription, CRDDescription, GroupVersionKind, InstallMode } from '@olm/api';
+import type { AppLink, CsvDescription, Icon, Maintainer } from './package-manifest.js';
 
 /** A CSV as it arrives from a registry (`csvJson`): foreign JSON, checked field by field. */
 export interface ParsedCsv {

@@ -16,8 +16,8 @@ export {
   type ApiServiceRegistration,
 } from './api-service.js';
 export { followOlmConfigSyncInterval, syncIntervalOf, type OlmConfigSyncIntervalOptions } from './olm-config-sync-interval.js';
-export { indexQueries, isConfigMapCatalog, readConfigMapCatalog } from './configmap-catalog.js';
-export { readSourceTypeCatalog } from './source-type-catalog.js';
+export { isConfigMapCatalog, readConfigMapCatalog } from './configmap-catalog.js';
+export { indexQueries, readSourceTypeCatalog } from './source-type-catalog.js';
 export { selfSignedCertificate, type SelfSignedCertificateOptions, type ServingCertificate } from '@olm/serving-certificate';
 export { startPackageServer, type PackageServer, type PackageServerAccessOptions, type PackageServerOptions } from './package-server.js';
 export * from './plugin.js';

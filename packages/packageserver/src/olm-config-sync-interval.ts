@@ -1,8 +1,8 @@
 import { OLMConfigName } from '@olm/api';
 import { parseGoDuration } from '@olm/go-format';
-import type { CachedObject, Logger } from '@olm/core';
+import type { CachedObject, KubeClient, Logger } from '@olm/core';
 import { describeError, hasErrorCode } from '@olm/core';
-import { Informer, silentLogger, type KubeClient } from '@olm/controller-runtime';
+import { Informer, silentLogger } from '@olm/controller-runtime';
 
 const olmConfigKind = { apiVersion: 'operators.coreos.com/v1', kind: 'OLMConfig' } as const;
 

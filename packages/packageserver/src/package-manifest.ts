@@ -1,4 +1,4 @@
-import type { APIServiceDescription, CRDDescription, InstallMode } from '@olm/api';
+import type { APIServiceDescription, CRDDescription, GroupVersionKind, InstallMode } from '@olm/api';
 
 /**
  * The `packages.operators.coreos.com/v1` PackageManifest, field for field as upstream's
@@ -27,12 +27,6 @@ export interface Maintainer {
 export interface Icon {
   readonly base64data?: string;
   readonly mediatype?: string;
-}
-
-export interface GroupVersionKind {
-  readonly group: string;
-  readonly version: string;
-  readonly kind: string;
 }
 
 /** What a channel head's CSV says about itself, trimmed as upstream trims it. */

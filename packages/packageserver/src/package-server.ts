@@ -1,8 +1,8 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import { describeError, type CatalogSourceType, type Logger } from '@olm/core';
-import { silentLogger, type KubeClient } from '@olm/controller-runtime';
+import { type CatalogSourceType, describeError, type KubeClient, type Logger } from '@olm/core';
+import { silentLogger } from '@olm/controller-runtime';
 import { hostCheck, type HostCheck } from '@olm/local-apiserver';
 import { createApiHandler } from './api-handler.js';
 import { defaultPackageServerServiceName, registerApiService, unregisterApiService, type ApiServiceRegistration } from './api-service.js';

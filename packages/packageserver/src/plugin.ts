@@ -1,5 +1,4 @@
-import { catalogSourceTypes, definePlugin, describeError, logger, optional, type Plugin } from '@olm/core';
-import { kubeClient } from '@olm/controller-runtime';
+import { catalogSourceTypes, definePlugin, describeError, kubeClient, logger, optional, type Plugin } from '@olm/core';
 import { startPackageServer, type PackageServer, type PackageServerOptions } from './package-server.js';
 // The version `olm version` lists and distributions check is the package's own.
 import packageJson from '../package.json' with { type: 'json' };

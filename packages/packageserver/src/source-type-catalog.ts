@@ -1,8 +1,19 @@
 import type { CatalogSource } from '@olm/api';
 import type { CatalogSourceType } from '@olm/core';
-import { createRegistryIndex } from '@olm/registry';
-import { indexQueries } from './configmap-catalog.js';
+import { createRegistryIndex, type RegistryIndex } from '@olm/registry';
 import type { PackageQueries } from './read-registry.js';
+
+/** The registry queries answered from an index built in-process (what `opm serve` answers over gRPC). */
+export function indexQueries(index: RegistryIndex): PackageQueries {
+  return {
+    listPackages: async () => index.listPackages(),
+    getPackage: async (name) => index.getPackage(name),
+    getBundleForChannel: async (packageName, channelName) => index.getBundleForChannel(packageName, channelName),
+    async *listBundles() {
+      yield* index.listBundles();
+    },
+  };
+}
 
 /**
  * Reads a CatalogSource's catalog now through a booted catalog source type (the kernel's

@@ -1,4 +1,4 @@
-import type { KubeClient } from '@olm/controller-runtime';
+import type { KubeClient } from '@olm/core';
 import type { ApiServer } from '@olm/local-apiserver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPackageServer, type PackageManifest, type PackageServer } from '../src/index.js';

@@ -1,8 +1,8 @@
+import type { KubeClient } from '@olm/core';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CustomObjectsApi, KubeConfig, Watch } from '@kubernetes/client-node';
-import type { KubeClient } from '@olm/controller-runtime';
 import type { ApiServer } from '@olm/local-apiserver';
 import { loadCatalog, startRegistryServer, type RegistryServer } from '@olm/registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,4 @@
-import { boot, provision } from '@olm/core';
-import { kubeClient } from '@olm/controller-runtime';
+import { boot, kubeClient, provision } from '@olm/core';
 import { loadCatalog, startRegistryServer } from '@olm/registry';
 import { describe, expect, it } from 'vitest';
 import { createPackageServerPlugin } from '../src/index.js';

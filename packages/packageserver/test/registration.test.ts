@@ -1,4 +1,4 @@
-import type { KubeClient } from '@olm/controller-runtime';
+import type { KubeClient } from '@olm/core';
 import type { ApiServer } from '@olm/local-apiserver';
 import { loadCatalog, startRegistryServer, type RegistryServer } from '@olm/registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

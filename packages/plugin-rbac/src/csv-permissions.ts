@@ -2,7 +2,7 @@
  * CSV permissions → the RBAC objects an InstallPlan creates (upstream `RBACForClusterServiceVersion`
  * plus the labels its step executor adds).
  */
-import type { KubeObject, PolicyRule, RbacSubject, RoleRef } from '@olm/core';
+import type { KubeObject, OwnerReference, PolicyRule, RbacSubject, RoleRef } from '@olm/core';
 import { readIdentity, readInstallPermissions, type CsvPermission, type ObjectIdentity } from './csv-input.js';
 import { permissionStruct } from './go-json.js';
 import {
@@ -16,7 +16,6 @@ import {
   nonBlockingOwnerReferences,
   ownerLabels,
   type Labels,
-  type OwnerReference,
 } from './labels.js';
 import { generateName } from './names.js';
 import { policyRulesHash, roleBindingHash } from './permission-hash.js';

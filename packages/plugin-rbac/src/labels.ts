@@ -1,4 +1,5 @@
 /** Upstream label keys, API versions and owner references, verbatim. */
+import type { OwnerReference } from '@olm/core';
 
 export const OwnerKey = 'olm.owner';
 export const OwnerNamespaceKey = 'olm.owner.namespace';
@@ -29,15 +30,6 @@ export type Labels = Record<string, string>;
 /** The labels upstream's `ownerutil.OwnerLabel` puts on objects an owner generated. */
 export function ownerLabels(owner: { readonly name: string; readonly namespace: string }, kind: string): Labels {
   return { [OwnerKey]: owner.name, [OwnerNamespaceKey]: owner.namespace, [OwnerKindKey]: kind };
-}
-
-export interface OwnerReference {
-  readonly apiVersion: string;
-  readonly kind: string;
-  readonly name: string;
-  readonly uid: string;
-  readonly controller: boolean;
-  readonly blockOwnerDeletion: boolean;
 }
 
 /**

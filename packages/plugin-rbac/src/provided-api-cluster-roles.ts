@@ -3,7 +3,7 @@
  * `<name>-<version>-admin|edit|view` for each owned CRD and APIService, plus `<crd>-<version>-crdview`.
  * They aggregate into Kubernetes' admin/edit/view roles and into the OperatorGroup's ClusterRoles.
  */
-import type { KubeObject, PolicyRule } from '@olm/core';
+import type { KubeObject, OwnerReference, PolicyRule } from '@olm/core';
 import { isRecord, readClusterIdentity, readSpec } from './csv-input.js';
 import { RbacErrorCodes, rbacError } from './errors.js';
 import {
@@ -17,7 +17,6 @@ import {
   RbacApiVersion,
   nonBlockingOwnerReferences,
   type Labels,
-  type OwnerReference,
 } from './labels.js';
 import { aggregationLabelKey, type ApiKey } from './provided-apis.js';
 

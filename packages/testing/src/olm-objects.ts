@@ -1,5 +1,5 @@
-import type { CachedObject } from '@olm/core';
-import { isAlreadyExists, type KubeClient } from '@olm/controller-runtime';
+import type { CachedObject, KubeClient } from '@olm/core';
+import { isAlreadyExists } from '@olm/controller-runtime';
 
 /** An object as tests build and read it: any fields beside the metadata. */
 export type TestObject = CachedObject & Record<string, unknown>;

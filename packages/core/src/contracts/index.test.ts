@@ -23,6 +23,7 @@ describe('olmExtensionPoints', () => {
       imageSignatureVerifier: 'olm.imageSignatureVerifier single',
       reconcilers: 'olm.reconcilers keyed',
       informerCache: 'olm.informerCache single',
+      kubeClient: 'olm.kubeClient single',
       logger: 'olm.logger single',
       metrics: 'olm.metrics single',
     });

@@ -4,6 +4,7 @@ import { catalogSourceTypes } from './catalog-source-types.js';
 import { constraintEvaluators } from './constraint-evaluators.js';
 import { imageSignatureVerifier } from './image-signatures.js';
 import { installStrategies } from './install-strategies.js';
+import { kubeClient } from './kube-client.js';
 import { namespaceResolver } from './namespace-resolver.js';
 import { propertyTypes } from './property-types.js';
 import { rbacGenerator } from './rbac-generator.js';
@@ -25,6 +26,7 @@ export const olmExtensionPoints = {
   catalogServerCertificate,
   reconcilers,
   informerCache,
+  kubeClient,
   logger,
   metrics,
 } as const;
@@ -35,6 +37,8 @@ export * from './catalog-source-types.js';
 export * from './constraint-evaluators.js';
 export * from './image-signatures.js';
 export * from './install-strategies.js';
+export * from './kube-client.js';
+export * from './meta.js';
 export * from './model.js';
 export * from './namespace-resolver.js';
 export * from './property-types.js';

@@ -3,12 +3,6 @@
  * Plain read-only data, so any package can build or read them without the others' code.
  */
 
-export interface GroupVersionKind {
-  readonly group: string;
-  readonly version: string;
-  readonly kind: string;
-}
-
 /** A typed property of a bundle (`olm.package`, `olm.gvk`, …); `value` is decoded JSON. */
 export interface Property {
   readonly type: string;

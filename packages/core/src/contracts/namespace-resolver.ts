@@ -1,5 +1,6 @@
 import { createSingleExtensionPoint } from '../kernel/extension-point.js';
-import type { CatalogContent, CatalogRef, GroupVersionKind, Property } from './model.js';
+import type { GroupVersionKind } from './meta.js';
+import type { CatalogContent, CatalogRef, Property } from './model.js';
 
 /** A catalog visible to the namespace being resolved (a CatalogSource and its content). */
 export interface ResolverCatalog {

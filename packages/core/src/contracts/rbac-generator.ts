@@ -1,4 +1,5 @@
 import { createSingleExtensionPoint } from '../kernel/extension-point.js';
+import type { PolicyRule } from './meta.js';
 
 /** A Kubernetes object as plain data. */
 export interface KubeObject {
@@ -6,15 +7,6 @@ export interface KubeObject {
   readonly kind: string;
   readonly metadata: { readonly name?: string; readonly namespace?: string; readonly [key: string]: unknown };
   readonly [key: string]: unknown;
-}
-
-/** An `rbac.authorization.k8s.io/v1` PolicyRule, as written in a CSV's `permissions[].rules`. */
-export interface PolicyRule {
-  readonly verbs: readonly string[];
-  readonly apiGroups?: readonly string[];
-  readonly resources?: readonly string[];
-  readonly resourceNames?: readonly string[];
-  readonly nonResourceURLs?: readonly string[];
 }
 
 /** The `roleRef` of a RoleBinding or ClusterRoleBinding. */

@@ -12,8 +12,11 @@ export interface ReconcileResult {
   readonly requeueAfter?: number;
 }
 
-/** A kind of object, e.g. `{ apiVersion: 'apps/v1', kind: 'Deployment' }`. */
-export interface ObjectKind {
+/**
+ * A kind of object, e.g. `{ apiVersion: 'apps/v1', kind: 'Deployment' }`. `T` is the type of its objects
+ * (`@olm/api`'s `Kinds` table sets it), so that `cache.get(Kinds.subscription, …)` needs no cast.
+ */
+export interface ObjectKind<T = unknown> {
   readonly apiVersion: string;
   readonly kind: string;
   /**
@@ -22,7 +25,12 @@ export interface ObjectKind {
    * owners. The cache of a kind with it is another cache than the full one.
    */
   readonly metadataOnly?: boolean;
+  /** Type only, never set: what the cache and the client hold of this kind. */
+  readonly objectType?: T;
 }
+
+/** The type of the objects of `kind`: its `objectType`, or a plain `CachedObject` for a kind without one. */
+export type ObjectOf<T> = unknown extends T ? CachedObject : T;
 
 /** A Kubernetes object from the informer cache, as plain JSON; typed only in the fields the runtime reads. */
 export interface CachedObject {
@@ -64,8 +72,8 @@ export interface ReconcilerEventSource {
 
 /** Read access to the shared informer cache, for kinds some reconciler watches. Never mutate what it returns. */
 export interface ObjectReader {
-  get(kind: ObjectKind, name: string, namespace?: string): CachedObject | undefined;
-  list(kind: ObjectKind, options?: { readonly namespace?: string; readonly labelSelector?: string }): readonly CachedObject[];
+  get<T>(kind: ObjectKind<T>, name: string, namespace?: string): ObjectOf<T> | undefined;
+  list<T>(kind: ObjectKind<T>, options?: { readonly namespace?: string; readonly labelSelector?: string }): readonly ObjectOf<T>[];
 }
 
 /** What the runtime hands to each reconcile call. */

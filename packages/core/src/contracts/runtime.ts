@@ -33,7 +33,6 @@ export const metrics = createSingleExtensionPoint<MetricsRegistry>({
 
 /**
  * The informer cache the controller runtime fills for the kinds its reconcilers watch, read-only.
- * The shared kube client itself is `@olm/controller-runtime`'s `kubeClient` point: its type is that package's.
  */
 export const informerCache = createSingleExtensionPoint<ObjectReader>({
   id: 'olm.informerCache',

@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { describeError, type Logger } from '@olm/core';
-import type { KubeClient } from '@olm/controller-runtime';
+import { describeError, type KubeClient, type Logger } from '@olm/core';
 import { StatusError } from '../status-error.js';
 import { requestAttributes } from './request-attributes.js';
 import { authenticateRequestHeader } from './request-header-authenticator.js';

@@ -1,6 +1,5 @@
 import { X509Certificate } from 'node:crypto';
-import { describeError, type CachedObject, type Logger } from '@olm/core';
-import type { KubeClient } from '@olm/controller-runtime';
+import { type CachedObject, describeError, type KubeClient, type Logger } from '@olm/core';
 
 /**
  * Who may assert a user with request headers (the aggregator's front proxy), as kube-apiserver

@@ -1,5 +1,5 @@
+import type { KubeClient } from '@olm/core';
 import { goQuote } from '@olm/go-format';
-import type { KubeClient } from '@olm/controller-runtime';
 import { StatusError } from '../status-error.js';
 import type { RequestAttributes } from './request-attributes.js';
 import type { ReviewCache } from './review-cache.js';

@@ -1,4 +1,4 @@
-import type { KubeClient } from '@olm/controller-runtime';
+import type { KubeClient } from '@olm/core';
 import type { ReviewCache } from './review-cache.js';
 import { authenticated, type RequestUser } from './user.js';
 
