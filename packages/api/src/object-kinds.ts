@@ -1,6 +1,7 @@
 import type { CachedObject, ObjectKind } from '@olm/core';
 import type { CatalogSource } from './catalog-source.js';
 import { ApiVersionsV1, type ClusterCatalog } from './cluster-catalog.js';
+import type { ClusterExtension } from './cluster-extension.js';
 import type { ClusterServiceVersion } from './cluster-service-version.js';
 import type { InstallPlan } from './install-plan.js';
 import { ApiVersions } from './meta.js';

@@ -9,7 +9,8 @@ import {
 } from '@olm/api';
 import { renderRegistryV1Bundle, type RenderedBundle } from '@olm/bundle-render';
 import { describeError, type CachedObject, type ReconcileContext, type Reconciler, type ReconcileResult } from '@olm/core';
-import { isNotFound, updateObject, writeStatusIfChanged, type KubeClient } from '@olm/controller-runtime';
+import type { KubeClient } from '@olm/core';
+import { isNotFound, updateObject, writeStatusIfChanged } from '@olm/controller-runtime';
 import type { CatalogContentCache } from './catalog-content.js';
 import { selectCatalogs } from './catalog-selection.js';
 import { desiredStatus, type DeprecationFacts, type Progress, type StatusOutcome } from './cluster-extension-status.js';

@@ -1,5 +1,5 @@
 import type { Reconciler } from '@olm/core';
-import type { KubeClient } from '@olm/controller-runtime';
+import type { KubeClient } from '@olm/core';
 import type { CatalogLimits } from '@olm/registry';
 import { CatalogContentCache, type CatalogContentLimits } from './catalog-content.js';
 import { createClusterExtensionReconciler } from './cluster-extension-reconciler.js';

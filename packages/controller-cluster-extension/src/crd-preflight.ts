@@ -1,6 +1,6 @@
 import { Kinds } from '@olm/api';
 import type { RenderedBundle } from '@olm/bundle-render';
-import type { KubeClient } from '@olm/controller-runtime';
+import type { KubeClient } from '@olm/core';
 import { checkCrdSchemaUpgrade, formatCrdSchemaViolations, isCrdView, SchemaDiffBudget, type CrdSchemaUpgradeCheck } from '@olm/crd-upgrade-safety';
 
 /**

@@ -1,5 +1,4 @@
-import { catalogServerCertificate, contribute, definePlugin, optional, reconcilers, type Plugin } from '@olm/core';
-import { kubeClient } from '@olm/controller-runtime';
+import { catalogServerCertificate, contribute, definePlugin, kubeClient, optional, reconcilers, type Plugin } from '@olm/core';
 import { createRevisionApplier } from '@olm/revision-applier';
 import { createClusterExtensionController, type ClusterExtensionControllerOptions } from './controller.js';
 // The version `olm version` lists and distributions check is the package's own.

@@ -1,6 +1,6 @@
 import { Kinds } from '@olm/api';
 import { OlmError, type CachedObject, type ImageSignatureVerifier, type ImageVerificationRequest, type ImageVerificationResult } from '@olm/core';
-import type { KubeClient } from '@olm/controller-runtime';
+import type { KubeClient } from '@olm/core';
 import { createOciArtifactReader, type OciArtifactReader, type OciRegistryClientOptions, type RegistryCredential } from '@olm/bundle-puller/registry';
 import { ImageSignatureErrorCodes } from './signature-errors.js';
 import type { SignatureLimits } from './signature-limits.js';

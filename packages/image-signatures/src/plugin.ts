@@ -1,5 +1,4 @@
-import { contribute, definePlugin, imageSignatureVerifier, type Plugin } from '@olm/core';
-import { kubeClient } from '@olm/controller-runtime';
+import { contribute, definePlugin, imageSignatureVerifier, kubeClient, type Plugin } from '@olm/core';
 import type { OciRegistryClientOptions } from '@olm/bundle-puller/registry';
 import { createImageSignatureVerifier } from './image-signature-verifier.js';
 import type { SignatureLimits } from './signature-limits.js';

@@ -1,5 +1,5 @@
 import { OwnerNameLabel } from '@olm/bundle-render';
-import type { KubeClient } from '@olm/controller-runtime';
+import type { KubeClient } from '@olm/core';
 import type { KubeObject } from '@olm/core';
 import { OlmError } from '@olm/core';
 import { RevisionErrorCodes } from './errors.js';

@@ -1,4 +1,5 @@
-import { isNotFound, type KubeClient } from '@olm/controller-runtime';
+import type { KubeClient } from '@olm/core';
+import { isNotFound } from '@olm/controller-runtime';
 import type { KubeObject } from '@olm/core';
 import { describeObject, ownerNameOf, referenceTo } from './object-identity.js';
 

@@ -1,6 +1,6 @@
 import type { KubeObject } from '@olm/core';
 import { OwnerNameLabel } from '@olm/bundle-render';
-import type { ObjectReference } from '@olm/controller-runtime';
+import type { KubeObjectReference as ObjectReference } from '@olm/core';
 
 /** The API group of an apiVersion (`apps/v1` → `apps`, `v1` → `""`). */
 export function groupOf(apiVersion: string): string {

@@ -1,5 +1,5 @@
 import { renderedObjects, type RenderedBundle } from '@olm/bundle-render';
-import type { KubeClient } from '@olm/controller-runtime';
+import type { KubeClient } from '@olm/core';
 import type { KubeObject } from '@olm/core';
 import { groupOf } from './object-identity.js';
 import { allows, uncoveredPermissions, type Permission, type PolicyRule } from './policy-rules.js';

@@ -1,4 +1,5 @@
-import { isSemanticallyEqual, type KubeClient } from '@olm/controller-runtime';
+import type { KubeClient } from '@olm/core';
+import { isSemanticallyEqual } from '@olm/controller-runtime';
 import type { KubeObject } from '@olm/core';
 import { applyPhases } from './apply-phases.js';
 import { deleteObjects } from './delete-objects.js';

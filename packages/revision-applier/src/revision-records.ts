@@ -1,6 +1,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { OwnerKindLabel, OwnerNameLabel, ownerLabels, type RenderPhaseName } from '@olm/bundle-render';
-import { isNotFound, type KubeClient } from '@olm/controller-runtime';
+import type { KubeClient } from '@olm/core';
+import { isNotFound } from '@olm/controller-runtime';
 import type { CachedObject, KubeObject } from '@olm/core';
 import { RevisionErrorCodes, revisionError } from './errors.js';
 import type { BundleIdentity, RevisionOwner, ServiceAccountReference } from './types.js';

@@ -1,4 +1,5 @@
-import { KubeClient, type ImpersonatedUser, type KubeClientOptions } from '@olm/controller-runtime';
+import type { ImpersonatedUser, KubeClient } from '@olm/core';
+import { KubeClient as HttpKubeClient, type KubeClientOptions } from '@olm/controller-runtime';
 import type { ServiceAccountReference } from './types.js';
 import { RevisionErrorCodes, revisionError } from './errors.js';
 
@@ -21,7 +22,7 @@ export function serviceAccountUser(account: ServiceAccountReference): Impersonat
 export function serviceAccountClients(admin: KubeClient, kubeConfig: KubeClientOptions['kubeconfig'] | undefined) {
   let base: KubeClient | undefined;
   return (account: ServiceAccountReference): KubeClient => {
-    base ??= kubeConfig === undefined ? admin : new KubeClient({ kubeconfig: kubeConfig });
+    base ??= kubeConfig === undefined ? admin : new HttpKubeClient({ kubeconfig: kubeConfig });
     return base.impersonate(serviceAccountUser(account));
   };
 }

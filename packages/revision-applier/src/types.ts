@@ -1,5 +1,6 @@
 import type { RenderedBundle } from '@olm/bundle-render';
-import type { KubeClient, KubeClientOptions } from '@olm/controller-runtime';
+import type { KubeClient } from '@olm/core';
+import type { KubeClientOptions } from '@olm/controller-runtime';
 
 /** The ClusterExtension whose bundle is applied: revisions and applied objects are recorded under its name and uid. */
 export interface RevisionOwner {
