@@ -20,8 +20,8 @@ describe('the static crds.yaml that @olm/api builds, for GitOps', () => {
     expect(printed.code).toBe(0);
     expect(await readFile(builtCrdsYaml, 'utf8')).toBe(printed.stdout);
     const crds = await documents(builtCrdsYaml);
-    // the eight operators.coreos.com CRDs and OLM v1's ClusterCatalog, sorted by name
-    expect(crds.map((crd) => crd.spec.group)).toEqual([GROUP, GROUP_V1, ...Array(7).fill(GROUP)]);
+    // the eight operators.coreos.com CRDs and OLM v1's ClusterCatalog and ClusterExtension, sorted by name
+    expect(crds.map((crd) => crd.spec.group)).toEqual([GROUP, GROUP_V1, GROUP_V1, ...Array(7).fill(GROUP)]);
   });
 
   it.skipIf(notBuilt !== undefined)('ships in the npm package, exported as @olm/api/crds.yaml', async () => {
@@ -51,7 +51,7 @@ describe.skipIf(notBuilt !== undefined || kubectlMissing !== undefined)('crds.ya
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split('\n');
-    expect(lines).toHaveLength(9);
+    expect(lines).toHaveLength(10);
     for (const line of lines) expect(line).toMatch(/^customresourcedefinition\.apiextensions\.k8s\.io\/\S+\.(operators\.coreos\.com|olm\.operatorframework\.io) serverside-applied \(server dry run\)$/);
     expect(await cluster.kubectlOk(['get', 'customresourcedefinitions', '-o', 'name'])).toBe('');
   });
@@ -73,7 +73,7 @@ describe.skipIf(notBuilt !== undefined || kubectlMissing !== undefined)('crds.ya
     // Compared as data: every spec as applied, none changed again (generation 1).
     const live = async () => JSON.parse(await cluster.kubectlOk(['get', '-f', builtCrdsYaml, '-o', 'json'])).items.map((crd: Json) => ({ name: crd.metadata.name, generation: crd.metadata.generation, spec: crd.spec }));
     const before = await live();
-    expect(before.map((crd: { generation: number }) => crd.generation)).toEqual(Array(9).fill(1));
+    expect(before.map((crd: { generation: number }) => crd.generation)).toEqual(Array(10).fill(1));
     const again = await cluster.kubectl(['apply', '--server-side', '-f', builtCrdsYaml]);
     expect(again.code).toBe(0);
     expect(await live()).toEqual(before);
