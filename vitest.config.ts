@@ -1,4 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
@@ -28,6 +29,9 @@ export default defineConfig({
     // Tests therefore must not rely on fresh module state: none mocks modules, and those that set
     // process.env restore it after each test.
     isolate: false,
+    // Most test time is spent waiting on servers and child processes, so two files at once pay off
+    // even on two cores (vitest's default there is one worker).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: projectDirs.map((dir) => ({
       extends: true,
       test: {

@@ -87,7 +87,8 @@ describe('admission webhooks', () => {
     (manifest.spec as Record<string, unknown>).webhookdefinitions = [validatingWebhook('hooks-operator'), mutatingWebhook('hooks-operator')];
     await client.create(manifest);
     const succeeded = await waitForPhase(client, namespace, 'hooks.v1', 'Succeeded');
-    expect(entries(succeeded)).toEqual([
+    // An InstallWaiting step appears when a reconcile sees the Deployment before it is available (timing).
+    expect(entries(succeeded).filter((entry) => !entry.startsWith('Installing/InstallWaiting/'))).toEqual([
       'Pending/RequirementsUnknown/requirements not yet checked',
       'InstallReady/AllRequirementsMet/all requirements found, attempting install',
       'Installing/InstallSucceeded/waiting for install components to report healthy',
