@@ -103,10 +103,12 @@ async function changeFinalizer(parts: ClusterExtensionReconcilerParts, name: str
 
 /** Resolve, render, check, apply; the status says how far it got. */
 async function install(parts: ClusterExtensionReconcilerParts, extension: ExtensionObject, owner: ExtensionOwner, context: ReconcileContext): Promise<ReconcileResult | void> {
-  const current = await parts.applier().installed(owner);
-  const installed: BundleMetadata | undefined = current ? { ...current.bundle } : undefined;
   const noCatalogData: DeprecationFacts = { catalogPackage: undefined, channels: extension.spec.source?.catalog?.channels ?? [] };
+  let installed: BundleMetadata | undefined;
   try {
+    // Inside the try: an unreadable revision record must become a condition, not a silent retry loop.
+    const current = await parts.applier().installed(owner);
+    installed = current ? { ...current.bundle } : undefined;
     const resolution = await resolve(parts, extension, installed, context);
     const deprecation: DeprecationFacts = { catalogPackage: resolution.package, channels: noCatalogData.channels };
     const rendered = render(extension, resolution, deprecation);

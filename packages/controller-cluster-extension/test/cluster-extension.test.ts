@@ -1,4 +1,5 @@
 import { ClusterExtensionCleanupFinalizer, Kinds } from '@olm/api';
+import { ownerLabels } from '@olm/bundle-render';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterExtension, conditionOf, startV1Cluster, type StoredClusterExtension, type V1Cluster } from './helpers.js';
 
@@ -117,5 +118,24 @@ describe('ClusterExtension controller on the local API server, with catalogd ser
     expect(conditionOf(extension, 'Installed')).toMatchObject({ status: 'True', reason: 'Succeeded' });
     await v1.cluster.client.delete({ ...Kinds.clusterExtension, name: 'crd-safety' });
     await v1.gone('crd-safety');
+  });
+  it('says so in a condition when its revision records cannot be read, rather than retrying silently', async () => {
+    // Eleven records OLM did not write (more than twice maxRevisions, 5): the applier refuses to read them.
+    for (let number = 1; number <= 11; number++) {
+      await v1.cluster.client.create({
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: {
+          name: `foreign-record-${number}`,
+          namespace: 'olmv1-system',
+          labels: { ...ownerLabels('foreign-records'), 'olm.operatorframework.io/revision': String(number), 'olm.operatorframework.io/revision-state': 'Archived' },
+        },
+      });
+    }
+    await v1.cluster.client.create(clusterExtension('foreign-records', { packageName: 'acme-database', version: '1.0.0' }));
+    const extension = await v1.until('foreign-records', progressingMessage(/revision records/), 'unreadable records reported');
+    expect(conditionOf(extension, 'Progressing')).toMatchObject({ status: 'True', reason: 'Retrying' });
+    expect(conditionOf(extension, 'Progressing')?.message).toContain('has 11 revision records in olmv1-system, more than twice maxRevisions (5) allows');
+    expect(extension.status?.install).toBeUndefined();
   });
 });
