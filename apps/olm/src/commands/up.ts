@@ -84,6 +84,12 @@ export async function runUp(
   const dataDir = options.dataDir !== undefined ? resolve(options.dataDir) : undefined;
   // A mistyped --catalog fails before anything starts.
   for (const directory of options.catalogs ?? []) await checkCatalogDirectory(directory);
+  if (distribution.v0Apis === false && (options.catalogs ?? []).length > 0) {
+    throw usageError(
+      `--catalog serves a directory as a CatalogSource, an OLM v0 API that ${distribution.name} does not serve; ` +
+        'create a ClusterCatalog for an image instead, or run olm up',
+    );
+  }
   const [{ KubeClient }, local, account] = await Promise.all([
     import('@olm/controller-runtime'),
     import('../local-olm.js'),
@@ -103,25 +109,28 @@ export async function runUp(
     // The controllers hold the rights a deployed OLM holds, not the admin's: what they lack shows here first.
     await account.applyControllerRbac(client, deployDirectory);
     const controllerKubeconfig = await account.serviceAccountKubeconfig(client, server, account.controllerAccount);
-    out('serving catalogs...\n');
-    catalogs = await local.serveCatalogs(
-      client,
-      [
-        { name: 'acme-examples', directory: exampleCatalogDirectory },
-        ...(options.catalogs ?? []).map((directory) => ({ name: local.catalogSourceName(directory), directory })),
-      ],
-      olmNamespace,
-      options.catalogLimits,
-    );
-    for (const catalog of catalogs) out(`  CatalogSource ${olmNamespace}/${catalog.name}: ${catalog.directory} on ${catalog.address}\n`);
-    watcher = local.watchCatalogs(client, catalogs, olmNamespace, out);
-    if (options.packageServer !== false) {
+    const v0Apis = distribution.v0Apis !== false;
+    if (v0Apis) {
+      out('serving catalogs...\n');
+      catalogs = await local.serveCatalogs(
+        client,
+        [
+          { name: 'acme-examples', directory: exampleCatalogDirectory },
+          ...(options.catalogs ?? []).map((directory) => ({ name: local.catalogSourceName(directory), directory })),
+        ],
+        olmNamespace,
+        options.catalogLimits,
+      );
+      for (const catalog of catalogs) out(`  CatalogSource ${olmNamespace}/${catalog.name}: ${catalog.directory} on ${catalog.address}\n`);
+      watcher = local.watchCatalogs(client, catalogs, olmNamespace, out);
+    }
+    if (v0Apis && options.packageServer !== false) {
       out('starting the packageserver...\n');
       packageServer = await startLocalPackageServer(client, options, distribution, out);
     }
     if (options.controllers === false) {
       out(`  no controllers in this process: run them with olm run --kubeconfig ${server.kubeconfigPath}\n`);
-      printNextSteps(server.kubeconfigPath, out);
+      printNextSteps(server.kubeconfigPath, distribution, out);
       await runUntilStopped(options, out);
     } else {
       await runControllersInProcess(client, server, controllerKubeconfig, options, distribution, out);
@@ -177,7 +186,7 @@ async function runControllersInProcess(
     out(`  as ServiceAccount ${account.controllerAccount.namespace}/${account.controllerAccount.name} with the rights of deploy/10-rbac.yaml\n`);
     out(`  metrics, health and readiness on ${controllers.operationsUrl} (/metrics, /healthz, /readyz)\n`);
     out(`  ClusterCatalog ${local.exampleClusterCatalogName}: ${exampleBase} (/api/v1/all; CA ${catalogServerCa})\n`);
-    printNextSteps(server.kubeconfigPath, out);
+    printNextSteps(server.kubeconfigPath, distribution, out);
     await runUntilStopped(options, out);
   } finally {
     await controllers.stop();
@@ -260,9 +269,14 @@ async function startLocalPackageServer(client: KubeClient, options: UpOptions, d
   return packageServer;
 }
 
-function printNextSteps(kubeconfigPath: string, out: (text: string) => void): void {
+function printNextSteps(kubeconfigPath: string, distribution: Distribution, out: (text: string) => void): void {
   out(`\nOLM is up. kubeconfig: ${kubeconfigPath}\n`);
   out(`  export KUBECONFIG=${kubeconfigPath}\n`);
+  if (distribution.v0Apis === false) {
+    out('  kubectl get clustercatalogs                                   # the example catalog over catalogd\'s HTTPS API\n');
+    out('  kubectl get clusterextensions                                 # packages installed from the ClusterCatalogs (see packages/controller-cluster-extension)\n');
+    return;
+  }
   out(`  kubectl get catalogsources -n ${olmNamespace}\n`);
   out('  kubectl get clustercatalogs                                   # OLM v1: the example catalog over catalogd\'s HTTPS API\n');
   out('  kubectl get packagemanifests -n operators                    # the operators the catalogs offer\n');
