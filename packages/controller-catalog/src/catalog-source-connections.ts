@@ -1,12 +1,12 @@
 import {
   describeError,
-  hasErrorCode,
   type CatalogBundle,
   type CatalogConnection,
   type CatalogContent,
   type CatalogPackage,
   type CatalogSourceType,
   type ConnectionState,
+  type KubeClient,
   type Logger,
 } from '@olm/core';
 import { Backoff, canonicalJson, type BackoffOptions } from '@olm/controller-runtime';
@@ -71,11 +71,8 @@ export function catalogSourceRevision(source: { metadata?: { generation?: number
 export interface CatalogSourceConnectionsOptions {
   /** The source types by `spec.sourceType` (the kernel's `catalogSourceTypes` point). */
   readonly sourceTypes: () => ReadonlyMap<string, CatalogSourceType>;
-  /**
-   * Used when a source type reports it cannot work in this process (`OLM_REGISTRY_SOURCE_UNAVAILABLE`,
-   * e.g. the registry plugin's `configmap` type, which has no ConfigMap reader).
-   */
-  readonly fallbackSourceTypes?: ReadonlyMap<string, CatalogSourceType>;
+  /** The client connections are opened with, for source types that read the cluster (a ConfigMap catalog). */
+  readonly client?: () => KubeClient;
   /** How long loaded content is used before it is fetched again. */
   readonly ttlMs: number;
   /** Deadline of a health probe of a gRPC registry. */
@@ -136,19 +133,16 @@ export class CatalogSourceConnections {
     if (entry.connection && entry.fingerprint === fingerprint) return entry.connection;
     await this.drop(entry);
     entry.fingerprint = fingerprint;
-    const request = { namespace: key.namespace, name: key.name, spec };
+    const client = this.options.client?.();
+    const request = { namespace: key.namespace, name: key.name, spec, ...(client ? { client } : {}) };
     const type = this.options.sourceTypes().get(sourceType);
     let connection: CatalogConnection;
     try {
       if (!type) throw new Error(`unknown sourcetype: ${sourceType}`);
       connection = await type.open(request);
     } catch (error) {
-      const fallback = this.options.fallbackSourceTypes?.get(sourceType);
-      if (!fallback || !hasErrorCode(error, 'OLM_REGISTRY_SOURCE_UNAVAILABLE')) {
-        entry.fingerprint = undefined;
-        throw error;
-      }
-      connection = await fallback.open(request);
+      entry.fingerprint = undefined;
+      throw error;
     }
     entry.connection = connection;
     if (connection.watchState) {

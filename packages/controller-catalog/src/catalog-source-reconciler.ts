@@ -1,13 +1,14 @@
 import { GrpcConnectionStates } from '@olm/api';
 import type { ObjectReader, Reconciler } from '@olm/core';
-import { connectAndProbe, ensureRegistry, locateRegistry, pollRegistry, rejectInvalidSpec, startPass, writeStatus } from './catalog-source-steps.js';
+import { connectAndProbe, rejectInvalidSpec, serveWorkload, startPass, writeStatus } from './catalog-source-steps.js';
 import type { CatalogControllerContext } from './controller-context.js';
 import { Kinds } from './kinds.js';
 
 /**
- * CatalogSource, as named steps: validate the spec → locate the registry (address, registry Service for an
- * image, ConfigMap) → registry poll → ensure the registry Pod and Service → connect and probe → status.
- * An unreachable catalog is a status, never an error of the reconciler.
+ * CatalogSource, as named steps: validate the spec (its source type's check) → serve it through the
+ * type's workload (e.g. the registry Pod and Service of an image, the ConfigMap of a ConfigMap catalog) →
+ * connect and probe → status. Every source type, built-in or not, is reached through the
+ * `catalogSourceTypes` point only. An unreachable catalog is a status, never an error of the reconciler.
  */
 export function createCatalogSourceReconciler(context: CatalogControllerContext): Reconciler {
   return {
@@ -22,17 +23,15 @@ export function createCatalogSourceReconciler(context: CatalogControllerContext)
       context.metrics?.catalogSourceCount.set(cache.list(Kinds.catalogSource).length);
       // Upstream shows every catalog's snapshot counter, at 0 before its first snapshot.
       context.metrics?.catalogSourceSnapshots.inc(key, 0);
-      const pass = startPass(key, source, context.now());
+      const pass = startPass(context, key, source, context.now());
       if (await rejectInvalidSpec(context, pass)) return;
-      const connectSpec = await locateRegistry(context, pass);
-      if (!connectSpec) return { requeueAfter: context.unhealthyRetryMs };
-      const poll = pollRegistry(context, pass);
-      await ensureRegistry(context, pass, poll.due);
-      const state = await connectAndProbe(context, pass, connectSpec);
+      const served = await serveWorkload(context, pass);
+      if (!served) return { requeueAfter: context.unhealthyRetryMs };
+      const state = await connectAndProbe(context, pass, served);
       await writeStatus(context, source, pass.next);
       context.metrics?.catalogSourceReady.set(key, state === GrpcConnectionStates.Ready ? 1 : 0);
       const recheck = state === GrpcConnectionStates.Ready ? context.healthCheckIntervalMs : context.unhealthyRetryMs;
-      return { requeueAfter: poll.intervalMs !== undefined ? Math.min(recheck, poll.intervalMs) : recheck };
+      return { requeueAfter: served.recheckAfterMs !== undefined ? Math.min(recheck, served.recheckAfterMs) : recheck };
     },
   };
 }
@@ -40,7 +39,7 @@ export function createCatalogSourceReconciler(context: CatalogControllerContext)
 /** A deleted CatalogSource: its connection closed, its metrics series gone. */
 async function forgetCatalogSource(context: CatalogControllerContext, cache: ObjectReader, key: { namespace: string; name: string }): Promise<void> {
   await context.connections.remove(key);
-  context.catalogImages.forget(key);
+  for (const type of context.sourceTypes().values()) type.workload?.forget?.(key);
   context.reconciledCatalogSources.delete(`${key.namespace}/${key.name}`);
   context.metrics?.catalogSourceReady.remove(key);
   context.metrics?.catalogSourceSnapshots.remove(key);

@@ -1,48 +1,37 @@
-import {
-  CatalogSourceReasons,
-  GrpcConnectionStates,
-  RegistryServicePort,
-  RegistryServiceProtocol,
-  SourceTypes,
-  type CatalogSourceSpec,
-  type CatalogSourceStatus,
-} from '@olm/api';
-import { describeError, type CachedObject, type ConnectionState } from '@olm/core';
-import { isNotFound, isSemanticallyEqual, updateStatus } from '@olm/controller-runtime';
+import { CatalogSourceReasons, GrpcConnectionStates, type CatalogSourceSpec, type CatalogSourceStatus } from '@olm/api';
+import { describeError, type CatalogSourceType, type CatalogSourceWorkloadContext, type CatalogSourceWorkloadResult, type ConnectionState } from '@olm/core';
+import { isSemanticallyEqual, updateStatus } from '@olm/controller-runtime';
 import { formatTime } from '@olm/go-format';
-import { registryPoll, registryServiceName, specInvalidReason } from './catalog-source-spec.js';
+import { specInvalidReason } from './catalog-source-spec.js';
 import type { CatalogControllerContext } from './controller-context.js';
 import { asString, Kinds, type CatalogSourceObject } from './kinds.js';
-import { registryPort } from './registry-pod.js';
-import { ensureRegistryServer, removeRegistryServer } from './registry-server.js';
-import { podAddressOfService } from './registry-service-address.js';
 
-const builtInSourceTypes = new Set<string>(Object.values(SourceTypes));
-
-/** One CatalogSource's pass: what was read, and the status being built (`next`). */
+/** One CatalogSource's pass: what was read, its source type, and the status being built (`next`). */
 export interface CatalogSourcePass {
   readonly key: { readonly namespace: string; readonly name: string };
   readonly source: CatalogSourceObject;
   readonly spec: Partial<CatalogSourceSpec>;
   readonly sourceType: string;
+  /** The booted type of `spec.sourceType`; undefined for an unknown one (the spec is then invalid). */
+  readonly type: CatalogSourceType | undefined;
   readonly previous: CatalogSourceStatus;
   readonly next: CatalogSourceStatus;
   readonly now: Date;
 }
 
-export function startPass(key: CatalogSourcePass['key'], source: CatalogSourceObject, now: Date): CatalogSourcePass {
+export function startPass(context: CatalogControllerContext, key: CatalogSourcePass['key'], source: CatalogSourceObject, now: Date): CatalogSourcePass {
   const spec = source.spec ?? {};
   const previous = source.status ?? {};
   const next: CatalogSourceStatus = { ...previous };
   delete next.reason;
   delete next.message;
-  return { key, source, spec, sourceType: asString(spec.sourceType), previous, next, now };
+  const sourceType = asString(spec.sourceType);
+  return { key, source, spec, sourceType, type: context.sourceTypes().get(sourceType), previous, next, now };
 }
 
 /** `SpecInvalidError` (written, connection closed) when the spec is invalid; true when it was. */
 export async function rejectInvalidSpec(context: CatalogControllerContext, pass: CatalogSourcePass): Promise<boolean> {
-  const extraTypes = [...context.sourceTypes().keys()].filter((type) => !builtInSourceTypes.has(type));
-  const invalid = specInvalidReason(pass.spec, extraTypes);
+  const invalid = specInvalidReason({ ...pass.spec }, context.sourceTypes());
   if (!invalid) return false;
   await context.connections.remove(pass.key);
   await writeStatus(context, pass.source, { ...pass.next, reason: CatalogSourceReasons.SpecInvalidError, message: invalid });
@@ -50,109 +39,68 @@ export async function rejectInvalidSpec(context: CatalogControllerContext, pass:
   return true;
 }
 
-/** The spec a source type connects with: the whole spec, fields of plugin source types included. */
-type ConnectSpec = Readonly<Record<string, unknown>>;
-
 /**
- * Where the registry is: the spec (an address, a source type's own), a registry Service for an image
- * (`status.registryService`), or a ConfigMap (`status.configMapReference`; a missing one is `ConfigMapError`,
- * written, and undefined is returned).
+ * What serves the catalog in the cluster, through its source type's workload (a registry Pod and Service
+ * for an image, a ConfigMap): its status fields and problem go to `next`, and what other types' workloads
+ * made for this CatalogSource before it changed type is released. A workload that cannot serve at all
+ * (a missing ConfigMap) has its reason written with `TRANSIENT_FAILURE`, and undefined is returned.
  */
-export async function locateRegistry(context: CatalogControllerContext, pass: CatalogSourcePass): Promise<ConnectSpec | undefined> {
-  const { key, spec, sourceType, previous, next, now } = pass;
-  if (sourceType === SourceTypes.Grpc && !asString(spec.address) && asString(spec.image)) {
-    const serviceName = registryServiceName(key.name);
-    next.registryService = {
-      protocol: RegistryServiceProtocol,
-      serviceName,
-      serviceNamespace: key.namespace,
-      port: RegistryServicePort,
-      createdAt: previous.registryService?.createdAt ?? formatTime(now),
-    };
-    return { ...spec, address: `${serviceName}.${key.namespace}.svc:${RegistryServicePort}` };
-  }
-  if (sourceType !== SourceTypes.Configmap && sourceType !== SourceTypes.Internal) return { ...spec };
-  const configMapName = asString(spec.configMap);
-  let configMap: CachedObject;
-  try {
-    configMap = await context.client().get({ ...Kinds.configMap, namespace: key.namespace, name: configMapName });
-  } catch (error) {
-    const message = `failed to get catalog config map ${configMapName}: ${isNotFound(error) ? `configmaps ${JSON.stringify(configMapName)} not found` : describeError(error)}`;
-    await writeStatus(context, pass.source, { ...next, reason: CatalogSourceReasons.ConfigMapError, message, connectionState: connectionState(previous, GrpcConnectionStates.TransientFailure, undefined, now) });
+export async function serveWorkload(context: CatalogControllerContext, pass: CatalogSourcePass): Promise<CatalogSourceWorkloadResult | undefined> {
+  const { key, next, previous, now } = pass;
+  const workloadContext: CatalogSourceWorkloadContext = {
+    source: pass.source,
+    client: context.client(),
+    now,
+    logger: context.logger,
+    ...(context.imageSignatureVerifier() ? { imageSignatureVerifier: context.imageSignatureVerifier() } : {}),
+    contentChanged: () => context.connections.invalidate(key),
+    stopServing: () => context.connections.remove(key),
+  };
+  const served = (await pass.type?.workload?.ensure(workloadContext)) ?? {};
+  if (served.failure) {
+    const connection = connectionState(previous, GrpcConnectionStates.TransientFailure, undefined, now);
+    await writeStatus(context, pass.source, { ...next, ...served.failure, connectionState: connection });
     context.metrics?.catalogSourceReady.set(key, 0);
     return undefined;
   }
-  const resourceVersion = configMap.metadata?.resourceVersion;
-  if (previous.configMapReference?.resourceVersion !== resourceVersion) context.connections.invalidate(key);
-  next.configMapReference =
-    previous.configMapReference?.resourceVersion === resourceVersion && previous.configMapReference?.uid === configMap.metadata?.uid
-      ? previous.configMapReference
-      : { name: configMapName, namespace: key.namespace, uid: configMap.metadata?.uid, resourceVersion, lastUpdateTime: formatTime(now) };
-  return { ...spec };
-}
-
-/** `registryPoll.interval` (grpc with image only): `InvalidIntervalError`, and whether a poll is due (the content is then taken again). */
-export function pollRegistry(context: CatalogControllerContext, pass: CatalogSourcePass): { readonly intervalMs?: number; readonly due: boolean } {
-  const { next, previous, now } = pass;
-  const poll = registryPoll(pass.spec);
-  if (poll.invalidIntervalMessage) {
-    next.reason = CatalogSourceReasons.IntervalInvalidError;
-    next.message = poll.invalidIntervalMessage;
+  setStatusFields(next, served.status ?? {});
+  if (served.problem) Object.assign(next, served.problem);
+  for (const other of context.sourceTypes().values()) {
+    if (other === pass.type || !other.workload?.release) continue;
+    for (const field of await other.workload.release(workloadContext)) setStatusFields(next, { [field]: undefined });
   }
-  if (poll.intervalMs === undefined) return { due: false };
-  const last = previous.latestImageRegistryPoll ? Date.parse(previous.latestImageRegistryPoll) : undefined;
-  if (last !== undefined && now.getTime() - last < poll.intervalMs) return { intervalMs: poll.intervalMs, due: false };
-  context.connections.invalidate(pass.key);
-  next.latestImageRegistryPoll = formatTime(now);
-  return { intervalMs: poll.intervalMs, due: true };
+  return served;
 }
 
-/** An image catalog's registry Pod and Service (the Pod recreated when a poll is due); removed when the catalog no longer has an image. */
-export async function ensureRegistry(context: CatalogControllerContext, pass: CatalogSourcePass, pollDue: boolean): Promise<void> {
-  const { key, spec, sourceType, previous, next } = pass;
-  const catalogSource = `${key.namespace}/${key.name}`;
-  if (sourceType === SourceTypes.Grpc && asString(spec.image)) {
-    const source = await context.catalogImages.sourceFor(pass, pollDue);
-    if (!source) {
-      // refused by its signature policy: nothing of the image is served, nor read from what was served before
-      await removeRegistryServer(context.client(), key);
-      await context.connections.remove(key);
-      return;
-    }
-    try {
-      const changes = await ensureRegistryServer(context.client(), source, { replacePod: pollDue && previous.latestImageRegistryPoll !== undefined, pod: context.registryPod });
-      if (changes.length > 0) context.logger.info('registry server updated', { catalogSource, changes });
-    } catch (error) {
-      next.reason = CatalogSourceReasons.RegistryServerError;
-      next.message = `cannot create the registry Pod and Service for image ${asString(spec.image)}: ${describeError(error)}`;
-    }
-  } else if (previous.registryService) {
-    await removeRegistryServer(context.client(), key).catch((error: unknown) => context.logger.warn('cannot remove the registry Pod and Service', { catalogSource, error: describeError(error) }));
-    delete next.registryService;
+/** A workload's status fields on `status`: one given as undefined is removed. */
+function setStatusFields(status: CatalogSourceStatus, fields: Readonly<Record<string, unknown>>): void {
+  for (const [field, value] of Object.entries(fields)) {
+    if (value === undefined) Reflect.deleteProperty(status, field);
+    else Reflect.set(status, field, value);
   }
 }
 
 /** Connects through the source type and probes health; the state and address go to `status.connectionState`. An unreachable registry is a state, not an error. */
-export async function connectAndProbe(context: CatalogControllerContext, pass: CatalogSourcePass, connectSpec: ConnectSpec): Promise<ConnectionState> {
+export async function connectAndProbe(context: CatalogControllerContext, pass: CatalogSourcePass, served: CatalogSourceWorkloadResult): Promise<ConnectionState> {
   const { key, next } = pass;
+  const connectSpec = served.connectSpec ?? { ...pass.spec };
   let state: ConnectionState;
   let address = asString(connectSpec.address) || undefined;
   try {
-    // the registry Service's address is what status shows; where it is dialed depends on the routing
-    const serviceAddress = next.registryService ? address : undefined;
+    // what status shows (a registry Service's address) may differ from where the workload says to dial
     let dial = connectSpec;
     let hasEndpoint = true;
-    if (serviceAddress && context.registryServiceRouting === 'pod-ip') {
-      const podAddress = await podAddressOfService(context.client(), key.namespace, next.registryService?.serviceName ?? '', registryPort);
-      if (podAddress) dial = { ...connectSpec, address: podAddress };
+    if (served.dial) {
+      const at = await served.dial();
+      if (at) dial = { ...connectSpec, address: at };
       else hasEndpoint = false;
     }
     if (!hasEndpoint) {
-      // no ready registry Pod (yet): like a Service without endpoints
+      // nothing serves (yet): like a Service without endpoints
       state = GrpcConnectionStates.TransientFailure;
     } else {
       const connection = await context.connections.connect(key, pass.sourceType, dial);
-      address = serviceAddress ?? connection.address ?? address;
+      address = served.address ?? connection.address ?? address;
       state = await context.connections.probe(key);
     }
   } catch (error) {

@@ -5,4 +5,3 @@ export { createCatalogController, type CatalogController, type CatalogController
 export { createCatalogMetrics, type CatalogMetrics } from './catalog-metrics.js';
 export type { StepAppliedEvent } from './controller-context.js';
 export { controllerCatalogPlugin, createControllerCatalogPlugin, type ControllerCatalogPluginOptions } from './plugin.js';
-export type { RegistryServiceRouting } from './registry-service-address.js';

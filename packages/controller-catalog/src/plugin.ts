@@ -13,10 +13,6 @@ export type ControllerCatalogPluginOptions = Pick<
   | 'catalogUnhealthyRetryMs'
   | 'installingRequeueMs'
   | 'bundleUnpackPollMs'
-  | 'opmImage'
-  | 'utilImage'
-  | 'workloadUserId'
-  | 'registryServiceRouting'
 >;
 
 /**

@@ -35,7 +35,7 @@ export async function resolveNamespace(context: ResolveContext, snapshot: Namesp
   const unseen = sources.filter(
     (source) =>
       !context.reconciledCatalogSources.has(`${source.metadata?.namespace ?? ''}/${nameOf(source)}`) &&
-      !specInvalidReason(source.spec ?? {}, context.sourceTypes().keys()),
+      !specInvalidReason({ ...source.spec }, context.sourceTypes()),
   );
   if (unseen.length > 0) {
     context.logger.debug('waiting for catalog sources to be reconciled before resolving', { namespace, catalogSources: unseen.map((source) => `${source.metadata?.namespace}/${nameOf(source)}`) });
@@ -80,7 +80,7 @@ async function loadCatalogs(
   const catalogs: ResolverCatalog[] = [];
   for (const source of sources) {
     const key = { namespace: source.metadata?.namespace ?? '', name: nameOf(source) };
-    if (specInvalidReason(source.spec ?? {}, context.sourceTypes().keys())) continue;
+    if (specInvalidReason({ ...source.spec }, context.sourceTypes())) continue;
     const targeted = subscriptions.some((sub) => sub.spec?.source === key.name && sub.spec?.sourceNamespace === key.namespace);
     try {
       const content = await context.connections.content(key, catalogSourceRevision(source));

@@ -1,5 +1,5 @@
 import type { CatalogSource } from '@olm/api';
-import type { CatalogSourceType } from '@olm/core';
+import type { CatalogSourceType, KubeClient } from '@olm/core';
 import { createRegistryIndex, type RegistryIndex } from '@olm/registry';
 import type { PackageQueries } from './read-registry.js';
 
@@ -16,16 +16,22 @@ export function indexQueries(index: RegistryIndex): PackageQueries {
 }
 
 /**
- * Reads a CatalogSource's catalog now through a booted catalog source type (the kernel's
- * `catalogSourceTypes` point, as the catalog operator opens it): opens a connection, loads the
+ * Reads a CatalogSource's catalog now through its booted catalog source type (the kernel's
+ * `catalogSourceTypes` point, as the catalog operator opens it): opens a connection with `spec` (where
+ * the type's workload says the catalog is served, else the CatalogSource's own) and `client`, loads the
  * whole catalog, indexes it as a registry would serve it and closes the connection. Throws with the
  * source type's message when the catalog cannot be read.
  */
-export async function readSourceTypeCatalog(type: CatalogSourceType, source: CatalogSource): Promise<PackageQueries> {
+export async function readSourceTypeCatalog(
+  type: CatalogSourceType,
+  source: CatalogSource,
+  options: { readonly spec?: Readonly<Record<string, unknown>>; readonly client?: KubeClient } = {},
+): Promise<PackageQueries> {
   const connection = await type.open({
     namespace: source.metadata?.namespace ?? '',
     name: source.metadata?.name ?? '',
-    spec: { ...source.spec },
+    spec: options.spec ?? { ...source.spec },
+    ...(options.client ? { client: options.client } : {}),
   });
   try {
     return indexQueries(createRegistryIndex(await connection.load()));

@@ -1,14 +1,14 @@
 import { SecurityContextConfigs } from '@olm/api';
 import type { CachedObject, KubeClient } from '@olm/core';
 import { isAlreadyExists, isNotFound } from '@olm/controller-runtime';
-import { registryServiceName } from './catalog-source-spec.js';
-import { Kinds, type AnyObject, type CatalogSourceObject } from './kinds.js';
+import { Kinds, type AnyObject, type CatalogSourceObject } from './catalog-source-object.js';
 import {
   catalogSourceLabel,
   podSpecHashLabel,
   registryPod,
   registryService,
   registryServiceAccount,
+  registryServiceName,
   serviceSpecHashLabel,
   type RegistryPodSettings,
 } from './registry-pod.js';

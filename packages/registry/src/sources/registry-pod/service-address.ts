@@ -1,5 +1,5 @@
 import type { CachedObject, KubeClient } from '@olm/core';
-import { Kinds } from './kinds.js';
+import { Kinds } from './catalog-source-object.js';
 
 /**
  * How the controller reaches an image catalog's registry Service: `dns`, its cluster DNS name

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ownerReferenceTo, SecurityContextConfigs, type CatalogSourceSpec, type ExtractContentConfig, type SecurityConfig } from '@olm/api';
 import { canonicalJson } from '@olm/controller-runtime';
-import { registryServiceName } from './catalog-source-spec.js';
-import { asString, Kinds, type AnyObject, type CatalogSourceObject } from './kinds.js';
+import { asString, Kinds, type AnyObject, type CatalogSourceObject } from './catalog-source-object.js';
 
 /** The label that ties a registry Pod and Service to their CatalogSource (upstream's name). */
 export const catalogSourceLabel = 'olm.catalogSource';
@@ -30,6 +29,11 @@ export interface RegistryPodSettings {
 }
 
 type Container = Record<string, unknown> & { securityContext?: Record<string, unknown>; volumeMounts?: unknown[] };
+
+/** Upstream's registry Service name for a catalog: the CatalogSource name with dots replaced. */
+export function registryServiceName(catalogSourceName: string): string {
+  return catalogSourceName.replaceAll('.', '-');
+}
 
 export function hashOf(value: unknown): string {
   return createHash('sha256').update(canonicalJson(value)).digest('hex').slice(0, 16);

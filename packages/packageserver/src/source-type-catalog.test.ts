@@ -1,17 +1,7 @@
-import type { CatalogSource } from '@olm/api';
 import { catalogFromConfigMapData, createRegistryIndex } from '@olm/registry';
 import { describe, expect, it } from 'vitest';
-import { isConfigMapCatalog } from './configmap-catalog.js';
 import { indexQueries } from './source-type-catalog.js';
 import { readRegistry } from './read-registry.js';
-
-const source = (sourceType: string): CatalogSource => ({ apiVersion: 'operators.coreos.com/v1alpha1', kind: 'CatalogSource', metadata: { name: 'c', namespace: 'olm' }, spec: { sourceType } });
-
-describe('isConfigMapCatalog', () => {
-  it('is true for configmap and its alias internal only', () => {
-    expect(['configmap', 'internal', 'grpc', ''].map((type) => isConfigMapCatalog(source(type)))).toEqual([true, true, false, false]);
-  });
-});
 
 describe('indexQueries', () => {
   it('answers readRegistry from an in-process index as a registry would over gRPC', async () => {
