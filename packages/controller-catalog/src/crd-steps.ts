@@ -131,12 +131,12 @@ async function listAll(client: KubeClient, kind: { apiVersion: string; kind: str
   do {
     let page;
     try {
-      page = await client.list(kind, { limit: 500, ...(next ? { continue: next } : {}) });
+      page = await client.list<CustomResource>(kind, { limit: 500, ...(next ? { continue: next } : {}) });
     } catch (error) {
       if (isNotFound(error) || hasErrorCode(error, 'OLM_RUNTIME_UNKNOWN_KIND')) return items;
       throw error;
     }
-    items.push(...(page.items as CustomResource[]));
+    items.push(...page.items);
     next = page.continue;
   } while (next);
   return items;

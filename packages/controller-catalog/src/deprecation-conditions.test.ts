@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { CatalogContent, CatalogPackage } from '@olm/core';
 import type { CatalogSourceConnections } from './catalog-source-connections.js';
 import { deprecationConditions } from './deprecation-conditions.js';
-import type { AnyObject } from './kinds.js';
+import type { AnyObject, SubscriptionObject } from './kinds.js';
 
 const now = new Date('2026-01-02T03:04:05Z');
 const source: AnyObject = { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'CatalogSource', metadata: { name: 'acme', namespace: 'olm' } };
-const subscription: AnyObject = {
+const subscription: SubscriptionObject = {
   apiVersion: 'operators.coreos.com/v1alpha1',
   kind: 'Subscription',
   metadata: { name: 'db', namespace: 'ns' },

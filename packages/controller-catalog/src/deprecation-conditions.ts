@@ -1,7 +1,7 @@
 import { SubscriptionConditionTypes, type SubscriptionSpec } from '@olm/api';
 import type { CachedObject, CatalogPackage } from '@olm/core';
 import type { CatalogControllerContext } from './controller-context.js';
-import { asString, nameOf, typed } from './kinds.js';
+import { asString, nameOf } from './kinds.js';
 import { removeConditions, setCondition, type SubscriptionStatus } from './subscription-status.js';
 
 const deprecationTypes = [
@@ -24,13 +24,13 @@ function hasEntry(pkg: CatalogPackage, channel: string, csv: string): boolean {
  * they are. Read from the content already loaded for the Subscription's catalog.
  */
 export function deprecationConditions(
-  cached: CachedObject,
+  subscription: { readonly spec?: Partial<SubscriptionSpec> },
   status: SubscriptionStatus,
   sources: readonly CachedObject[],
   context: Pick<CatalogControllerContext, 'connections'>,
   now: Date,
 ): SubscriptionStatus {
-  const spec: Partial<SubscriptionSpec> = typed('subscription', cached).spec ?? {};
+  const spec: Partial<SubscriptionSpec> = subscription.spec ?? {};
   const installed = asString(status.installedCSV);
   if (!installed) return status;
   const source = sources.find((candidate) => nameOf(candidate) === spec.source && candidate.metadata?.namespace === spec.sourceNamespace);

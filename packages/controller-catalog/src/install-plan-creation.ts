@@ -5,7 +5,7 @@ import type { Step } from './bundle-steps.js';
 import type { BundleLookup } from './step-resolution.js';
 import type { CatalogControllerContext } from './controller-context.js';
 import { nextInstallPlanGeneration } from './install-plan-rules.js';
-import { Kinds, nameOf, typedList, type InstallPlanObject } from './kinds.js';
+import { Kinds, nameOf, type InstallPlanObject, type SubscriptionObject } from './kinds.js';
 
 /** An ObjectReference to an InstallPlan, as Subscriptions record it. */
 export function referenceOf(plan: CachedObject) {
@@ -28,15 +28,13 @@ export function referenceOf(plan: CachedObject) {
 export async function ensureInstallPlan(
   context: CatalogControllerContext,
   namespace: string,
-  listedSubscriptions: readonly CachedObject[],
-  listedPlans: readonly CachedObject[],
+  subscriptions: readonly (CachedObject & { readonly status?: Pick<NonNullable<SubscriptionObject['status']>, 'installPlanGeneration'> })[],
+  plans: readonly InstallPlanObject[],
   steps: readonly Step[],
   approval: Approval,
   bundleLookups: readonly BundleLookup[] = [],
 ) {
   const client = context.client();
-  const subscriptions = typedList('subscription', listedSubscriptions);
-  const plans = typedList('installPlan', listedPlans);
   const csvNames = steps.filter((step) => step.resource.kind === 'ClusterServiceVersion').map((step) => step.resource.name);
   const subscriptionGenerations = subscriptions.map((sub) => sub.status?.installPlanGeneration);
   const planGeneration = (plan: InstallPlanObject) => Number(plan.spec?.generation ?? 0);

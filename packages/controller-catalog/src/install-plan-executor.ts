@@ -5,7 +5,7 @@ import type { Step } from './bundle-steps.js';
 import type { CatalogControllerContext } from './controller-context.js';
 import { applyCrd, checkCrdUpgrades, crdState, type CheckedCrd } from './crd-steps.js';
 import { installerClient } from './install-plan-identity.js';
-import { Kinds, nameOf, type AnyObject, type CsvObject } from './kinds.js';
+import { Kinds, nameOf, type AnyObject, type CsvObject, type InstallPlanObject } from './kinds.js';
 import { stepError, type StepAction } from './step-errors.js';
 import { appliedWithWarningsMessage, appliedWithWarningsReason, stepFieldPath } from './step-warnings.js';
 
@@ -46,7 +46,7 @@ class StepFailure extends Error {
  */
 export async function executePlan(
   context: CatalogControllerContext,
-  plan: CachedObject,
+  plan: InstallPlanObject,
   input: readonly Step[],
   signal: AbortSignal,
   cache?: ObjectReader,
@@ -117,7 +117,7 @@ interface StepClients {
 async function applyStep(
   context: CatalogControllerContext,
   clients: StepClients,
-  plan: CachedObject,
+  plan: InstallPlanObject,
   step: Step,
   owners: Map<string, OwnerObject>,
   cache: ObjectReader | undefined,

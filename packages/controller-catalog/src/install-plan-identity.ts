@@ -11,7 +11,7 @@ import {
 } from '@olm/api';
 import type { CachedObject, KubeClient, ObjectReader } from '@olm/core';
 import { isSemanticallyEqual } from '@olm/controller-runtime';
-import { Kinds, typed } from './kinds.js';
+import { Kinds, type InstallPlanObject } from './kinds.js';
 
 /** Whose rights the InstallPlans of `namespace` install with, from its cached OperatorGroups. */
 export function installPlanIdentity(cache: ObjectReader, namespace: string): InstallIdentity {
@@ -63,8 +63,7 @@ function replaceCondition(conditions: readonly InstallPlanCondition[] | undefine
  * the API server authorizes every step as the account. As upstream's token lookup, a deleted account
  * fails the execution (`serviceaccounts "x" not found`).
  */
-export async function installerClient(client: KubeClient, cached: CachedObject): Promise<KubeClient> {
-  const plan = typed('installPlan', cached);
+export async function installerClient(client: KubeClient, plan: InstallPlanObject): Promise<KubeClient> {
   const reference = plan.status?.attenuatedServiceAccountRef;
   if (!reference?.name) return client;
   const namespace = reference.namespace || (plan.metadata?.namespace ?? '');

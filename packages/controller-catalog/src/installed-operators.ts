@@ -1,15 +1,15 @@
 import { CSVPhases, isCopied, type APIServiceDescription, type CRDDescription } from '@olm/api';
-import { describeError, type CachedObject, type InstalledOperator, type Property } from '@olm/core';
+import { describeError, type InstalledOperator, type Property } from '@olm/core';
 import { propertiesAnnotation } from './bundle-steps.js';
-import { nameOf, typedList, type CsvObject } from './kinds.js';
+import { nameOf, type CsvObject } from './kinds.js';
 
 /**
  * The namespace's non-copied CSVs as the resolver's `@existing` catalog: provided and required APIs from
  * owned/required CRDs and APIServices, properties from the `operatorframework.io/properties` annotation.
  * A CSV that cannot be read fails resolution of the namespace, as upstream.
  */
-export function installedOperators(namespace: string, listed: readonly CachedObject[]): InstalledOperator[] {
-  return typedList('clusterServiceVersion', listed)
+export function installedOperators(namespace: string, csvs: readonly CsvObject[]): InstalledOperator[] {
+  return csvs
     .filter((csv) => !isCopied(csv))
     .map((csv) => {
       const spec: Partial<CsvObject['spec']> = csv.spec ?? {};
@@ -61,8 +61,8 @@ function propertiesFromAnnotation(csv: CsvObject): Property[] | undefined {
  * more, so resolution sees a freestanding operator next to its own replacement and cannot be
  * satisfied; that passes on its own when the replaced CSV goes (whose deletion resolves again).
  */
-export function replacementInProgress(listed: readonly CachedObject[]): string | undefined {
-  const own = typedList('clusterServiceVersion', listed).filter((csv) => !isCopied(csv));
+export function replacementInProgress(csvs: readonly CsvObject[]): string | undefined {
+  const own = csvs.filter((csv) => !isCopied(csv));
   const names = new Set(own.map(nameOf));
   const replacing = own.find((csv) => {
     const replaces = csv.spec?.replaces;

@@ -3,7 +3,7 @@ import { silentLogger } from '@olm/controller-runtime';
 import type { CachedObject, ObjectReader } from '@olm/core';
 import { createCatalogEvents } from './catalog-events.js';
 import type { CatalogControllerContext } from './controller-context.js';
-import { Kinds } from './kinds.js';
+import { Kinds, type CsvObject } from './kinds.js';
 import { installedOperators } from './installed-operators.js';
 import { createNamespaceResolutionReconciler } from './namespace-resolution-reconciler.js';
 import { isUnsafeFailForward } from './namespace-snapshot.js';
@@ -75,11 +75,11 @@ describe('isUnsafeFailForward', () => {
 });
 
 describe('installedOperators', () => {
-  const csv = (name: string, spec: Record<string, unknown>, annotations?: Record<string, string>, extra: Record<string, unknown> = {}) => ({
+  const csv = (name: string, spec: Partial<CsvObject['spec']>, annotations?: Record<string, string>, extra: Partial<CsvObject> = {}): CsvObject => ({
     apiVersion: 'operators.coreos.com/v1alpha1',
     kind: 'ClusterServiceVersion',
     metadata: { name, namespace: 'ns', ...(annotations ? { annotations } : {}) },
-    spec,
+    spec: { displayName: name, install: { strategy: 'deployment' }, ...spec },
     ...extra,
   });
 
@@ -89,7 +89,7 @@ describe('installedOperators', () => {
         version: '1.0.0',
         replaces: 'a.v0',
         customresourcedefinitions: { owned: [{ name: 'widgets.acme.io', version: 'v1', kind: 'Widget' }], required: [{ name: 'gadgets.acme.io', version: 'v2', kind: 'Gadget' }] },
-        apiservicedefinitions: { owned: [{ group: 'metrics.acme.io', version: 'v1beta1', kind: 'Usage', name: 'usages' }], required: [{ group: 'auth.acme.io', version: 'v1', kind: 'Token' }] },
+        apiservicedefinitions: { owned: [{ group: 'metrics.acme.io', version: 'v1beta1', kind: 'Usage', name: 'usages' }], required: [{ group: 'auth.acme.io', version: 'v1', kind: 'Token', name: 'tokens' }] },
       }, undefined, { status: { phase: 'Succeeded' } }),
       csv('copy.v1', {}, undefined, { metadata: { name: 'copy.v1', namespace: 'ns', labels: { 'olm.copiedFrom': 'other' } } }),
     ]);

@@ -94,6 +94,6 @@ function visibleCatalogNamespaces(context: SnapshotContext, namespace: string, o
 export function isUnsafeFailForward(group: { readonly spec?: { readonly upgradeStrategy?: unknown } }): boolean {
   const strategy = group.spec?.upgradeStrategy;
   if (typeof strategy === 'string') return strategy === 'TechPreviewUnsafeFailForward';
-  const name = (strategy as { name?: unknown } | undefined)?.name;
+  const name = typeof strategy === 'object' && strategy !== null && 'name' in strategy ? strategy.name : undefined;
   return name === 'TechPreviewUnsafeFailForward' || name === 'UnsafeFailForward';
 }

@@ -84,7 +84,7 @@ async function loadCatalogs(
     const targeted = subscriptions.some((sub) => sub.spec?.source === key.name && sub.spec?.sourceNamespace === key.namespace);
     try {
       const content = await context.connections.content(key, catalogSourceRevision(source));
-      catalogs.push({ ...key, priority: Number((source.spec as { priority?: number } | undefined)?.priority ?? 0), content });
+      catalogs.push({ ...key, priority: Number(source.spec?.priority ?? 0), content });
     } catch (error) {
       if (targeted) throw new Error(`error using catalogsource ${key.namespace}/${key.name}: ${describeError(error)}`);
       context.logger.warn('catalog left out of resolution', { catalogSource: `${key.namespace}/${key.name}`, error: describeError(error) });

@@ -6,7 +6,8 @@ import { bundleManifests, isImageOnly } from './bundle-manifests.js';
 import type { BundleUnpackSettings } from './bundle-unpack-settings.js';
 import type { CatalogControllerContext } from './controller-context.js';
 import { installPlanApproval } from './install-plan-rules.js';
-import { nameOf, typedList, type InstallPlanObject, type SubscriptionObject } from './kinds.js';
+import { nameOf, type CatalogSourceObject, type CsvObject, type InstallPlanObject } from './kinds.js';
+import type { LiveSubscription } from './namespace-snapshot.js';
 
 /** A bundle whose image is being unpacked, or failed to be. */
 export type Unfinished = Exclude<BundlePullResult, { state: 'unpacked' }>;
@@ -26,11 +27,11 @@ export interface StepResolutionInput {
   readonly resolution: Resolution;
   readonly catalogs: readonly ResolverCatalog[];
   /** The namespace's Subscriptions, CSVs and the CatalogSources resolution saw (their uid and pull secrets go with an unpack). */
-  readonly subscriptions: readonly CachedObject[];
-  readonly csvs: readonly CachedObject[];
-  readonly sources: readonly CachedObject[];
+  readonly subscriptions: readonly LiveSubscription[];
+  readonly csvs: readonly CsvObject[];
+  readonly sources: readonly CatalogSourceObject[];
   /** The namespace's InstallPlans: a bundle already in an unfinished plan a Subscription references is not planned again. */
-  readonly plans: readonly CachedObject[];
+  readonly plans: readonly InstallPlanObject[];
   /** The OperatorGroup's unpack timeout and retry interval. */
   readonly unpack: BundleUnpackSettings;
 }
@@ -52,15 +53,13 @@ export interface StepResolution {
 
 /** Upstream's step resolver: steps for bundles whose Subscriptions do not have them yet, and the new currentCSVs. */
 export async function resolveSteps(context: CatalogControllerContext, input: StepResolutionInput): Promise<StepResolution> {
-  const { namespace, resolution, catalogs, csvs } = input;
-  const subscriptions = typedList('subscription', input.subscriptions);
-  const sources = typedList('catalogSource', input.sources);
+  const { namespace, resolution, catalogs, csvs, subscriptions, sources } = input;
   const steps: Step[] = [];
   const updated = new Map<string, string>();
   const unpacking: Unfinished[] = [];
   const bundleLookups: BundleLookup[] = [];
   const approvals: (string | undefined)[] = [];
-  const planned = bundlesInReferencedPlans(typedList('installPlan', input.plans), subscriptions);
+  const planned = bundlesInReferencedPlans(input.plans, subscriptions);
   const matchingOf = (operator: Resolution['operators'][number]) =>
     subscriptions.filter(
       (sub) =>
@@ -138,7 +137,7 @@ export async function resolveSteps(context: CatalogControllerContext, input: Ste
 }
 
 /** The CSVs of the unfinished InstallPlans (approval pending, installing) that some Subscription references. */
-function bundlesInReferencedPlans(plans: readonly InstallPlanObject[], subscriptions: readonly SubscriptionObject[]): Set<string> {
+function bundlesInReferencedPlans(plans: readonly InstallPlanObject[], subscriptions: readonly LiveSubscription[]): Set<string> {
   const referenced = new Set(subscriptions.map((sub) => sub.status?.installPlanRef?.name).filter(Boolean));
   const unfinished = plans.filter(
     (plan) => referenced.has(nameOf(plan)) && (plan.status?.phase === InstallPlanPhases.RequiresApproval || plan.status?.phase === InstallPlanPhases.Installing),

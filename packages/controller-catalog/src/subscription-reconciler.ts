@@ -31,7 +31,7 @@ export function createSubscriptionReconciler(context: CatalogControllerContext):
       {
         ...Kinds.installPlan,
         map: (plan, cache) =>
-          requestsOf(cache.list(Kinds.subscription, { namespace: namespaceOf(plan) }).filter((sub) => (sub as LiveSubscription).status?.installPlanRef?.name === nameOf(plan))),
+          requestsOf(cache.list(Kinds.subscription, { namespace: namespaceOf(plan) }).filter((sub) => sub.status?.installPlanRef?.name === nameOf(plan))),
       },
     ],
     async reconcile({ namespace = '', name }, { cache }) {
@@ -53,7 +53,7 @@ export function createSubscriptionReconciler(context: CatalogControllerContext):
             if (latest.status?.installPlanRef?.name !== planName) return false;
             const desired = ownStatus(latest, sources, plan, now);
             if (!ownPartDiffers(latest.status, desired, 'subscription')) return false;
-            latest.status = withOwnPart(latest.status, desired, 'subscription') as LiveSubscription['status'];
+            latest.status = withOwnPart(latest.status, desired, 'subscription');
             return true;
           },
           { fieldManager: context.fieldManager },

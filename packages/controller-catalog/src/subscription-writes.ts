@@ -7,7 +7,8 @@ import type { SubscriptionStatus } from './subscription-status.js';
 
 /** A Subscription being synced: the object as read and the status it should get. */
 export interface Working {
-  readonly object: LiveSubscription;
+  /** Replaced by what the write stored. */
+  object: LiveSubscription;
   status: SubscriptionStatus;
 }
 
@@ -28,11 +29,11 @@ export async function writeSubscriptions(context: Pick<CatalogControllerContext,
       client,
       { ...Kinds.subscription, namespace: sub.object.metadata?.namespace ?? '', name: nameOf(sub.object) },
       (latest) => {
-        latest.status = withOwnPart(latest.status, desired, 'namespace') as LiveSubscription['status'];
+        latest.status = withOwnPart(latest.status, desired, 'namespace');
       },
       { fieldManager: context.fieldManager },
     );
-    (sub as { object: LiveSubscription }).object = stored;
+    sub.object = stored;
     sub.status = stored.status ?? {};
   }
 }

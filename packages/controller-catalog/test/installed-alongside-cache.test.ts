@@ -55,7 +55,7 @@ describe('installed-alongside annotations of a CRD step', () => {
   });
 
   const recorded = async (name: string, cache?: ObjectReader) => {
-    const plan = { ...Kinds.installPlan, metadata: { name: `install-${name}`, namespace: 'target' } };
+    const plan = { ...Kinds.installPlan, metadata: { name: `install-${name}`, namespace: 'target' }, spec: { approval: 'Automatic', approved: true, clusterServiceVersionNames: [] } };
     const result = await executePlan(context, plan, [crdStep(name)], new AbortController().signal, cache);
     expect(result.error).toBeUndefined();
     const crd = await client.get<AnyObject>({ ...Kinds.customResourceDefinition, name: `${name}.example.com` });
