@@ -2,15 +2,16 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { OlmError, type BundlePuller, type CatalogSourceType, type ImageSignatureVerifier, type KubeClient, type Logger, type NamespaceResolver, type RbacGenerator, type Reconciler } from '@olm/core';
 import { EventRecorder, KubeClient as ClientNodeKubeClient, silentLogger, type BackoffOptions } from '@olm/controller-runtime';
 import type { Registry } from 'prom-client';
-import { createCatalogEvents, type CatalogEvents } from './catalog-events.js';
+import { createCatalogEvents, type CatalogEvents } from './catalog-sources/catalog-events.js';
 import { createCatalogMetrics, type CatalogMetrics } from './catalog-metrics.js';
-import { CatalogSourceConnections } from './catalog-source-connections.js';
-import { createCatalogSourceReconciler } from './catalog-source-reconciler.js';
+import { CatalogSourceConnections } from './catalog-sources/catalog-source-connections.js';
+import { ReconciledCatalogSources } from './catalog-sources/reconciled-catalog-sources.js';
+import { createCatalogSourceReconciler } from './catalog-sources/catalog-source-reconciler.js';
 import type { CatalogControllerContext, StepAppliedEvent } from './controller-context.js';
-import { defaultInstallPlanRetryTimeoutMs } from './install-plan-rules.js';
-import { createInstallPlanReconciler } from './install-plan-reconciler.js';
-import { createNamespaceResolutionReconciler } from './namespace-resolution-reconciler.js';
-import { createSubscriptionReconciler } from './subscription-reconciler.js';
+import { defaultInstallPlanRetryTimeoutMs } from './install-plans/install-plan-rules.js';
+import { createInstallPlanReconciler } from './install-plans/install-plan-reconciler.js';
+import { createNamespaceResolutionReconciler } from './resolution/namespace-resolution-reconciler.js';
+import { createSubscriptionReconciler } from './subscriptions/subscription-reconciler.js';
 
 export interface CatalogControllerOptions {
   /** The client the controllers write with; or `kubeconfig` to build one. */
@@ -140,8 +141,7 @@ function settingsOf(options: CatalogControllerOptions) {
     healthCheckIntervalMs: options.catalogHealthCheckIntervalMs ?? 30_000,
     unhealthyRetryMs: options.catalogUnhealthyRetryMs ?? 5_000,
     fieldManager: 'catalog-operator',
-    subscriptionNamespaces: new Set<string>(),
-    reconciledCatalogSources: new Set<string>(),
+    reconciledCatalogSources: new ReconciledCatalogSources(),
     ...(options.onStepApplied ? { onStepApplied: options.onStepApplied } : {}),
   } satisfies Partial<CatalogControllerContext>;
 }

@@ -1,8 +1,9 @@
 import type { BundlePuller, CatalogSourceType, ImageSignatureVerifier, KubeClient, Logger, NamespaceResolver, RbacGenerator } from '@olm/core';
 import type { EventRecorder } from '@olm/controller-runtime';
-import type { CatalogEvents } from './catalog-events.js';
+import type { CatalogEvents } from './catalog-sources/catalog-events.js';
 import type { CatalogMetrics } from './catalog-metrics.js';
-import type { CatalogSourceConnections } from './catalog-source-connections.js';
+import type { CatalogSourceConnections } from './catalog-sources/catalog-source-connections.js';
+import type { ReconciledCatalogSources } from './catalog-sources/reconciled-catalog-sources.js';
 
 /** Reported after each InstallPlan step is applied (observability and tests). */
 export interface StepAppliedEvent {
@@ -41,9 +42,7 @@ export interface CatalogControllerContext {
   readonly unhealthyRetryMs: number;
   readonly fieldManager: string;
   readonly now: () => Date;
-  /** Namespaces that hold Subscriptions, learnt from watch events (a global catalog's change resolves them all). */
-  readonly subscriptionNamespaces: Set<string>;
-  /** `namespace/name` of the CatalogSources this process has reconciled at least once (resolution waits for the others). */
-  readonly reconciledCatalogSources: Set<string>;
+  /** The CatalogSources this process has reconciled at least once (resolution waits for the others). */
+  readonly reconciledCatalogSources: ReconciledCatalogSources;
   readonly onStepApplied?: (event: StepAppliedEvent) => void | Promise<void>;
 }

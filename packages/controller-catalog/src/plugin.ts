@@ -56,6 +56,3 @@ export function createControllerCatalogPlugin(options: ControllerCatalogPluginOp
     },
   });
 }
-
-/** The plugin with default options (global catalog namespace `olm`). */
-export const controllerCatalogPlugin = createControllerCatalogPlugin();

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeClient, ObjectReader } from '@olm/core';
-import type { Step } from '../src/bundle-steps.js';
+import type { Step } from '../src/bundles/bundle-steps.js';
 import type { CatalogControllerContext } from '../src/controller-context.js';
-import { executePlan } from '../src/install-plan-executor.js';
-import { installedAlongside, installedAlongsideKey } from '../src/installed-alongside.js';
+import { executePlan } from '../src/install-plans/install-plan-executor.js';
+import { installedAlongside, installedAlongsideKey } from '../src/install-plans/installed-alongside.js';
 import { Kinds, type AnyObject } from '../src/kinds.js';
 import { createNamespace, startCluster } from './helpers.js';
 
