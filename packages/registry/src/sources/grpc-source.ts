@@ -29,7 +29,9 @@ export interface GrpcSourceTypeOptions {
  */
 function lazyRegistryPodWorkload(options: RegistryPodOptions): CatalogSourceWorkload {
   let loaded: CatalogSourceWorkload | undefined;
-  const load = async () => (loaded ??= (await import('./registry-pod/registry-pod-workload.js')).createRegistryPodWorkload(options));
+  // One workload (and one cache of verified images) even when the first calls come together.
+  let loading: Promise<CatalogSourceWorkload> | undefined;
+  const load = () => (loading ??= import('./registry-pod/registry-pod-workload.js').then((module) => (loaded = module.createRegistryPodWorkload(options))));
   return {
     ensure: async (context) => (await load()).ensure(context),
     // A CatalogSource whose status shows no registry Service has nothing to release (most passes): no import.
