@@ -10,11 +10,9 @@ export const subscriptionKind = { apiVersion: v1alpha1, kind: 'Subscription' } a
 export const installPlanKind = { apiVersion: v1alpha1, kind: 'InstallPlan' } as const;
 export const csvKind = { apiVersion: v1alpha1, kind: 'ClusterServiceVersion' } as const;
 
-/** Marks an OperatorGroup `olm install` made for a package: `olm uninstall` of that package removes it again when nothing else is subscribed there. */
-export const createdForAnnotation = 'olm.local/created-for-package';
 
 // One implementation for the CLI and the console.
-export { approveHint, approveInstallPlan, isWaitingForApproval } from '@olm/console';
+export { approveHint, approveInstallPlan, createdForAnnotation, isWaitingForApproval } from '@olm/console';
 /** The same with kubectl alone. */
 export const kubectlApproveHint = (namespace: string, name: string): string =>
   `kubectl patch installplan ${name} -n ${namespace} --type merge -p '{"spec":{"approved":true}}'`;
