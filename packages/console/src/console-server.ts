@@ -112,6 +112,8 @@ async function handle(request: IncomingMessage, response: ServerResponse, handli
   const asset = handling.assets.files.get(url.pathname);
   if (request.method === 'GET' && asset) return sendBody(response, 200, asset.type, asset.body);
   if (request.method === 'GET' && url.pathname === '/') return page(request, response, url, handling);
+  // Browsers ask for it on their own; there is none (nothing is fetched from elsewhere either).
+  if (url.pathname === '/favicon.ico') return void response.writeHead(204).end();
   if (!url.pathname.startsWith('/api/')) return sendJson(response, 404, { status: 404, reason: 'NotFound', message: `no page ${url.pathname}` });
   if (!guard.hasToken(request)) {
     const refusal = guard.tokenRefusal();

@@ -37,7 +37,7 @@ export function indexHtml(): string {
 <header class="top">
 <span class="brand">OLM console</span>
 <nav aria-label="Pages" id="nav"></nav>
-<label class="namespace-picker">Namespace <input id="namespace" name="namespace" autocomplete="off" spellcheck="false"></label>
+<label class="namespace-picker">Working namespace <input id="namespace" name="namespace" autocomplete="off" spellcheck="false"></label>
 <span id="live" class="live" role="status" aria-live="polite"></span>
 </header>
 <main id="main" tabindex="-1"><p>Loading…</p></main>

@@ -35,7 +35,7 @@ export function installForm(context: PageContext, item: any): Node {
     channel,
     h('label', { for: 'install-version' }, 'Version'),
     version,
-    h('label', { for: 'install-namespace' }, 'Namespace'),
+    h('label', { for: 'install-namespace' }, 'Install into namespace'),
     namespace,
     h('label', { for: 'install-approval' }, 'Approval of later upgrades'),
     approval,

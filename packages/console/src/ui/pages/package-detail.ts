@@ -53,7 +53,7 @@ function channelList(item: any): Node {
 }
 
 async function graphFigure(context: PageContext, item: any): Promise<Node> {
-  const figure = h('figure', { class: 'graph', 'aria-labelledby': 'graph-title' }, h('h2', { id: 'graph-title' }, 'Update graph'));
+  const figure = h('figure', { class: 'graph', 'aria-labelledby': 'graph-heading' }, h('h2', { id: 'graph-heading' }, 'Update graph'));
   try {
     const graph = await getJson('/api/packages/graph', { namespace: context.namespace, package: item.name, catalog: item.catalog, catalogNamespace: item.catalogNamespace });
     // The picture is renderSvg's output (every text escaped by it), the same as `olm catalog graph --format svg`.
