@@ -18,7 +18,8 @@ const screenshots = process.env.CONSOLE_SCREENSHOTS;
 async function screenshot(page: Page, name: string): Promise<void> {
   if (!screenshots) return;
   mkdirSync(screenshots, { recursive: true });
-  await page.screenshot({ path: join(screenshots, `console-${name}.png`), fullPage: true });
+  // The viewport only (1200x900): whole pages of text make PNGs of several hundred KB.
+  await page.screenshot({ path: join(screenshots, `console-${name}.png`) });
 }
 
 /** Switches the page's namespace as a user does: type it, press Enter. */
@@ -88,6 +89,7 @@ describe.skipIf(unavailable !== undefined)('olm console in a real Chromium, agai
     await preview.waitFor({ timeout: 60_000 });
     const operators = await page.locator('.plan-operator').allTextContents();
     expect(operators.sort()).toEqual(['acme-backup.v0.2.0', 'acme-database.v1.2.0']);
+    await page.getByRole('button', { name: 'Confirm install' }).scrollIntoViewIfNeeded();
     await screenshot(page, 'install-preview');
     await page.getByRole('button', { name: 'Confirm install' }).click();
     await page.waitForURL(/#\/operators$/);

@@ -30,7 +30,6 @@ export function installForm(context: PageContext, item: any): Node {
   const form = h(
     'form',
     { class: 'install', 'aria-labelledby': 'install-title' },
-    h('h2', { id: 'install-title' }, 'Install'),
     h('label', { for: 'install-channel' }, 'Channel'),
     channel,
     h('label', { for: 'install-version' }, 'Version'),
@@ -40,14 +39,14 @@ export function installForm(context: PageContext, item: any): Node {
     h('label', { for: 'install-approval' }, 'Approval of later upgrades'),
     approval,
     previewButton,
-    output,
   );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     previewButton.disabled = true;
     void preview(context, item, { channel: channel.value, startingCsv: version.value || undefined, namespace: namespace.value.trim(), approval: approval.value }, output).finally(() => (previewButton.disabled = false));
   });
-  return form;
+  // The preview sits below the form's grid, whose label column would otherwise stretch to fit it.
+  return h('section', { class: 'install-section', 'aria-labelledby': 'install-title' }, h('h2', { id: 'install-title' }, 'Install'), form, output);
 }
 
 async function preview(context: PageContext, item: any, choice: { channel: string; startingCsv?: string; namespace: string; approval: string }, output: HTMLElement): Promise<void> {
