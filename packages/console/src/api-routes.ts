@@ -1,4 +1,6 @@
+import { Kinds } from '@olm/api';
 import type { KubeClient } from '@olm/controller-runtime';
+import { OlmError } from '@olm/core';
 import { catalogsView, packagesView } from './catalog-views.js';
 import { badRequest, optionalString, requiredString } from './http-replies.js';
 import { InstallFlow } from './install-flow.js';
@@ -8,7 +10,6 @@ import { packageGraph, type GraphLimits } from './package-graph.js';
 import { approvePlan, plansView } from './plan-views.js';
 import { listIfServed } from './served-list.js';
 import { explainSubscription, formatExplanation } from './subscription-explanation.js';
-import { Kinds } from '@olm/api';
 
 /** What a route handler gets: the user's client, the query, and the JSON body of a POST. */
 export interface RouteContext {
@@ -24,6 +25,8 @@ export interface RouteOptions {
   readonly context: string;
   readonly server: string;
   readonly graphLimits: GraphLimits;
+  /** Update graphs read at once (each may hold up to the registry bytes limit while it is read). */
+  readonly maxConcurrentGraphs: number;
   readonly installs: InstallFlow;
 }
 
@@ -39,18 +42,27 @@ export function namespaceOf(values: Record<string, unknown> | URLSearchParams): 
 /** The JSON API of the page, by `METHOD path`; every handler acts with the user's own client. */
 export function apiRoutes(options: RouteOptions): ReadonlyMap<string, Route> {
   const { installs } = options;
+  let graphsBeingRead = 0;
   return new Map<string, Route>([
     ['GET /api/session', async () => ({ context: options.context, server: options.server, defaultNamespace: options.defaultNamespace })],
     ['GET /api/catalogs', ({ client }) => catalogsView(client)],
     ['GET /api/packages', ({ client, query }) => packagesView(client, namespaceOf(query))],
     [
       'GET /api/packages/graph',
-      ({ client, query }) =>
-        packageGraph(
-          client,
-          { namespace: namespaceOf(query), packageName: requiredString(query, 'package'), catalog: requiredString(query, 'catalog'), catalogNamespace: requiredString(query, 'catalogNamespace') },
-          options.graphLimits,
-        ),
+      async ({ client, query }) => {
+        const request = { namespace: namespaceOf(query), packageName: requiredString(query, 'package'), catalog: requiredString(query, 'catalog'), catalogNamespace: requiredString(query, 'catalogNamespace') };
+        if (graphsBeingRead >= options.maxConcurrentGraphs) {
+          throw new OlmError('OLM_CONSOLE_TOO_MANY_GRAPHS', `${graphsBeingRead} update graphs are being read (the console's maxConcurrentGraphs, ${options.maxConcurrentGraphs}); try again when they are drawn`, {
+            details: { statusCode: 429, reason: 'TooManyRequests' },
+          });
+        }
+        graphsBeingRead += 1;
+        try {
+          return await packageGraph(client, request, options.graphLimits);
+        } finally {
+          graphsBeingRead -= 1;
+        }
+      },
     ],
     ['GET /api/operators', ({ client, query }) => installedOperatorsView(client, namespaceOf(query))],
     [

@@ -23,6 +23,8 @@ export interface ConsoleLimits {
   /** Most ListBundles messages / bytes read from a catalog's registry for one graph. */
   readonly registryMaxMessages: number;
   readonly registryMaxBytes: number;
+  /** Update graphs read at once (in aggregate, the registry bytes limit times this). */
+  readonly maxConcurrentGraphs: number;
 }
 
 export const defaultConsoleLimits: ConsoleLimits = Object.freeze({
@@ -33,6 +35,7 @@ export const defaultConsoleLimits: ConsoleLimits = Object.freeze({
   registryDeadlineMs: 10_000,
   registryMaxMessages: 20_000,
   registryMaxBytes: 64 * 1024 * 1024,
+  maxConcurrentGraphs: 2,
 });
 
 export interface ConsoleServerOptions {
@@ -67,6 +70,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     context: options.context ?? '',
     server: options.client.server,
     installs: new InstallFlow(limits.maxPendingInstalls),
+    maxConcurrentGraphs: limits.maxConcurrentGraphs,
     graphLimits: { registryDeadlineMs: limits.registryDeadlineMs, registryMaxMessages: limits.registryMaxMessages, registryMaxBytes: limits.registryMaxBytes },
   });
   let guard: RequestGuard | undefined;
