@@ -105,6 +105,33 @@ describe.skipIf(unavailable !== undefined)('olm console in a real Chromium, agai
     await screenshot(page, 'operators');
   }, 120_000);
 
+  it('labels every control and moves through the page by keyboard (skip link first, focus visible)', async () => {
+    await page.goto(`${admin.origin}/#/packages/olm/acme-examples/acme-database`);
+    await page.getByRole('heading', { name: 'acme-database', level: 1 }).waitFor();
+    // page.evaluate runs in the browser; this file is type-checked without the DOM library.
+    const unlabelled = await page.evaluate(() =>
+      [...(globalThis as any).document.querySelectorAll('button, input, select, a[href]')]
+        .filter((element: any) => {
+          const labelled = element.labels?.length || element.getAttribute('aria-label') || element.getAttribute('aria-labelledby');
+          return !labelled && !(element.textContent ?? '').trim();
+        })
+        .map((element: any) => String(element.outerHTML)),
+    );
+    expect(unlabelled).toEqual([]);
+    for (const landmark of ['banner', 'navigation', 'main']) expect(await page.getByRole(landmark as 'main').count(), landmark).toBe(1);
+    // A fresh load leaves focus at the start of the document: the skip link comes first.
+    await page.reload();
+    await page.getByRole('heading', { name: 'acme-database', level: 1 }).waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement?.textContent)).toBe('Skip to content');
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => {
+      const active = (globalThis as any).document.activeElement;
+      return { text: active?.textContent as string, outline: (globalThis as any).getComputedStyle(active).outlineStyle as string };
+    });
+    expect(focused).toEqual({ text: 'Packages', outline: 'solid' });
+  });
+
   it('approves a Manual plan from the Plans page', async () => {
     await up.kubectlOk(['apply', '-f', '-'], `${operatorGroup('manual', ['manual'])}---${subscription('manual', 'acme-database', { installPlanApproval: 'Manual' })}`);
     await useNamespace(page, 'manual');
@@ -112,7 +139,9 @@ describe.skipIf(unavailable !== undefined)('olm console in a real Chromium, agai
     const approve = page.getByRole('button', { name: /^Approve install-\w+$/ });
     await approve.waitFor({ timeout: 60_000 });
     await screenshot(page, 'plans');
-    await approve.click();
+    // By keyboard, as a user without a mouse does.
+    await approve.focus();
+    await page.keyboard.press('Enter');
     await eventually('the plan approved and acme-database installed in manual', async () => {
       const csv = await getJson(up, ['csv', 'acme-database.v1.2.0', '-n', 'manual']);
       return csv?.status?.phase === 'Succeeded' ? csv : undefined;

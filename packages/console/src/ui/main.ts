@@ -43,7 +43,7 @@ function announce(message: string): void {
 
 const context = (parts: string[]): PageContext => ({ namespace, parts, navigate: (hash) => void (location.hash = hash), announce });
 
-async function render(options: { readonly refresh?: boolean } = {}): Promise<void> {
+async function render(options: { readonly refresh?: boolean; readonly initial?: boolean } = {}): Promise<void> {
   const { name, parts } = route();
   const { page } = pages[name]!;
   const ticket = ++rendering;
@@ -58,7 +58,9 @@ async function render(options: { readonly refresh?: boolean } = {}): Promise<voi
   if (ticket !== rendering) return;
   main.replaceChildren(node);
   document.title = `${page.title} · OLM console`;
-  // A refresh keeps the keyboard where it was; a new page moves it to the page's heading.
+  // A refresh keeps the keyboard where it was; a new page moves it to the page's heading; the first
+  // page leaves it at the start of the document (the skip link comes first).
+  if (options.initial) return;
   const target = options.refresh && focused ? document.getElementById(focused) : document.getElementById('page-title');
   if (target && !options.refresh) target.setAttribute('tabindex', '-1');
   target?.focus();
@@ -100,7 +102,7 @@ async function start(): Promise<void> {
   });
   window.addEventListener('hashchange', () => void render());
   listen();
-  await render();
+  await render({ initial: true });
 }
 
 void start();
