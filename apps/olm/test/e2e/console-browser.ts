@@ -44,7 +44,9 @@ export async function startConsole(kubeconfig: string): Promise<RunningConsole> 
 
 /**
  * A ServiceAccount bound to the built-in `view` ClusterRole, and a kubeconfig with its token: a user
- * who may look but not change. `view` gets OLM's kinds the way upstream's aggregate-olm-view adds them.
+ * who may look but not change. `view` reads CSVs, CatalogSources, InstallPlans and Subscriptions through
+ * deploy/10-rbac.yaml's aggregate-olm-view (upstream's role, which olm up applies); this role adds what
+ * upstream's leaves out and the console shows.
  */
 export async function viewOnlyKubeconfig(up: OlmUp, directory: string): Promise<string> {
   await up.kubectlOk(
@@ -56,7 +58,7 @@ metadata:
   labels: {rbac.authorization.k8s.io/aggregate-to-view: 'true'}
 rules:
   - apiGroups: [operators.coreos.com]
-    resources: [clusterserviceversions, catalogsources, installplans, subscriptions, operatorgroups, operatorconditions]
+    resources: [operatorgroups, operatorconditions]
     verbs: [get, list, watch]
   - apiGroups: [packages.operators.coreos.com]
     resources: [packagemanifests]
