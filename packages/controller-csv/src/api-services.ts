@@ -1,4 +1,4 @@
-import type { APIServiceDescription, ClusterServiceVersion } from '@olm/api';
+import type { ApiService, APIServiceDescription, ClusterServiceVersion } from '@olm/api';
 import type { CachedObject, KubeClient, ObjectReader } from '@olm/core';
 import { hasErrorCode, OlmError } from '@olm/core';
 import { apiStatusCode, isSemanticallyEqual, RuntimeErrorCodes, withoutManagedFields } from '@olm/controller-runtime';
@@ -33,18 +33,8 @@ export interface ApiServiceSnapshot {
   readonly deployments: ReadonlyMap<string, ServingObjects>;
 }
 
-export interface ApiServiceManifest extends CachedObject {
-  spec?: {
-    group?: string;
-    version?: string;
-    service?: { namespace?: string; name?: string; port?: number };
-    caBundle?: string;
-    groupPriorityMinimum?: number;
-    versionPriority?: number;
-    [field: string]: unknown;
-  };
-  status?: { conditions?: Array<{ type?: string; status?: string }> };
-}
+/** An APIService, as read or as OLM writes it. */
+export type ApiServiceManifest = ApiService & CachedObject;
 
 /** Priorities upstream gives the APIServices it creates (an existing one keeps its own). */
 export const apiServiceGroupPriorityMinimum = 2000;
@@ -81,7 +71,7 @@ export function desiredApiService(csv: CsvForDeployment, description: APIService
 /** The APIService of that name, or undefined when it (or the APIService API) does not exist. */
 export async function findApiService(client: KubeClient, name: string): Promise<ApiServiceManifest | undefined> {
   try {
-    return await client.find<ApiServiceManifest>({ ...Kinds.apiService, name });
+    return await client.find({ ...Kinds.apiService, name });
   } catch (error) {
     if (hasErrorCode(error, RuntimeErrorCodes.unknownKind)) return undefined;
     throw error;
@@ -203,7 +193,7 @@ export function apiServiceResourceProblem(csv: CsvInput, snapshot: ApiServiceSna
       errors.push(`secret ${secret} CA cert hash does not match expected`);
       continue;
     }
-    const deployment = cache.get(Kinds.deployment, deploymentName, namespace) as (CachedObject & { spec?: { template?: TemplateView } }) | undefined;
+    const deployment = cache.get(Kinds.deployment, deploymentName, namespace);
     if (!deployment) {
       errors.push(notFound('deployments.apps', deploymentName));
       continue;
@@ -224,11 +214,6 @@ export function apiServiceResourceProblem(csv: CsvInput, snapshot: ApiServiceSna
     }
   }
   return errors.length > 0 ? { message: aggregate(errors), actionable: true } : undefined;
-}
-
-interface TemplateView {
-  metadata?: { annotations?: Record<string, string> };
-  spec?: { serviceAccountName?: string };
 }
 
 /** As Kubernetes' aggregate errors read: one message alone, several in brackets; duplicates once. */

@@ -52,16 +52,13 @@ function strategyContext(csv: Csv, context: ReconcileContext): StrategyContext {
 
 /** The `spec.config` of the Subscription that installed this CSV, if any (Subscriptions are watched, so cached). */
 function subscriptionConfig(csv: Csv, cache: ObjectReader): SubscriptionConfig | undefined {
-  let subscriptions: readonly CachedObject[];
+  let subscriptions;
   try {
     subscriptions = cache.list(Kinds.subscription, { namespace: csv.metadata.namespace });
   } catch {
     return undefined; // no Subscription API: nothing configures the CSV
   }
-  const subscription = subscriptions.find((item) => {
-    const status = (item as { status?: { installedCSV?: string; currentCSV?: string } }).status;
-    return status?.installedCSV === csv.metadata.name || status?.currentCSV === csv.metadata.name;
-  }) as { spec?: { config?: SubscriptionConfig } } | undefined;
+  const subscription = subscriptions.find(({ status }) => status?.installedCSV === csv.metadata.name || status?.currentCSV === csv.metadata.name);
   return subscription?.spec?.config;
 }
 

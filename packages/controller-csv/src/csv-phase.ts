@@ -1,4 +1,4 @@
-import { type ClusterServiceVersionStatus, CSVMessages, CSVPhases, CSVReasons, type RequirementStatus, type CsvStatus, isSamePhase, setCsvPhase } from '@olm/api';
+import { type ClusterServiceVersionPhase, CSVMessages, CSVPhases, CSVReasons, type RequirementStatus, isSamePhase, setCsvPhase } from '@olm/api';
 import { isSemanticallyEqual, updateStatus } from '@olm/controller-runtime';
 import type { InstallStrategy } from '@olm/core';
 import { formatTime } from '@olm/go-format';
@@ -11,13 +11,13 @@ export type PhaseWriter = Pick<Shared, 'client' | 'now' | 'recorder'>;
 export async function setPhase(
   shared: PhaseWriter,
   csv: Csv,
-  phase: string,
+  phase: ClusterServiceVersionPhase,
   reason: string,
   message: string,
   requirementStatus?: RequirementStatus[],
   rotateAt?: Date,
 ): Promise<boolean> {
-  const status = (csv.status ?? {}) as CsvStatus;
+  const status = csv.status ?? {};
   const requirementsChanged = requirementStatus !== undefined && !isSemanticallyEqual(requirementStatus, csv.status?.requirementStatus);
   if (isSamePhase(status, phase, reason, message) && !requirementsChanged) return false;
   const fromPhase = status.phase ?? '';
@@ -25,7 +25,7 @@ export async function setPhase(
   await updateStatus<Csv>(shared.client(), csvReference(csv), (live) => {
     if ((live.status?.phase ?? '') !== fromPhase) return false;
     const now = shared.now();
-    const next = setCsvPhase((live.status ?? {}) as CsvStatus, phase, reason, message, now) as ClusterServiceVersionStatus;
+    const next = setCsvPhase(live.status ?? {}, phase, reason, message, now);
     if (requirementStatus !== undefined) next.requirementStatus = requirementStatus;
     // New serving certificates (upstream sets these when an install rotated them).
     if (rotateAt !== undefined && next.certsRotateAt !== formatTime(rotateAt)) {

@@ -88,7 +88,7 @@ export function createDeploymentInstallStrategy(clientOf: () => KubeClient, opti
         const live = context.cache
           ? context.cache.get(Kinds.deployment, entry.name, csv.metadata.namespace)
           : await clientOf().find({ ...Kinds.deployment, namespace: csv.metadata.namespace, name: entry.name });
-        const status = checkDeployment(expected, live as Record<string, unknown> | undefined);
+        const status = checkDeployment(expected, live);
         if (!status.healthy) return status;
       }
       return { healthy: true };

@@ -1,3 +1,4 @@
+import type { Deployment, SubscriptionConfig } from '@olm/api';
 import type { InstallStatus, OwnerReference } from '@olm/core';
 import { isSemanticallyEqual } from '@olm/controller-runtime';
 import { hashOf } from './spec-hash.js';
@@ -20,17 +21,7 @@ export interface StrategyDeployment {
 }
 
 /** Subscription `spec.config`: deployment overrides chosen by the cluster admin. */
-export interface SubscriptionConfig {
-  readonly env?: ReadonlyArray<{ readonly name: string } & JsonObject>;
-  readonly envFrom?: readonly JsonObject[];
-  readonly volumes?: ReadonlyArray<{ readonly name: string } & JsonObject>;
-  readonly volumeMounts?: ReadonlyArray<{ readonly name: string } & JsonObject>;
-  readonly tolerations?: readonly JsonObject[];
-  readonly resources?: JsonObject;
-  readonly nodeSelector?: Readonly<Record<string, string>>;
-  readonly affinity?: JsonObject;
-  readonly annotations?: Readonly<Record<string, string>>;
-}
+export type { SubscriptionConfig } from '@olm/api';
 
 /** Annotations never copied from the CSV onto pod templates (too large, and not about the operator). */
 const notCopiedAnnotations = new Set(['kubectl.kubernetes.io/last-applied-configuration']);
@@ -122,16 +113,18 @@ export function applySubscriptionConfig(spec: JsonObject, config: SubscriptionCo
   }
 }
 
+const nameOf = (item: object): unknown => ('name' in item ? item.name : undefined);
+
 /** Existing items keep their position (overridden in place); new ones are appended in the given order. */
-function mergeByName(existing: JsonObject[] | undefined, additions: readonly ({ name: string } & JsonObject)[]): JsonObject[] {
-  const merged = (existing ?? []).map((item) => additions.find((addition) => addition.name === item.name) ?? item);
-  for (const addition of additions) if (!merged.some((item) => item.name === addition.name)) merged.push(addition);
+function mergeByName(existing: JsonObject[] | undefined, additions: readonly object[]): object[] {
+  const merged: object[] = (existing ?? []).map((item) => additions.find((addition) => nameOf(addition) === item.name) ?? item);
+  for (const addition of additions) if (!merged.some((item) => nameOf(item) === nameOf(addition))) merged.push(addition);
   return structuredClone(merged);
 }
 
 /** Additions not already there (compared semantically: a Subscription may write a bundle's item in another key order). */
-function appendMissing(existing: JsonObject[] | undefined, additions: readonly JsonObject[]): JsonObject[] {
-  const merged = [...(existing ?? [])];
+function appendMissing(existing: JsonObject[] | undefined, additions: readonly object[]): object[] {
+  const merged: object[] = [...(existing ?? [])];
   for (const addition of additions) if (!merged.some((item) => isSemanticallyEqual(item, addition))) merged.push(addition);
   return structuredClone(merged);
 }
@@ -168,17 +161,17 @@ export function objectAt(parent: JsonObject, key: string): JsonObject {
  * rolling out, CSV annotations missing from the pod template, or a spec hash that differs from
  * the expected one (the CSV or the Subscription config changed: reinstall).
  */
-export function checkDeployment(expected: JsonObject, live: JsonObject | undefined): InstallStatus {
+export function checkDeployment(expected: JsonObject, live: Deployment | undefined): InstallStatus {
   const expectedMetadata = expected.metadata as { name: string; labels: Record<string, string> };
   const name = expectedMetadata.name;
   if (!live) return { healthy: false, reason: 'ComponentMissing', message: `missing deployment with name=${name}` };
-  const metadata = (live.metadata ?? {}) as JsonObject;
-  const spec = (live.spec ?? {}) as JsonObject;
-  const status = (live.status ?? {}) as JsonObject;
+  const metadata = live.metadata ?? {};
+  const spec = live.spec ?? {};
+  const status = live.status ?? {};
   if (Number(metadata.generation ?? 0) > Number(status.observedGeneration ?? 0)) {
     return { healthy: false, reason: 'Waiting', message: `waiting for spec update of deployment "${name}" to be observed` };
   }
-  const conditions = (status.conditions as Array<{ type?: string; status?: string; reason?: string }> | undefined) ?? [];
+  const conditions = status.conditions ?? [];
   if (conditions.some((condition) => condition.type === 'Progressing' && condition.reason === 'ProgressDeadlineExceeded')) {
     return { healthy: false, reason: 'Timeout', unrecoverable: true, message: `deployment "${name}" exceeded its progress deadline` };
   }
@@ -203,15 +196,14 @@ export function checkDeployment(expected: JsonObject, live: JsonObject | undefin
       message: `Waiting for rollout to finish: ${available} of ${updated} updated replicas are available...`,
     };
   }
-  const liveAnnotations = (((spec.template as JsonObject | undefined)?.metadata as JsonObject | undefined)?.annotations ??
-    {}) as Record<string, string>;
+  const liveAnnotations = spec.template?.metadata?.annotations ?? {};
   const expectedAnnotations = (((expected.spec as JsonObject).template as JsonObject).metadata as JsonObject).annotations as Record<string, string>;
   for (const [key, value] of Object.entries(expectedAnnotations ?? {})) {
     if (liveAnnotations[key] !== value) {
       return { healthy: false, reason: 'AnnotationsMissing', message: `annotations on deployment does not match those on csv: ${key}` };
     }
   }
-  const liveHash = ((metadata.labels ?? {}) as Record<string, string>)[deploymentSpecHashLabel];
+  const liveHash = metadata.labels?.[deploymentSpecHashLabel];
   const expectedHash = expectedMetadata.labels[deploymentSpecHashLabel];
   if (liveHash !== expectedHash) {
     return { healthy: false, reason: 'DeploymentUpdated', message: `deployment changed old hash=${liveHash ?? ''}, new hash=${expectedHash}` };

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import type { ClusterServiceVersionPhase } from '@olm/api';
 import { installOutcome, isInstalled, strategyOnly, type InstallChecks } from './install-outcome.js';
 
 const healthy = { healthy: true } as const;
 const waiting = { healthy: false, reason: 'Waiting', message: 'waiting for deployment op to become ready' } as const;
 const ready = { available: true } as const;
-const outcome = (checks: Partial<InstallChecks>, phase = 'Installing', reason = 'InstallWaiting') =>
+const outcome = (checks: Partial<InstallChecks>, phase: ClusterServiceVersionPhase = 'Installing', reason = 'InstallWaiting') =>
   installOutcome({ strategy: healthy, apiServices: ready, webhooks: ready, ...checks }, phase, reason);
 
 describe('installOutcome (upstream updateInstallStatus)', () => {

@@ -1,4 +1,4 @@
-import { CSVMessages, CSVPhases, CSVReasons } from '@olm/api';
+import { type ClusterServiceVersionPhase, CSVMessages, CSVPhases, CSVReasons } from '@olm/api';
 import type { InstallStatus } from '@olm/core';
 import type { ServingAvailability } from './api-services.js';
 
@@ -18,7 +18,7 @@ export interface InstallChecks {
 }
 
 export interface PhaseChange {
-  readonly phase: string;
+  readonly phase: ClusterServiceVersionPhase;
   readonly reason: string;
   readonly message: string;
 }
@@ -39,7 +39,7 @@ export function isInstalled(checks: InstallChecks): boolean {
  * go to the requeue phase, a webhook error back to InstallReady, and a strategy error to InstallReady
  * (the deployment changed or lost the CSV's annotations) or the requeue phase.
  */
-export function installOutcome(checks: InstallChecks, requeuePhase: string, requeueReason: string): PhaseChange | 'retry' {
+export function installOutcome(checks: InstallChecks, requeuePhase: ClusterServiceVersionPhase, requeueReason: string): PhaseChange | 'retry' {
   const { strategy, apiServices, webhooks } = checks;
   if (isInstalled(checks)) return { phase: CSVPhases.Succeeded, reason: CSVReasons.InstallSuccessful, message: CSVMessages.installComplete };
   if (apiServices.retry || webhooks.retry) return 'retry';

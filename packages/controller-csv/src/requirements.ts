@@ -2,7 +2,7 @@ import type { ClusterServiceVersion, DependentStatus, RequirementStatus } from '
 import { APIServiceRequirementStatuses, DependentStatusReasons, RequirementMessages, RequirementStatusReasons } from '@olm/api';
 import type { CachedObject, ObjectReader, PolicyRule } from '@olm/core';
 import { Kinds } from './kinds.js';
-import { policyRuleJson, ruleSatisfied, type BindingObject, type RbacView, type RoleObject } from './rule-checker.js';
+import { policyRuleJson, ruleSatisfied, type RbacView } from './rule-checker.js';
 
 export interface RequirementsResult {
   readonly met: boolean;
@@ -22,11 +22,6 @@ export interface RequirementInputs {
 }
 
 export interface ApiServiceObject extends CachedObject {
-  status?: { conditions?: Array<{ type?: string; status?: string }> };
-}
-
-interface CrdObject extends CachedObject {
-  spec?: { versions?: Array<{ name?: string; served?: boolean }> };
   status?: { conditions?: Array<{ type?: string; status?: string }> };
 }
 
@@ -70,7 +65,7 @@ export function crdStatuses(csv: ClusterServiceVersion, cache: ObjectReader): Re
   ];
   return descriptions.map((description) => {
     const base = { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition', name: description.name };
-    const crd = cache.get(Kinds.customResourceDefinition, description.name) as CrdObject | undefined;
+    const crd = cache.get(Kinds.customResourceDefinition, description.name);
     if (!crd) return { ...base, status: RequirementStatusReasons.NotPresent, message: RequirementMessages.crdNotPresent };
     const uuid = crd.metadata?.uid;
     const served = (crd.spec?.versions ?? []).some((version) => version.name === description.version && version.served);
@@ -147,10 +142,10 @@ export function strategyDeploymentNames(csv: ClusterServiceVersion): string[] {
 
 function rbacView(cache: ObjectReader): RbacView {
   return {
-    role: (namespace, name) => cache.get(Kinds.role, name, namespace) as RoleObject | undefined,
-    clusterRole: (name) => cache.get(Kinds.clusterRole, name) as RoleObject | undefined,
-    roleBindings: (namespace) => cache.list(Kinds.roleBinding, { namespace }) as readonly BindingObject[],
-    clusterRoleBindings: () => cache.list(Kinds.clusterRoleBinding) as readonly BindingObject[],
+    role: (namespace, name) => cache.get(Kinds.role, name, namespace),
+    clusterRole: (name) => cache.get(Kinds.clusterRole, name),
+    roleBindings: (namespace) => cache.list(Kinds.roleBinding, { namespace }),
+    clusterRoleBindings: () => cache.list(Kinds.clusterRoleBinding),
   };
 }
 

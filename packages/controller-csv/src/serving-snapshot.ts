@@ -34,7 +34,7 @@ export async function readServingSnapshot(client: KubeClient, csv: CsvInput): Pr
   }
   const webhookConfigurations = await listWebhookConfigurations(client, csv);
   const conversionCrds = new Map<string, CrdConversionView | undefined>();
-  for (const name of conversionCrdNames(csv)) conversionCrds.set(name, await client.find<CrdConversionView>({ ...Kinds.customResourceDefinition, name }));
+  for (const name of conversionCrdNames(csv)) conversionCrds.set(name, await client.find({ ...Kinds.customResourceDefinition, name }));
   const deployments = new Map<string, ServingObjects>();
   for (const deployment of certDeploymentNames(csv)) {
     const service = serviceName(deployment);

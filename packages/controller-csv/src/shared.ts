@@ -1,11 +1,12 @@
-import type { CachedNamespaced, ClusterServiceVersion, OLMConfig, OperatorGroup } from '@olm/api';
+import type { CachedCsv, CachedNamespaced, OLMConfig, OperatorGroup } from '@olm/api';
 import { isCopied, Labels, OLMConfigName } from '@olm/api';
 import type { InstallStrategy, KubeClient, Logger, ObjectReader, RbacGenerator } from '@olm/core';
 import type { EventRecorder } from '@olm/controller-runtime';
 import { Kinds } from './kinds.js';
 import type { CsvMetrics } from './metrics.js';
 
-export type Csv = CachedNamespaced<ClusterServiceVersion>;
+/** The cached CSV: `@olm/api`'s one type for it. */
+export type Csv = CachedCsv;
 export type Og = CachedNamespaced<OperatorGroup>;
 
 /** Resolved options and lazily bound collaborators shared by the reconcilers. */
@@ -46,7 +47,7 @@ export function sourceCsvs(cache: ObjectReader, namespace?: string): Csv[] {
 export function namespaceViews(cache: ObjectReader): Array<{ name: string; terminating: boolean }> {
   return cache.list(Kinds.namespace).map((namespace) => ({
     name: namespace.metadata?.name ?? '',
-    terminating: (namespace as { status?: { phase?: string } }).status?.phase === 'Terminating',
+    terminating: namespace.status?.phase === 'Terminating',
   }));
 }
 
@@ -54,7 +55,7 @@ export function namespaceViews(cache: ObjectReader): Array<{ name: string; termi
 export function namespaceViewsOf(cache: ObjectReader, names: Iterable<string>): Array<{ name: string; terminating: boolean }> {
   const views: Array<{ name: string; terminating: boolean }> = [];
   for (const name of names) {
-    const namespace = cache.get(Kinds.namespace, name) as { status?: { phase?: string } } | undefined;
+    const namespace = cache.get(Kinds.namespace, name);
     if (namespace) views.push({ name, terminating: namespace.status?.phase === 'Terminating' });
   }
   return views;

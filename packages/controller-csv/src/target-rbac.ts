@@ -1,5 +1,5 @@
 import { CSVPhases, CSVUncopiableReasons } from '@olm/api';
-import type { CachedObject, KubeClient, KubeObject, Logger, ObjectKind, ObjectReader, RbacGenerator, RbacOwnership, ReconcileContext } from '@olm/core';
+import type { CachedObject, KubeClient, KubeObject, Logger, ObjectReader, RbacGenerator, RbacOwnership, ReconcileContext } from '@olm/core';
 import { describeError } from '@olm/core';
 import { isAlreadyExists, isNotFound, isSemanticallyEqual, isTerminatingNamespace } from '@olm/controller-runtime';
 import { fieldManager } from './deployment-install.js';
@@ -17,7 +17,9 @@ type TargetRbacServices = Pick<Shared, 'client' | 'rbac'>;
  * more than the CSV asks for; this module decides when they exist and converges the cluster to them.
  */
 
-const rbacKinds: Readonly<Record<string, ObjectKind>> = {
+type RbacKind = typeof Kinds.role | typeof Kinds.roleBinding | typeof Kinds.clusterRole | typeof Kinds.clusterRoleBinding;
+
+const rbacKinds: Readonly<Record<string, RbacKind>> = {
   Role: Kinds.role,
   RoleBinding: Kinds.roleBinding,
   ClusterRole: Kinds.clusterRole,
@@ -25,17 +27,18 @@ const rbacKinds: Readonly<Record<string, ObjectKind>> = {
 };
 
 /** A copy or a lifted object stands for the Role or RoleBinding of the same name in the operator namespace. */
-const sourceKinds: Readonly<Record<string, ObjectKind>> = {
+const sourceKinds: Readonly<Record<string, typeof Kinds.role | typeof Kinds.roleBinding>> = {
   Role: Kinds.role,
   ClusterRole: Kinds.role,
   RoleBinding: Kinds.roleBinding,
   ClusterRoleBinding: Kinds.roleBinding,
 };
 
+/** A Role, ClusterRole or one of their bindings, as read or as generated. */
 export type RbacObject = CachedObject & {
-  rules?: unknown[];
+  rules?: readonly unknown[] | null;
   roleRef?: { apiGroup?: string; kind?: string; name?: string };
-  subjects?: unknown[];
+  subjects?: readonly unknown[] | null;
 };
 
 export interface TargetRbacInput {
@@ -106,7 +109,7 @@ export function keyOf(object: CachedObject): string {
 function live(object: CachedObject, cache: ObjectReader): RbacObject | undefined {
   const kind = rbacKinds[object.kind ?? ''];
   if (!kind) return undefined;
-  return cache.get(kind, object.metadata?.name ?? '', object.metadata?.namespace) as RbacObject | undefined;
+  return cache.get(kind, object.metadata?.name ?? '', object.metadata?.namespace);
 }
 
 /** The copies and lifted objects of this CSV found in the cluster. */
@@ -115,13 +118,13 @@ export function managedTargetRbac(csv: Csv, cache: ObjectReader, liftedNames: Re
   const found: RbacObject[] = [];
   for (const kind of [Kinds.role, Kinds.roleBinding]) {
     for (const object of cache.list(kind, { labelSelector: copies })) {
-      if (object.metadata?.namespace !== csv.metadata.namespace) found.push({ ...object, ...kind } as RbacObject);
+      if (object.metadata?.namespace !== csv.metadata.namespace) found.push({ ...object, ...kind });
     }
   }
   for (const name of [...liftedNames].sort()) {
     for (const kind of [Kinds.clusterRole, Kinds.clusterRoleBinding]) {
       const object = cache.get(kind, name);
-      if (object && isOwnedBy(object, csv, ownership)) found.push({ ...object, ...kind } as RbacObject);
+      if (object && isOwnedBy(object, csv, ownership)) found.push({ ...object, ...kind });
     }
   }
   return found;

@@ -1,4 +1,4 @@
-import type { ClusterServiceVersion, WebhookDescription } from '@olm/api';
+import type { ClusterServiceVersion, CustomResourceDefinitionObject, WebhookConfiguration as WebhookConfigurationObject, WebhookDescription } from '@olm/api';
 import { Labels, WebhookAdmissionTypes } from '@olm/api';
 import type { CachedObject, KubeClient, ObjectKind, ObjectReader } from '@olm/core';
 import { OlmError } from '@olm/core';
@@ -25,21 +25,11 @@ export const webhookDescriptionNameLabel = 'olm.webhook-description-generate-nam
 /** A hash of the description: a configuration carrying another hash is outdated (its count as installed is 0). */
 export const webhookDescriptionHashLabel = 'olm.webhook-description-hash';
 
-export const validatingWebhookConfiguration: ObjectKind = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration' };
-export const mutatingWebhookConfiguration: ObjectKind = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingWebhookConfiguration' };
-const webhookConfigurationKinds: readonly ObjectKind[] = [validatingWebhookConfiguration, mutatingWebhookConfiguration];
+type WebhookConfigurationKind = typeof Kinds.validatingWebhookConfiguration | typeof Kinds.mutatingWebhookConfiguration;
+const webhookConfigurationKinds: readonly WebhookConfigurationKind[] = [Kinds.validatingWebhookConfiguration, Kinds.mutatingWebhookConfiguration];
 
-export interface WebhookConfiguration extends CachedObject {
-  webhooks?: Array<{ clientConfig?: { caBundle?: string } } & JsonObject>;
-}
-
-export interface CrdConversionView extends CachedObject {
-  spec?: {
-    preserveUnknownFields?: boolean;
-    conversion?: { strategy?: string; webhook?: { clientConfig?: { caBundle?: string; [field: string]: unknown }; [field: string]: unknown } };
-    [field: string]: unknown;
-  };
-}
+export type WebhookConfiguration = WebhookConfigurationObject & CachedObject;
+export type CrdConversionView = CustomResourceDefinitionObject & CachedObject;
 
 /** What the webhook checks read of a sync's serving snapshot (`ServingSnapshot`). */
 export interface WebhookSnapshot {
@@ -106,11 +96,11 @@ export function desiredWebhook(csv: CsvForDeployment, webhook: WebhookDescriptio
   });
 }
 
-const configurationKind = (webhook: WebhookDescription): ObjectKind | undefined =>
+const configurationKind = (webhook: WebhookDescription): WebhookConfigurationKind | undefined =>
   webhook.type === WebhookAdmissionTypes.ValidatingAdmissionWebhook
-    ? validatingWebhookConfiguration
+    ? Kinds.validatingWebhookConfiguration
     : webhook.type === WebhookAdmissionTypes.MutatingAdmissionWebhook
-      ? mutatingWebhookConfiguration
+      ? Kinds.mutatingWebhookConfiguration
       : undefined;
 
 /** Whether the CSV supports AllNamespaces and no other install mode (upstream `isSingletonOperator`). */
@@ -139,7 +129,7 @@ export async function installWebhooks(client: KubeClient, csv: CsvInput, caBundl
     }
     const desired = [desiredWebhook(csv, webhook, caPem, namespaceSelector)];
     const labels = ownedWebhookLabels(csv, webhook, true);
-    const existing = await client.list<WebhookConfiguration>(kind, { labelSelector: selectorOf(ownedWebhookLabels(csv, webhook)) });
+    const existing = await client.list(kind, { labelSelector: selectorOf(ownedWebhookLabels(csv, webhook)) });
     if (existing.items.length === 0) {
       await client.create({ ...kind, metadata: { generateName: `${webhook.generateName}-`, labels }, webhooks: desired }, { fieldManager });
       continue;
@@ -268,7 +258,7 @@ export async function listWebhookConfigurations(client: KubeClient, csv: CsvForD
   const configurations: WebhookConfiguration[] = [];
   for (const kind of webhookConfigurationKinds) {
     // List items carry no apiVersion/kind of their own.
-    for (const item of (await client.list<WebhookConfiguration>(kind, { labelSelector: selectorOf(ownerLabels(csv)) })).items) configurations.push({ ...item, ...kind });
+    for (const item of (await client.list(kind, { labelSelector: selectorOf(ownerLabels(csv)) })).items) configurations.push({ ...item, ...kind });
   }
   return configurations;
 }
