@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ClusterServiceVersion } from '@olm/api';
-import { certRenewalReason, secretRenewalReason, servingEntries } from './cert-install.js';
+import { certRenewalReason, secretRenewalReason } from './cert-install.js';
 import { certSecret } from './cert-resources.js';
 import { generateCertificateAuthority, pemSha256 } from './certificates.js';
 import { emptyServingSnapshot } from './serving-snapshot.js';
+import { servingCertificates } from './serving-step.js';
 
 const owner = { metadata: { name: 'op.v1', namespace: 'ops' } };
 const hosts = ['op-service.ops', 'op-service.ops.svc', 'op-service.ops.svc.cluster.local'];
@@ -38,20 +39,17 @@ describe('certRenewalReason', () => {
   });
 });
 
-describe('servingEntries', () => {
-  it('gives serving deployments their certificate and CA hash, leaves the others', () => {
+describe('servingCertificates', () => {
+  it('gives the pods of serving workloads their certificate and CA hash, leaves the others', () => {
     const csv = {
       metadata: owner.metadata,
       spec: { webhookdefinitions: [{ generateName: 'v.example.com', type: 'ValidatingAdmissionWebhook', deploymentName: 'hooks', sideEffects: 'None', admissionReviewVersions: ['v1'] }] },
     } as unknown as ClusterServiceVersion;
-    const entries = [
-      { name: 'hooks', spec: { template: { spec: { containers: [] } } } },
-      { name: 'other', spec: { template: { spec: { containers: [] } } } },
-    ];
-    const [hooks, other] = servingEntries(csv, entries, new Map([['hooks', 'CA'], ['other', 'CA']]));
-    expect((hooks!.spec.template as { metadata: { annotations: Record<string, string> } }).metadata.annotations).toEqual({ olmcahash: pemSha256('CA') });
-    expect(other).toBe(entries[1]);
-    // Without a CA found for it, the deployment is expected as the strategy lists it.
-    expect(servingEntries(csv, entries, new Map())[0]).toBe(entries[0]);
+    const template = { spec: { containers: [] } };
+    const serving = servingCertificates(csv, new Map([['hooks', 'CA'], ['other', 'CA']]));
+    expect((serving.podTemplate('hooks', template) as { metadata: { annotations: Record<string, string> } }).metadata.annotations).toEqual({ olmcahash: pemSha256('CA') });
+    expect(serving.podTemplate('other', template)).toBe(template);
+    // Without a CA found for it, the workload runs as the strategy lists it.
+    expect(servingCertificates(csv, new Map()).podTemplate('hooks', template)).toBe(template);
   });
 });

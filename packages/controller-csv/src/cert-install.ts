@@ -1,5 +1,5 @@
 import type { ClusterServiceVersion } from '@olm/api';
-import type { CachedObject, KubeClient } from '@olm/core';
+import type { CachedObject, KubeClient, ServingWorkload } from '@olm/core';
 import { isAlreadyExists, isNotFound, isSemanticallyEqual, withoutManagedFields } from '@olm/controller-runtime';
 import {
   authDelegatorBinding,
@@ -11,18 +11,15 @@ import {
   certService,
   hostnamesForService,
   kubeSystemNamespace,
-  podSelectorOf,
   secretMaterial,
   secretName,
   secretRole,
   secretRoleBinding,
-  serviceAccountOf,
   serviceName,
   servicePorts,
-  servingDeploymentSpec,
 } from './cert-resources.js';
 import { certificateRotatesAt, generateCertificateAuthority, pemSha256, servingCertificateProblem, type CertificateAuthority } from './certificates.js';
-import { ownerLabels, type CsvForDeployment, type StrategyDeployment } from './deployment-strategy.js';
+import { ownerLabels, type CsvForDeployment } from './deployment-strategy.js';
 import { fieldManager } from './kinds.js';
 import type { ServingSnapshot } from './serving-snapshot.js';
 
@@ -42,32 +39,21 @@ export function secretRenewalReason(secret: CachedObject | undefined, hosts: rea
   return undefined;
 }
 
-export interface ServingInstall {
-  /** The strategy's deployments, serving ones with their certificate mounted and their CA's hash. */
-  readonly entries: StrategyDeployment[];
-  /** The CA PEM each serving deployment's certificate is signed by. */
-  readonly caBundles: ReadonlyMap<string, string>;
-}
-
 /**
  * Upstream `installCertRequirements`: for each deployment serving an owned APIService or webhook, its
  * Service, its serving certificate Secret (kept while valid, else signed by a CA made for this install),
  * the Role and RoleBinding to read it, and the auth-delegator and auth-reader bindings.
  */
-export async function installServingCertificates(client: KubeClient, csv: CsvInput, entries: readonly StrategyDeployment[], now: Date): Promise<ServingInstall> {
+export async function installServingCertificates(client: KubeClient, csv: CsvInput, workloads: readonly ServingWorkload[], now: Date): Promise<Map<string, string>> {
   const resources = certResources(csv);
   const namespace = csv.metadata.namespace;
   const caBundles = new Map<string, string>();
   let ca: CertificateAuthority | undefined;
-  const result: StrategyDeployment[] = [];
-  for (const entry of entries) {
-    const served = resources.filter((resource) => resource.deploymentName === entry.name);
-    if (served.length === 0) {
-      result.push(entry);
-      continue;
-    }
-    const service = serviceName(entry.name);
-    await applyObject(client, certService(csv, entry.name, podSelectorOf(entry.spec), servicePorts(served)), (live, desired) => ({
+  for (const workload of workloads) {
+    const served = resources.filter((resource) => resource.deploymentName === workload.name);
+    if (served.length === 0) continue;
+    const service = serviceName(workload.name);
+    await applyObject(client, certService(csv, workload.name, { ...workload.podLabels }, servicePorts(served)), (live, desired) => ({
       // Fields the cluster allocated (clusterIP, …) stay; OLM owns the ports and the selector.
       spec: { ...((live.spec ?? {}) as JsonObject), ...((desired.spec ?? {}) as JsonObject) },
     }));
@@ -90,29 +76,15 @@ export async function installServingCertificates(client: KubeClient, csv: CsvInp
         metadata: { annotations: desired.metadata?.annotations },
       }));
     }
-    caBundles.set(entry.name, caPem);
-    const account = serviceAccountOf(entry.spec);
+    caBundles.set(workload.name, caPem);
+    const account = workload.serviceAccountName;
     const secret = secretName(service);
     await applyObject(client, secretRole(csv, secret), (_, desired) => ({ rules: desired.rules }));
     for (const binding of [secretRoleBinding(csv, secret, account), authDelegatorBinding(csv, service, account), authReaderBinding(csv, service, account)]) {
       await applyObject(client, binding, (_, desired) => ({ subjects: desired.subjects, roleRef: desired.roleRef }));
     }
-    result.push({ ...entry, spec: servingDeploymentSpec(entry.spec, secret, pemSha256(caPem)) });
   }
-  return { entries: result, caBundles };
-}
-
-/**
- * The strategy's deployments as OLM runs them, given the CA each serving deployment's pods carry
- * (upstream `updateDeploymentSpecsWithAPIServiceData`); deployments without an entry are unchanged.
- */
-export function servingEntries(csv: ClusterServiceVersion, entries: readonly StrategyDeployment[], caBundles: ReadonlyMap<string, string>): StrategyDeployment[] {
-  const serving = certDeploymentNames(csv);
-  return entries.map((entry) => {
-    const caPem = caBundles.get(entry.name);
-    if (!serving.has(entry.name) || caPem === undefined) return entry;
-    return { ...entry, spec: servingDeploymentSpec(entry.spec, secretName(serviceName(entry.name)), pemSha256(caPem)) };
-  });
+  return caBundles;
 }
 
 /**

@@ -11,7 +11,7 @@ import {
   secretMaterial,
   secretRole,
   servicePorts,
-  servingDeploymentSpec,
+  servingPodTemplate,
 } from './cert-resources.js';
 
 const owner = { metadata: { name: 'op.v1', namespace: 'ops', uid: 'uid-1' } };
@@ -84,7 +84,7 @@ describe('generated objects', () => {
   });
 });
 
-describe('servingDeploymentSpec', () => {
+describe('servingPodTemplate', () => {
   it('mounts the Secret in every container, names the service account, and annotates the CA hash, keeping the rest', () => {
     const spec = {
       selector: { matchLabels: { app: 'op' } },
@@ -100,7 +100,7 @@ describe('servingDeploymentSpec', () => {
       },
     };
     const original = structuredClone(spec);
-    const result = servingDeploymentSpec(spec, 'op-service-cert', 'abc') as typeof spec & { template: { spec: Record<string, unknown> } };
+    const result = { template: servingPodTemplate(spec.template, 'op-service-cert', 'abc') as typeof spec.template & { spec: Record<string, unknown> } };
     expect(spec).toEqual(original);
     expect(result.template.metadata.annotations).toEqual({ keep: 'me', olmcahash: 'abc' });
     expect(result.template.spec.serviceAccountName).toBe('default');
@@ -117,7 +117,7 @@ describe('servingDeploymentSpec', () => {
   });
 
   it('keeps an explicit service account', () => {
-    const result = servingDeploymentSpec({ template: { spec: { serviceAccountName: 'runner', containers: [] } } }, 's', 'h') as { template: { spec: { serviceAccountName: string } } };
-    expect(result.template.spec.serviceAccountName).toBe('runner');
+    const result = servingPodTemplate({ spec: { serviceAccountName: 'runner', containers: [] } }, 's', 'h') as { spec: { serviceAccountName: string } };
+    expect(result.spec.serviceAccountName).toBe('runner');
   });
 });

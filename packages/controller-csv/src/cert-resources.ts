@@ -222,15 +222,14 @@ const certVolumes = (secret: string) => [
 ];
 
 /**
- * The deployment spec as OLM runs a serving deployment: the service account made explicit, the Secret
+ * The pod template as OLM runs a serving workload's pods: the service account made explicit, the Secret
  * mounted where aggregated API servers and webhook servers expect it (a volume of the same name, or a
- * mount at the same path, is replaced), and the CA's hash on the pod template.
+ * mount at the same path, is replaced), and the CA's hash annotated.
  */
-export function servingDeploymentSpec(spec: JsonObject, secret: string, caHash: string): JsonObject {
-  const next = structuredClone(spec);
-  const template = objectAt(next, 'template');
+export function servingPodTemplate(podTemplate: Readonly<JsonObject>, secret: string, caHash: string): JsonObject {
+  const template: JsonObject = structuredClone(podTemplate);
   const podSpec = objectAt(template, 'spec');
-  podSpec.serviceAccountName = serviceAccountOf(next);
+  podSpec.serviceAccountName = serviceAccountOf({ template });
   for (const { volume, mount } of certVolumes(secret)) {
     const volumes = Array.isArray(podSpec.volumes) ? (podSpec.volumes as JsonObject[]) : [];
     const index = volumes.findIndex((existing) => existing.name === volume.name);
@@ -248,5 +247,5 @@ export function servingDeploymentSpec(spec: JsonObject, secret: string, caHash: 
   }
   const metadata = objectAt(template, 'metadata');
   metadata.annotations = { ...((metadata.annotations as Record<string, string> | undefined) ?? {}), [caHashAnnotation]: caHash };
-  return next;
+  return template;
 }

@@ -1,23 +1,35 @@
-import { CSVMessages, CSVPhases, CSVReasons } from '@olm/api';
-import { type CachedObject, describeError, hasErrorCode, type InstallStatus, type InstallStrategy, type ObjectReader, type ReconcileContext, type ReconcileResult } from '@olm/core';
+import { Annotations, CSVMessages, CSVPhases, CSVReasons, ownerReferenceTo, parseTargetNamespaces } from '@olm/api';
+import {
+  describeError,
+  hasErrorCode,
+  type InstallContext,
+  type InstallStatus,
+  type InstallStrategy,
+  type KubeClient,
+  type ReconcileContext,
+  type ReconcileResult,
+  type ServingCertificates,
+} from '@olm/core';
 import { apiServicesAvailability, type ServingAvailability } from './api-services.js';
 import { expectedCaBundles } from './ca-bundles.js';
 import { certsRotateAt } from './cert-install.js';
 import { hasCertResources } from './cert-resources.js';
 import { fail, invalidStrategy, setPhase, strategyFor } from './csv-phase.js';
-import type { StrategyContext } from './deployment-install.js';
-import type { SubscriptionConfig } from './deployment-strategy.js';
 import { type InstallChecks, installOutcome, isInstalled, strategyOnly } from './install-outcome.js';
 import { Kinds } from './kinds.js';
 import { installerFor } from './scoped-installer.js';
 import { readServingSnapshot, type ServingSnapshot } from './serving-snapshot.js';
+import { installServingEndpoints, installServingPrerequisites, servingCertificates } from './serving-step.js';
 import type { Csv, Shared } from './shared.js';
 import { unknownDeploymentReference } from './strategy-references.js';
 import { webhooksAvailability } from './webhooks.js';
 
 // The InstallReady and Installing rows of the phase switch: run the install strategy, then wait for its health.
 
-/** InstallReady: install with the CSV's strategy (as the group's ServiceAccount for scoped installs). */
+/**
+ * InstallReady: the serving step's certificates, Services and RBAC, the CSV's strategy, then the
+ * APIServices and webhooks pointing at what it runs; as the group's ServiceAccount for scoped installs.
+ */
 export async function installReady(shared: Shared, csv: Csv, context: ReconcileContext): Promise<void> {
   const strategy = strategyFor(shared, csv);
   if (!strategy) return invalidStrategy(shared, csv);
@@ -26,8 +38,11 @@ export async function installReady(shared: Shared, csv: Csv, context: ReconcileC
     context.logger.warn('failed to get a client for operator deployment', { csv: csv.metadata.name, namespace: csv.metadata.namespace, error: installer.unavailable });
     return;
   }
+  const client = installer.client ?? shared.client();
   try {
-    await strategy.install(csv, { ...strategyContext(csv, context), ...installer });
+    const caBundles = await installServingPrerequisites(client, csv, strategy, shared.now());
+    await strategy.install(installContext(csv, context, client, servingCertificates(csv, caBundles)));
+    await installServingEndpoints(client, csv, caBundles, context.cache);
   } catch (error) {
     // upstream retries every install error except those no retry can fix (invalid strategy, timeout, …).
     const reason = isUnrecoverable(error) ? CSVReasons.ComponentFailedNoRetry : CSVReasons.ComponentFailed;
@@ -46,20 +61,17 @@ function isUnrecoverable(error: unknown): boolean {
   return (typeof error === 'object' && error !== null && (error as { unrecoverable?: unknown }).unrecoverable === true) || hasErrorCode(error, 'OLM_CSV_INVALID_STRATEGY');
 }
 
-function strategyContext(csv: Csv, context: ReconcileContext): StrategyContext {
-  return { cache: context.cache, config: subscriptionConfig(csv, context.cache) };
-}
-
-/** The `spec.config` of the Subscription that installed this CSV, if any (Subscriptions are watched, so cached). */
-function subscriptionConfig(csv: Csv, cache: ObjectReader): SubscriptionConfig | undefined {
-  let subscriptions;
-  try {
-    subscriptions = cache.list(Kinds.subscription, { namespace: csv.metadata.namespace });
-  } catch {
-    return undefined; // no Subscription API: nothing configures the CSV
-  }
-  const subscription = subscriptions.find(({ status }) => status?.installedCSV === csv.metadata.name || status?.currentCSV === csv.metadata.name);
-  return subscription?.spec?.config;
+/** What a strategy gets for one install or health check of the CSV. */
+function installContext(csv: Csv, context: ReconcileContext, client: KubeClient, serving: ServingCertificates): InstallContext {
+  return {
+    csv,
+    client,
+    cache: context.cache,
+    targetNamespaces: parseTargetNamespaces(csv.metadata.annotations?.[Annotations.targetNamespaces]),
+    ownerReference: ownerReferenceTo(Kinds.clusterServiceVersion, csv, { controller: false, blockOwnerDeletion: false }),
+    serving,
+    logger: context.logger.child({ csv: csv.metadata.name, namespace: csv.metadata.namespace, strategy: csv.spec.install.strategy }),
+  };
 }
 
 /**
@@ -94,7 +106,7 @@ export async function installChecks(
 ): Promise<InstallChecks> {
   let status: InstallStatus;
   try {
-    status = await strategy.checkHealth(csv, { ...strategyContext(csv, context), caBundles });
+    status = await strategy.checkHealth(installContext(csv, context, shared.client(), servingCertificates(csv, caBundles)));
   } catch (error) {
     status = { healthy: false, reason: 'Unknown', message: describeError(error) };
   }

@@ -139,9 +139,9 @@ describe('building the deployment', () => {
 });
 
 describe('checking deployment health', () => {
-  const expected = buildDeployment(csv, entry()) as Obj;
+  const expected = buildDeployment(csv, entry());
   const live = (patch: { status?: Obj; metadata?: Obj; spec?: Obj } = {}): Obj => {
-    const copy = structuredClone(expected);
+    const copy: Obj = structuredClone(expected);
     copy.metadata = { ...copy.metadata, generation: 1, ...patch.metadata };
     copy.spec = { ...copy.spec, ...patch.spec };
     copy.status = {
@@ -187,7 +187,7 @@ describe('checking deployment health', () => {
   });
 
   it('detects a spec that no longer matches what OLM would apply', () => {
-    const newer = buildDeployment(csv, entry(), { env: [{ name: 'X', value: '1' }] }) as Obj;
+    const newer = buildDeployment(csv, entry(), { env: [{ name: 'X', value: '1' }] });
     const status = checkDeployment(newer, live());
     expect(status.reason).toBe('DeploymentUpdated');
     expect(status.message).toBe(

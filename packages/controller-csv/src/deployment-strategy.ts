@@ -23,6 +23,14 @@ export interface StrategyDeployment {
 /** Subscription `spec.config`: deployment overrides chosen by the cluster admin. */
 export type { SubscriptionConfig } from '@olm/api';
 
+/** A Deployment as OLM builds it for a strategy entry (`buildDeployment`). */
+export interface BuiltDeployment {
+  readonly apiVersion: 'apps/v1';
+  readonly kind: 'Deployment';
+  readonly metadata: { name: string; namespace: string; labels: Record<string, string>; annotations?: Record<string, string>; ownerReferences?: OwnerReference[] };
+  readonly spec: JsonObject;
+}
+
 /** Annotations never copied from the CSV onto pod templates (too large, and not about the operator). */
 const notCopiedAnnotations = new Set(['kubectl.kubernetes.io/last-applied-configuration']);
 
@@ -63,7 +71,7 @@ export function buildDeployment(
   csv: CsvForDeployment,
   entry: StrategyDeployment,
   config: SubscriptionConfig = {},
-): JsonObject {
+): BuiltDeployment {
   const spec = structuredClone(entry.spec) as JsonObject;
   const template = objectAt(spec, 'template');
   const templateMetadata = objectAt(template, 'metadata');
@@ -84,7 +92,7 @@ export function buildDeployment(
     ...ownerLabels(csv),
     [deploymentSpecHashLabel]: hashOf(spec),
   };
-  const metadata: JsonObject = { name: entry.name, namespace: csv.metadata.namespace, labels };
+  const metadata: BuiltDeployment['metadata'] = { name: entry.name, namespace: csv.metadata.namespace, labels };
   if (config.annotations && Object.keys(config.annotations).length > 0) metadata.annotations = { ...config.annotations };
   const owner = nonBlockingOwnerReference(csv);
   if (owner) metadata.ownerReferences = [owner];
@@ -161,8 +169,8 @@ export function objectAt(parent: JsonObject, key: string): JsonObject {
  * rolling out, CSV annotations missing from the pod template, or a spec hash that differs from
  * the expected one (the CSV or the Subscription config changed: reinstall).
  */
-export function checkDeployment(expected: JsonObject, live: Deployment | undefined): InstallStatus {
-  const expectedMetadata = expected.metadata as { name: string; labels: Record<string, string> };
+export function checkDeployment(expected: BuiltDeployment, live: Deployment | undefined): InstallStatus {
+  const expectedMetadata = expected.metadata;
   const name = expectedMetadata.name;
   if (!live) return { healthy: false, reason: 'ComponentMissing', message: `missing deployment with name=${name}` };
   const metadata = live.metadata ?? {};
@@ -197,7 +205,7 @@ export function checkDeployment(expected: JsonObject, live: Deployment | undefin
     };
   }
   const liveAnnotations = spec.template?.metadata?.annotations ?? {};
-  const expectedAnnotations = (((expected.spec as JsonObject).template as JsonObject).metadata as JsonObject).annotations as Record<string, string>;
+  const expectedAnnotations = (objectAt(objectAt(expected.spec, 'template'), 'metadata').annotations ?? {}) as Record<string, string>;
   for (const [key, value] of Object.entries(expectedAnnotations ?? {})) {
     if (liveAnnotations[key] !== value) {
       return { healthy: false, reason: 'AnnotationsMissing', message: `annotations on deployment does not match those on csv: ${key}` };
