@@ -14,4 +14,6 @@ export const v1Distribution: Distribution = {
   // Resolution for Subscriptions is not part of v1; ClusterExtensions resolve inside their controller.
   resolutionPlugins: [],
   distributionPlugins,
+  // `up` serves the example catalog as a ClusterCatalog only: no CatalogSource, no PackageManifests.
+  v0Apis: false,
 };

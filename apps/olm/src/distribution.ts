@@ -17,6 +17,11 @@ export interface Distribution {
   readonly resolutionPlugins: readonly LazyPlugin[];
   /** The plugins `up` and `run` boot, imported when booted. */
   distributionPlugins(options: DistributionOptions): LazyPlugin[];
+  /**
+   * Whether `up` serves OLM v0's catalog APIs: its catalogs as CatalogSources and the packageserver's
+   * PackageManifests (default true). A v1-only distribution serves its catalogs as ClusterCatalogs alone.
+   */
+  readonly v0Apis?: boolean;
 }
 
 /** This app's distribution: `src/plugins.ts`. */

@@ -1,6 +1,7 @@
 import type { KubeClient } from '@olm/controller-runtime';
 import type { ApiServer } from '@olm/local-apiserver';
 import { startPackageServer, waitForApiService, type PackageServer } from '@olm/packageserver';
+import { createCatalogSourceTypes, loadCatalog } from '@olm/registry';
 import { createOperatorNamespace, startTestCluster, type TestClusterOptions } from '@olm/testing';
 import { installOlmResources, serveCatalogs, type ServedCatalog } from '../src/local-olm.js';
 import { exampleCatalogDirectory } from '../src/paths.js';
@@ -63,7 +64,13 @@ export async function startLocalOlm(): Promise<LocalOlm> {
     await cluster.stop();
   };
   try {
-    packageServer = await startPackageServer({ client: cluster.client, globalNamespace: 'olm', register: { namespace: 'olm', unregisterOnStop: true } });
+    packageServer = await startPackageServer({
+      client: cluster.client,
+      // the registry plugin's source types, which the packageserver reads every catalog through
+      catalogSourceTypes: new Map(createCatalogSourceTypes({ loadDirectory: (directory) => loadCatalog(directory) }).map((type) => [type.sourceType, type])),
+      globalNamespace: 'olm',
+      register: { namespace: 'olm', unregisterOnStop: true },
+    });
     await packageServer.waitForSync(30_000);
     await waitForApiService(cluster.client, { timeoutMs: 30_000 });
     controllers = await startControllers({

@@ -7,7 +7,8 @@ import { KubeClient } from '@olm/controller-runtime';
 import { startApiServer } from '@olm/local-apiserver';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../src/program.js';
-import { runCliCaptured } from './run-cli.js';
+import { runControllers } from '../src/commands/run.js';
+import { runCliCaptured, testRunOptions } from './run-cli.js';
 import { kubeconfigGetJson } from './kubeconfig-fetch.js';
 
 /** A kubeconfig path in a fresh temporary directory, so that no test writes ./.olm. */
@@ -53,8 +54,9 @@ describe('olm up', () => {
     const { result, text } = await captureStdout(async (output) => {
       const running = runCli(['up', '--port', '0', '--data-dir', dataDir, '--run-for', '20000']);
       const kubeconfigPath = join(dataDir, 'kubeconfig');
-      const deadline = Date.now() + 10_000;
-      while (!output.text.includes('booted') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      // A bound on the wait, not a time to meet: a loaded machine takes seconds to start everything.
+      const deadline = Date.now() + 60_000;
+      while (!output.text.includes('running; press Ctrl-C') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
       expect(output.text).toContain(`export KUBECONFIG=${kubeconfigPath}`);
       const config = new KubeConfig();
       config.loadFromFile(kubeconfigPath);
@@ -110,6 +112,47 @@ describe('olm up', () => {
     } finally {
       await restarted.stop();
     }
+  });
+
+  it('with --no-controllers --no-packageserver serves the cluster and catalogs only, for olm run apart to drive', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'olm-up-'));
+    directories.push(dataDir);
+    const kubeconfigPath = join(dataDir, 'kubeconfig');
+    const { result, text } = await captureStdout(async (output) => {
+      const running = runCli(['up', '--port', '0', '--data-dir', dataDir, '--no-controllers', '--no-packageserver', '--run-for', '120000']);
+      const deadline = Date.now() + 30_000;
+      while (!output.text.includes('running; press Ctrl-C') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(output.text).toContain(`no controllers in this process: run them with olm run --kubeconfig ${kubeconfigPath}`);
+      const client = new KubeClient({ kubeconfig: readFileSync(kubeconfigPath, 'utf8') });
+      try {
+        // The catalogs are served; no packageserver was registered.
+        expect(await client.find({ apiVersion: 'operators.coreos.com/v1alpha1', kind: 'CatalogSource', namespace: 'olm', name: 'acme-examples' })).toBeDefined();
+        expect(await client.find({ apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', name: 'v1.packages.operators.coreos.com' })).toBeUndefined();
+        await client.create({
+          apiVersion: 'operators.coreos.com/v1alpha1',
+          kind: 'Subscription',
+          metadata: { name: 'acme-monitoring', namespace: 'operators' },
+          spec: { name: 'acme-monitoring', channel: 'stable', source: 'acme-examples', sourceNamespace: 'olm' },
+        });
+        // The controllers, run apart as on a cluster, take it from there.
+        const controllers = runControllers(testRunOptions({ kubeconfig: kubeconfigPath, runFor: 120_000 }), () => undefined);
+        const succeeded = async () => {
+          const csvs = await client.list<{ metadata: { name: string }; status?: { phase?: string } }>({ apiVersion: 'operators.coreos.com/v1alpha1', kind: 'ClusterServiceVersion' }, { namespace: 'operators' });
+          return csvs.items.some((csv) => csv.metadata.name.startsWith('acme-monitoring') && csv.status?.phase === 'Succeeded');
+        };
+        const installDeadline = Date.now() + 90_000;
+        while (!(await succeeded()) && Date.now() < installDeadline) await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(await succeeded()).toBe(true);
+        process.emit('SIGINT');
+        await controllers;
+      } finally {
+        client.close();
+      }
+      return running;
+    });
+    expect(result).toBe(0);
+    expect(text).not.toContain('starting the controllers');
+    expect(text).not.toContain('starting the packageserver');
   });
 
   it('exits right after start with --exit-after-start', async () => {

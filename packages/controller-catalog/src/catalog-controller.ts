@@ -1,21 +1,17 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { OlmError, type BundlePuller, type CatalogSourceType, type ImageSignatureVerifier, type KubeClient, type Logger, type NamespaceResolver, type RbacGenerator, type Reconciler } from '@olm/core';
 import { EventRecorder, KubeClient as ClientNodeKubeClient, silentLogger, type BackoffOptions } from '@olm/controller-runtime';
-import { createConfigMapSourceType } from '@olm/registry';
 import type { Registry } from 'prom-client';
-import { createCatalogEvents, type CatalogEvents } from './catalog-events.js';
-import { createCatalogImageVerification } from './catalog-image-signature.js';
+import { createCatalogEvents, type CatalogEvents } from './catalog-sources/catalog-events.js';
 import { createCatalogMetrics, type CatalogMetrics } from './catalog-metrics.js';
-import { CatalogSourceConnections } from './catalog-source-connections.js';
-import { createCatalogSourceReconciler } from './catalog-source-reconciler.js';
+import { CatalogSourceConnections } from './catalog-sources/catalog-source-connections.js';
+import { ReconciledCatalogSources } from './catalog-sources/reconciled-catalog-sources.js';
+import { createCatalogSourceReconciler } from './catalog-sources/catalog-source-reconciler.js';
 import type { CatalogControllerContext, StepAppliedEvent } from './controller-context.js';
-import { defaultInstallPlanRetryTimeoutMs } from './install-plan-rules.js';
-import { createInstallPlanReconciler } from './install-plan-reconciler.js';
-import { Kinds } from './kinds.js';
-import { createNamespaceResolutionReconciler } from './namespace-resolution-reconciler.js';
-import { createSubscriptionReconciler } from './subscription-reconciler.js';
-import { defaultOpmImage, defaultUtilImage, defaultWorkloadUserId } from './registry-pod.js';
-import type { RegistryServiceRouting } from './registry-service-address.js';
+import { defaultInstallPlanRetryTimeoutMs } from './install-plans/install-plan-rules.js';
+import { createInstallPlanReconciler } from './install-plans/install-plan-reconciler.js';
+import { createNamespaceResolutionReconciler } from './resolution/namespace-resolution-reconciler.js';
+import { createSubscriptionReconciler } from './subscriptions/subscription-reconciler.js';
 
 export interface CatalogControllerOptions {
   /** The client the controllers write with; or `kubeconfig` to build one. */
@@ -41,23 +37,10 @@ export interface CatalogControllerOptions {
   readonly installingRequeueMs?: number;
   /** Unpacks image-only bundles (the `bundlePuller` point, e.g. `@olm/bundle-puller`); without one they fail resolution. */
   readonly bundlePuller?: BundlePuller;
-  /** Verifies the catalog images of CatalogSources annotated `olm.operatorframework.io/signature-policy` (the `imageSignatureVerifier` point). */
+  /** Handed to the source types' workloads, which verify the images they run (the `imageSignatureVerifier` point): catalog images of CatalogSources annotated `olm.operatorframework.io/signature-policy`. */
   readonly imageSignatureVerifier?: ImageSignatureVerifier;
   /** How soon a namespace waiting on a bundle image unpack is resolved again. Default 5 s (upstream). */
   readonly bundleUnpackPollMs?: number;
-  /** The image serving catalogs extracted by `grpcPodConfig.extractContent` (upstream's `--opmImage`). Default `quay.io/operator-framework/opm:latest`. */
-  readonly opmImage?: string;
-  /** The image holding `copy-content` for `extractContent` Pods (upstream's `--util-image`). Default `quay.io/operator-framework/olm:latest`. */
-  readonly utilImage?: string;
-  /** `runAsUser` of registry Pods with the restricted security context (upstream's `--set-workload-user-id`). Default 1001; 0 leaves it unset. */
-  readonly workloadUserId?: number;
-  /**
-   * How an image catalog's registry Service is reached: `dns` (default), its cluster DNS name
-   * `<service>.<namespace>.svc:50051`, as upstream's in-cluster controller does; `pod-ip`, a ready Pod the
-   * Service selects, found through the API server (a controller outside the cluster network that can reach
-   * Pod IPs, e.g. on the embedded API server). Status shows the DNS name either way.
-   */
-  readonly registryServiceRouting?: RegistryServiceRouting;
   /** A prom-client registry for the catalog operator's metrics, or metrics made with `createCatalogMetrics`. */
   readonly metrics?: Registry | CatalogMetrics;
   readonly logger?: Logger;
@@ -106,7 +89,7 @@ export function createCatalogController(options: CatalogControllerOptions): Cata
     connections,
     catalogEvents,
     bundlePuller: () => options.bundlePuller,
-    catalogImages: createCatalogImageVerification(() => options.imageSignatureVerifier),
+    imageSignatureVerifier: () => options.imageSignatureVerifier,
     bundleUnpackPollMs,
     get metrics() {
       return getMetrics();
@@ -158,15 +141,8 @@ function settingsOf(options: CatalogControllerOptions) {
     healthCheckIntervalMs: options.catalogHealthCheckIntervalMs ?? 30_000,
     unhealthyRetryMs: options.catalogUnhealthyRetryMs ?? 5_000,
     fieldManager: 'catalog-operator',
-    subscriptionNamespaces: new Set<string>(),
-    reconciledCatalogSources: new Set<string>(),
+    reconciledCatalogSources: new ReconciledCatalogSources(),
     ...(options.onStepApplied ? { onStepApplied: options.onStepApplied } : {}),
-    registryServiceRouting: options.registryServiceRouting ?? 'dns',
-    registryPod: {
-      opmImage: options.opmImage ?? defaultOpmImage,
-      utilImage: options.utilImage ?? defaultUtilImage,
-      workloadUserId: options.workloadUserId ?? defaultWorkloadUserId,
-    },
   } satisfies Partial<CatalogControllerContext>;
 }
 
@@ -176,19 +152,14 @@ interface Shared {
   readonly now: () => Date;
 }
 
-/** One connection per CatalogSource through the booted source types (ConfigMap catalogs fall back to reading their ConfigMap themselves). */
+/** One connection per CatalogSource through the booted source types, opened with the controller's client. */
 function createConnections(
   options: CatalogControllerOptions,
   { client, sourceTypes, logger, now, catalogEvents, metrics }: Shared & { sourceTypes: () => ReadonlyMap<string, CatalogSourceType>; catalogEvents: CatalogEvents; metrics: () => CatalogMetrics | undefined },
 ): CatalogSourceConnections {
-  // ConfigMap catalogs read their ConfigMap from the cluster when the booted source type cannot.
-  const fetchConfigMap = async ({ namespace, name }: { namespace: string; name: string }) =>
-    ((await client().get({ ...Kinds.configMap, namespace, name })) as { data?: Record<string, string> }).data ?? {};
   return new CatalogSourceConnections({
     sourceTypes,
-    fallbackSourceTypes: new Map(
-      (['configmap', 'internal'] as const).map((sourceType) => [sourceType, createConfigMapSourceType({ sourceType, fetchConfigMap })]),
-    ),
+    client,
     ttlMs: options.catalogCacheTtlMs ?? 30 * 60_000,
     ...(options.catalogLoadBackoff ? { loadBackoff: options.catalogLoadBackoff } : {}),
     now: () => now().getTime(),

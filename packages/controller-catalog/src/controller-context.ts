@@ -1,11 +1,9 @@
-import type { BundlePuller, CatalogSourceType, KubeClient, Logger, NamespaceResolver, RbacGenerator } from '@olm/core';
+import type { BundlePuller, CatalogSourceType, ImageSignatureVerifier, KubeClient, Logger, NamespaceResolver, RbacGenerator } from '@olm/core';
 import type { EventRecorder } from '@olm/controller-runtime';
-import type { CatalogEvents } from './catalog-events.js';
-import type { CatalogImageVerification } from './catalog-image-signature.js';
+import type { CatalogEvents } from './catalog-sources/catalog-events.js';
 import type { CatalogMetrics } from './catalog-metrics.js';
-import type { CatalogSourceConnections } from './catalog-source-connections.js';
-import type { RegistryPodSettings } from './registry-pod.js';
-import type { RegistryServiceRouting } from './registry-service-address.js';
+import type { CatalogSourceConnections } from './catalog-sources/catalog-source-connections.js';
+import type { ReconciledCatalogSources } from './catalog-sources/reconciled-catalog-sources.js';
 
 /** Reported after each InstallPlan step is applied (observability and tests). */
 export interface StepAppliedEvent {
@@ -30,8 +28,8 @@ export interface CatalogControllerContext {
   readonly catalogEvents: CatalogEvents;
   /** Contents of image-only bundles (the `bundlePuller` point); none booted: such bundles cannot be installed. */
   readonly bundlePuller: () => BundlePuller | undefined;
-  /** Image catalogs with a signature policy: their catalog image verified, their registry Pod pinned to the digest. */
-  readonly catalogImages: CatalogImageVerification;
+  /** Handed to the source types' workloads, which verify the images they run (the `imageSignatureVerifier` point). */
+  readonly imageSignatureVerifier: () => ImageSignatureVerifier | undefined;
   /** How soon a namespace waiting on a bundle unpack is resolved again. */
   readonly bundleUnpackPollMs: number;
   readonly metrics?: CatalogMetrics;
@@ -44,13 +42,7 @@ export interface CatalogControllerContext {
   readonly unhealthyRetryMs: number;
   readonly fieldManager: string;
   readonly now: () => Date;
-  /** Namespaces that hold Subscriptions, learnt from watch events (a global catalog's change resolves them all). */
-  readonly subscriptionNamespaces: Set<string>;
-  /** `namespace/name` of the CatalogSources this process has reconciled at least once (resolution waits for the others). */
-  readonly reconciledCatalogSources: Set<string>;
+  /** The CatalogSources this process has reconciled at least once (resolution waits for the others). */
+  readonly reconciledCatalogSources: ReconciledCatalogSources;
   readonly onStepApplied?: (event: StepAppliedEvent) => void | Promise<void>;
-  /** The images and user of image catalogs' registry Pods (the security default comes from each namespace). */
-  readonly registryPod: Omit<RegistryPodSettings, 'defaultSecurityContextConfig'>;
-  /** How an image catalog's registry Service is dialed. */
-  readonly registryServiceRouting: RegistryServiceRouting;
 }

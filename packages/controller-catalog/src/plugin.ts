@@ -13,10 +13,6 @@ export type ControllerCatalogPluginOptions = Pick<
   | 'catalogUnhealthyRetryMs'
   | 'installingRequeueMs'
   | 'bundleUnpackPollMs'
-  | 'opmImage'
-  | 'utilImage'
-  | 'workloadUserId'
-  | 'registryServiceRouting'
 >;
 
 /**
@@ -60,6 +56,3 @@ export function createControllerCatalogPlugin(options: ControllerCatalogPluginOp
     },
   });
 }
-
-/** The plugin with default options (global catalog namespace `olm`). */
-export const controllerCatalogPlugin = createControllerCatalogPlugin();

@@ -7,7 +7,7 @@ import type { ApiServerOptions } from '@olm/local-apiserver';
 import { createCelConstraintEvaluator } from '@olm/plugin-cel';
 import { createRbacGenerator } from '@olm/plugin-rbac';
 import { createLogicSolverBackend } from '@olm/plugin-sat-logic-solver';
-import { createCatalogSourceTypes, loadCatalog, startRegistryServer, type RegistryServer } from '@olm/registry';
+import { createCatalogSourceTypes, loadCatalog, startRegistryServer, type GrpcSourceTypeOptions, type RegistryServer } from '@olm/registry';
 import { builtInConstraintEvaluators, createResolver } from '@olm/resolver';
 import * as testing from '@olm/testing';
 import { createCatalogController, type CatalogControllerOptions } from '../src/index.js';
@@ -36,6 +36,11 @@ export function createOperatorNamespace(client: KubeClient, name: string, annota
   return testing.createOperatorNamespace(client, name, annotations ? { annotations } : {});
 }
 
+/** The registry plugin's source types (grpc with its registry Pods, configmap, internal, fbc-directory), as a distribution boots them. */
+export function builtInSourceTypes(grpc: GrpcSourceTypeOptions = {}) {
+  return createCatalogSourceTypes({ loadDirectory: (directory) => loadCatalog(directory), grpc });
+}
+
 export function controllerOptions(client: KubeClient, overrides: Partial<CatalogControllerOptions> = {}): CatalogControllerOptions {
   return {
     client,
@@ -44,7 +49,7 @@ export function controllerOptions(client: KubeClient, overrides: Partial<Catalog
       constraintEvaluators: [...builtInConstraintEvaluators, createCelConstraintEvaluator()],
     }),
     rbacGenerator: createRbacGenerator(),
-    catalogSourceTypes: createCatalogSourceTypes({ loadDirectory: (directory) => loadCatalog(directory) }),
+    catalogSourceTypes: builtInSourceTypes(),
     installPlanRetryTimeoutMs: 1_000,
     installingRequeueMs: 200,
     catalogHealthCheckIntervalMs: 300,

@@ -2,7 +2,7 @@ import type { KubeClient } from '@olm/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalog, startRegistryServer } from '@olm/registry';
 import { Kinds, type AnyObject } from '../src/kinds.js';
-import { condition, createOperatorNamespace, eventually, exampleCatalogDir, get, list, startCluster, startController, subscription } from './helpers.js';
+import { builtInSourceTypes, condition, createOperatorNamespace, eventually, exampleCatalogDir, get, list, startCluster, startController, subscription } from './helpers.js';
 
 const catalogImage = 'quay.io/acme/examples-catalog:v1';
 
@@ -33,7 +33,7 @@ describe('a CatalogSource with an image, served by its registry Pod', () => {
       },
     });
     client = cluster.client;
-    controller = await startController(cluster.server, client, { registryServiceRouting: 'pod-ip' });
+    controller = await startController(cluster.server, client, { catalogSourceTypes: builtInSourceTypes({ registryPod: { serviceRouting: 'pod-ip' } }) });
     await client.create({ ...Kinds.catalogSource, metadata: { name: 'acme-image', namespace: 'olm' }, spec: { sourceType: 'grpc', image: catalogImage } });
   });
   afterAll(async () => {

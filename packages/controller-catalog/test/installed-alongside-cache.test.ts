@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeClient, ObjectReader } from '@olm/core';
-import type { Step } from '../src/bundle-steps.js';
+import type { Step } from '../src/bundles/bundle-steps.js';
 import type { CatalogControllerContext } from '../src/controller-context.js';
-import { executePlan } from '../src/install-plan-executor.js';
-import { installedAlongside, installedAlongsideKey } from '../src/installed-alongside.js';
+import { executePlan } from '../src/install-plans/install-plan-executor.js';
+import { installedAlongside, installedAlongsideKey } from '../src/install-plans/installed-alongside.js';
 import { Kinds, type AnyObject } from '../src/kinds.js';
 import { createNamespace, startCluster } from './helpers.js';
 
@@ -55,7 +55,7 @@ describe('installed-alongside annotations of a CRD step', () => {
   });
 
   const recorded = async (name: string, cache?: ObjectReader) => {
-    const plan = { ...Kinds.installPlan, metadata: { name: `install-${name}`, namespace: 'target' } };
+    const plan = { ...Kinds.installPlan, metadata: { name: `install-${name}`, namespace: 'target' }, spec: { approval: 'Automatic', approved: true, clusterServiceVersionNames: [] } };
     const result = await executePlan(context, plan, [crdStep(name)], new AbortController().signal, cache);
     expect(result.error).toBeUndefined();
     const crd = await client.get<AnyObject>({ ...Kinds.customResourceDefinition, name: `${name}.example.com` });

@@ -1,7 +1,7 @@
 import type { KubeClient } from '@olm/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Kinds, type AnyObject } from '../src/kinds.js';
-import { createNamespace, eventually, get, list, startCluster, startController } from './helpers.js';
+import { builtInSourceTypes, createNamespace, eventually, get, list, startCluster, startController } from './helpers.js';
 
 let cluster: Awaited<ReturnType<typeof startCluster>>;
 let client: KubeClient;
@@ -10,7 +10,9 @@ let controller: Awaited<ReturnType<typeof startController>>;
 beforeAll(async () => {
   cluster = await startCluster();
   client = cluster.client;
-  controller = await startController(cluster.server, client, { opmImage: 'quay.io/operator-framework/opm:v1.50.0', utilImage: 'quay.io/operator-framework/olm:v0.32.0' });
+  controller = await startController(cluster.server, client, {
+    catalogSourceTypes: builtInSourceTypes({ registryPod: { opmImage: 'quay.io/operator-framework/opm:v1.50.0', utilImage: 'quay.io/operator-framework/olm:v0.32.0' } }),
+  });
   await createNamespace(client, 'pods-legacy');
   await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'pods-restricted', labels: { 'pod-security.kubernetes.io/enforce': 'restricted' } } });
 });

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as testing from '@olm/testing';
 import { createCatalogController } from '../src/index.js';
 import { Kinds, type AnyObject } from '../src/kinds.js';
-import type { LiveSubscription } from '../src/namespace-snapshot.js';
-import { writeSubscriptions, type Working } from '../src/subscription-writes.js';
+import type { LiveSubscription } from '../src/resolution/namespace-snapshot.js';
+import { writeSubscriptions, type Working } from '../src/subscriptions/subscription-writes.js';
 import { condition, controllerOptions, createNamespace, eventually, get, startCluster, subscription } from './helpers.js';
 
 // Only the `subscription` reconciler runs: no namespace pass, nothing resolves. Catalog health and the referenced

@@ -307,26 +307,30 @@ export class KubeClient implements KubeClientContract {
       context.setHeaderParam('Content-Type', options.contentType ?? 'application/json');
       context.setBody(JSON.stringify(options.body));
     }
-    const timeout = AbortSignal.timeout(this.requestTimeoutMs);
-    context.setSignal(options.signal ? AbortSignal.any([options.signal, timeout]) : timeout);
+    const deadline = requestDeadline(this.requestTimeoutMs, options.signal);
+    context.setSignal(deadline.signal);
     let status = 0;
     let text = '';
     let warningHeader: string | undefined;
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        await configuration.authMethods.default?.applySecurityAuthentication(context);
-        reuseConnections(this.connection, context);
-        ({ status, warningHeader, text } = await send(context, this.impersonationHeaders()));
-        break;
-      } catch (error) {
-        // A pooled connection the server closed meanwhile fails at once; a GET is safe to send again.
-        if (attempt === 1 && options.method === 'GET' && isStaleConnection(error)) continue;
-        throw new OlmError(
-          RuntimeErrorCodes.kubeUnreachable,
-          `${options.method} ${options.path} failed: ${describeError(error)}`,
-          { cause: error, details: { method: options.method, path: options.path } },
-        );
+    try {
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          await configuration.authMethods.default?.applySecurityAuthentication(context);
+          reuseConnections(this.connection, context);
+          ({ status, warningHeader, text } = await send(context, this.impersonationHeaders()));
+          break;
+        } catch (error) {
+          // A pooled connection the server closed meanwhile fails at once; a GET is safe to send again.
+          if (attempt === 1 && options.method === 'GET' && isStaleConnection(error)) continue;
+          throw new OlmError(
+            RuntimeErrorCodes.kubeUnreachable,
+            `${options.method} ${options.path} failed: ${describeError(error)}`,
+            { cause: error, details: { method: options.method, path: options.path } },
+          );
+        }
       }
+    } finally {
+      deadline.done();
     }
     if (warningHeader && this.onWarning) this.reportWarnings(warningHeader, this.onWarning);
     const parsed = parseJson(text);
@@ -414,4 +418,26 @@ function withAcceptHeader(kubeConfig: KubeConfig, accept: string): KubeConfig {
   const view = Object.create(kubeConfig) as KubeConfig;
   view.applyToFetchOptions = (options) => kubeConfig.applyToFetchOptions({ ...options, headers: { ...options.headers, Accept: accept } });
   return view;
+}
+
+/**
+ * A request's signal: aborted by the caller's signal or after `timeoutMs`. Unlike AbortSignal.timeout,
+ * its timer is cleared once the request is done: a controller sends tens of thousands of requests, and
+ * each timeout signal would otherwise fire a minute later, making an exception and an abort event for
+ * a request long finished.
+ */
+function requestDeadline(timeoutMs: number, caller: AbortSignal | undefined): { readonly signal: AbortSignal; done(): void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), timeoutMs);
+  timer.unref();
+  const onAbort = () => controller.abort(caller?.reason);
+  if (caller?.aborted) controller.abort(caller.reason);
+  else caller?.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    done() {
+      clearTimeout(timer);
+      caller?.removeEventListener('abort', onAbort);
+    },
+  };
 }

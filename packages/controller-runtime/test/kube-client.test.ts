@@ -167,6 +167,16 @@ describe('KubeClient against a misbehaving server', () => {
     client.close();
   });
 
+  it("ends a request the server never answers when the caller's signal aborts, long before the timeout", async () => {
+    handler = (request, response) => answer(request, response, () => undefined);
+    const client = new KubeClient({ kubeconfig, requestTimeoutMs: 600_000 });
+    const caller = new AbortController();
+    const listing = client.list({ apiVersion: 'v1', kind: 'Namespace' }, { signal: caller.signal });
+    setTimeout(() => caller.abort(), 50);
+    await expect(listing).rejects.toMatchObject({ code: RuntimeErrorCodes.kubeUnreachable, message: expect.stringMatching(/^GET \/api\/v1\/namespaces failed: .*abort/i) });
+    client.close();
+  });
+
   it('fails a response cut off in the middle of its body', async () => {
     handler = (request, response) =>
       answer(request, response, () => {

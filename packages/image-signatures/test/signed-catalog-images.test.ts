@@ -8,7 +8,7 @@ import { createOciArtifactReader, createOciRegistryPusher } from '@olm/bundle-pu
 import { dockerRegistryBinary, imageOnlyPackage, pushMinimalBundle, startDockerRegistry, tarLayer, pushImage, type DockerRegistry, type PushedImage } from '@olm/bundle-puller/testing';
 import { completedPlan, condition, createOperatorNamespace, eventually, get, Kinds, list, startImageCatalog, subscription, type ImageCatalogEnvironment } from '@olm/bundle-puller/testing/catalog-operator';
 import type { PodImageServer } from '@olm/local-apiserver';
-import { loadCatalog, startRegistryServer } from '@olm/registry';
+import { createCatalogSourceTypes, loadCatalog, startRegistryServer } from '@olm/registry';
 import { createImageSignatureVerifier, keySigner, signImage } from '../src/index.js';
 
 const binary = dockerRegistryBinary();
@@ -54,7 +54,11 @@ describe.skipIf(!binary)('catalog images of CatalogSources with a signature poli
     }
     let verifierClient: ImageCatalogEnvironment['client'] | undefined;
     environment = await startImageCatalog(directory, 'plain', imageOnlyPackage('thing', bundle.reference), {
-      controller: { bundleUnpackPollMs: 100, registryServiceRouting: 'pod-ip' },
+      controller: {
+        bundleUnpackPollMs: 100,
+        // image catalogs' registry Pods dialed at their Pod IPs (the local API server's Pods), through the grpc type
+        catalogSourceTypes: createCatalogSourceTypes({ loadDirectory: (path) => loadCatalog(path), grpc: { registryPod: { serviceRouting: 'pod-ip' } } }),
+      },
       puller: { bundleUnpackErrorRetryMs: 100, bundleUnpackFailedRetryMs: 500 },
       verifier: createImageSignatureVerifier({ client: () => verifierClient! }),
       cluster: { podImageServers },

@@ -2,16 +2,11 @@ import type { CatalogSource } from '@olm/api';
 import type { CachedObject, CatalogSourceType, KubeClient, Logger } from '@olm/core';
 import { describeError } from '@olm/core';
 import { Backoff, canonicalJson, Informer, silentLogger } from '@olm/controller-runtime';
-import { createRegistryClient } from '@olm/registry';
 import { buildPackageManifest, type CatalogSourceSummary } from './build-package-manifest.js';
-import { isConfigMapCatalog, readConfigMapCatalog } from './configmap-catalog.js';
 import type { PackageManifestStore } from './package-manifest-store.js';
 import { catalogKeyString, type CatalogKey, type PackageManifest } from './package-manifest.js';
-import { readRegistry, type PackageQueries, type RegistryContents } from './read-registry.js';
+import { readRegistry, type RegistryContents } from './read-registry.js';
 import { readSourceTypeCatalog } from './source-type-catalog.js';
-
-/** A connection to one registry; `close()` releases it. */
-export type RegistryConnection = PackageQueries & { close(): void };
 
 export interface CatalogSourceSyncOptions {
   readonly client: KubeClient;
@@ -21,45 +16,15 @@ export interface CatalogSourceSyncOptions {
   readonly refreshIntervalMs?: number;
   /** Retries an unreachable registry after 1 s, doubling up to this. Default 60 s. */
   readonly maxRetryIntervalMs?: number;
-  /** Deadline of each registry call. Default 30 s. */
-  readonly registryDeadlineMs?: number;
-  /** Opens a registry connection; default the gRPC client of `@olm/registry`. */
-  readonly connect?: (address: string) => RegistryConnection;
   /**
-   * The booted catalog source types by `spec.sourceType` (the kernel's `catalogSourceTypes` point).
-   * A CatalogSource of any type but `grpc` (a registry read over gRPC at its address) and
-   * `configmap`/`internal` (read from its ConfigMap) is read through its type here, as the catalog
-   * operator reads it, so a source type one plugin adds shows in the PackageManifests too.
+   * The booted catalog source types by `spec.sourceType` (the kernel's `catalogSourceTypes` point). Every
+   * CatalogSource is read through its type, as the catalog operator reads it (a gRPC registry, its image's
+   * registry Service, its ConfigMap, a type a plugin adds), with the client for types that read the cluster.
    */
-  readonly catalogSourceTypes?: ReadonlyMap<string, CatalogSourceType>;
-}
-
-/** The source types read without the point: gRPC registries (upstream's packageserver talks to them) and ConfigMap catalogs. */
-const registrySourceTypes = new Set(['', 'grpc']);
-
-/** The booted source type that reads `source`, when it is neither a gRPC registry nor a ConfigMap catalog. */
-function pluggedSourceType(source: CatalogSource, types: ReadonlyMap<string, CatalogSourceType> | undefined): CatalogSourceType | undefined {
-  const sourceType = source.spec?.sourceType ?? '';
-  if (registrySourceTypes.has(sourceType) || isConfigMapCatalog(source)) return undefined;
-  return types?.get(sourceType);
+  readonly catalogSourceTypes: ReadonlyMap<string, CatalogSourceType>;
 }
 
 const catalogSourceKind = { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'CatalogSource' } as const;
-
-/**
- * Where a CatalogSource's registry answers: `spec.address`, else the address the catalog operator
- * connected to (`status.connectionState.address`), else its registry Service
- * (`<service>.<namespace>.svc:<port>`). ConfigMap catalogs have none: they are read from their
- * ConfigMap (`readConfigMapCatalog`).
- */
-export function registryAddress(source: CatalogSource): string | undefined {
-  const service = source.status?.registryService;
-  return (
-    source.spec?.address ||
-    source.status?.connectionState?.address ||
-    (service?.serviceName && service.serviceNamespace && service.port ? `${service.serviceName}.${service.serviceNamespace}.svc:${service.port}` : undefined)
-  );
-}
 
 export function catalogSourceSummary(source: CatalogSource): CatalogSourceSummary & { readonly priority: number } {
   return {
@@ -79,7 +44,9 @@ function fingerprint(source: CatalogSource): string {
     catalogSourceSummary(source),
     source.metadata?.annotations ?? {},
     source.spec,
-    registryAddress(source),
+    // Where the catalog operator serves it (an image's registry Service) and connected to.
+    source.status?.registryService,
+    source.status?.connectionState?.address,
     source.status?.connectionState?.lastObservedState === 'READY',
     // A new connection to the same address: the registry behind it restarted, maybe with new content.
     source.status?.connectionState?.lastConnect,
@@ -93,8 +60,6 @@ function fingerprint(source: CatalogSource): string {
 interface Tracked {
   readonly key: CatalogKey;
   fingerprint: string;
-  address?: string;
-  registry?: RegistryConnection;
   timer?: NodeJS.Timeout;
   running?: Promise<void>;
   again: boolean;
@@ -115,7 +80,6 @@ export class CatalogSourceSync {
   private readonly informer: Informer;
   private readonly tracked = new Map<string, Tracked>();
   private readonly logger: Logger;
-  private readonly connect: (address: string) => RegistryConnection;
   private refreshIntervalMs: number;
   private stopped = false;
 
@@ -123,8 +87,6 @@ export class CatalogSourceSync {
     this.logger = options.logger ?? silentLogger;
     this.informer = new Informer({ client: options.client, kind: catalogSourceKind, logger: this.logger });
     this.refreshIntervalMs = options.refreshIntervalMs ?? 5 * 60_000;
-    const deadlineMs = options.registryDeadlineMs ?? 30_000;
-    this.connect = options.connect ?? ((address) => createRegistryClient(address, { deadlineMs }));
     this.informer.addEventHandler({
       onAdd: (object) => this.observe(object),
       onUpdate: (_old, object) => this.observe(object),
@@ -178,10 +140,7 @@ export class CatalogSourceSync {
     this.stopped = true;
     await this.informer.stop();
     const running = [...this.tracked.values()].map((entry) => entry.running);
-    for (const entry of this.tracked.values()) {
-      clearTimeout(entry.timer);
-      entry.registry?.close();
-    }
+    for (const entry of this.tracked.values()) clearTimeout(entry.timer);
     await Promise.allSettled(running);
   }
 
@@ -205,7 +164,6 @@ export class CatalogSourceSync {
     if (!entry) return;
     this.tracked.delete(id);
     clearTimeout(entry.timer);
-    entry.registry?.close();
     this.options.store.removeCatalog(entry.key);
     this.logger.info('CatalogSource deleted, its packages removed', { catalogSource: id });
   }
@@ -240,20 +198,19 @@ export class CatalogSourceSync {
     const id = catalogKeyString(entry.key);
     const source = this.informer.indexer.get(id) as (CatalogSource & CachedObject) | undefined;
     if (!source) return;
-    const from = isConfigMapCatalog(source)
-      ? `ConfigMap ${entry.key.namespace}/${source.spec?.configMap ?? ''}`
-      : pluggedSourceType(source, this.options.catalogSourceTypes)
-        ? `sourceType ${source.spec?.sourceType ?? ''}`
-        : registryAddress(source);
     const summary = catalogSourceSummary(source);
+    let from = `sourceType ${source.spec?.sourceType ?? ''}`;
     try {
-      const contents = await this.read(entry, source);
+      const spec = await this.locate(source);
       if (this.tracked.get(id) !== entry || this.stopped) return;
-      if (contents === undefined) {
+      if (spec === undefined) {
         this.options.store.removeCatalog(entry.key);
-        this.logger.debug('CatalogSource has no registry address yet; its packages are not served', { catalogSource: id });
+        this.logger.debug('CatalogSource has no registry address yet, or no booted source type; its packages are not served', { catalogSource: id, from });
         return;
       }
+      from = describeWhere(source, spec);
+      const contents = await this.read(source, spec);
+      if (this.tracked.get(id) !== entry || this.stopped) return;
       const manifests: PackageManifest[] = [];
       const problems = [...contents.problems];
       for (const pkg of contents.packages) {
@@ -271,32 +228,30 @@ export class CatalogSourceSync {
       if (this.tracked.get(id) !== entry || this.stopped) return;
       this.options.store.removeCatalog(entry.key);
       delete entry.readAt;
-      // A fresh connection next time: gRPC's own reconnect backoff grows to minutes.
-      entry.registry?.close();
-      delete entry.registry;
       const retryMs = entry.backoff.next();
       this.logger.warn('cannot read the catalog; its packages are not served until it can be read', { catalogSource: id, from, error: describeError(error), retryInMs: retryMs });
       this.schedule(entry, retryMs);
     }
   }
 
-  /**
-   * The catalog's packages: a ConfigMap catalog's from its ConfigMap, any other's from its registry
-   * over gRPC (the connection is kept until the address changes), a booted source type's through
-   * that type; undefined without an address.
-   */
-  private async read(entry: Tracked, source: CatalogSource): Promise<RegistryContents | undefined> {
-    const plugged = pluggedSourceType(source, this.options.catalogSourceTypes);
-    const address = isConfigMapCatalog(source) || plugged ? undefined : registryAddress(source);
-    if (entry.registry && entry.address !== address) {
-      entry.registry.close();
-      delete entry.registry;
-    }
-    entry.address = address;
-    if (isConfigMapCatalog(source)) return readRegistry(await readConfigMapCatalog(this.options.client, source));
-    if (plugged) return readRegistry(await readSourceTypeCatalog(plugged, source));
-    if (address === undefined) return undefined;
-    entry.registry ??= this.connect(address);
-    return readRegistry(entry.registry);
+  /** The spec to open the catalog with: where its type's workload serves it, or its own; undefined when nothing serves it yet or no booted type has its name. */
+  private async locate(source: CatalogSource & CachedObject): Promise<Readonly<Record<string, unknown>> | undefined> {
+    const type = this.options.catalogSourceTypes.get(source.spec?.sourceType ?? '');
+    if (!type) return undefined;
+    return type.workload?.locate ? type.workload.locate(source, this.options.client) : { ...source.spec };
   }
+
+  /** The catalog's packages, read through its source type with a connection opened for this read only. */
+  private async read(source: CatalogSource, spec: Readonly<Record<string, unknown>>): Promise<RegistryContents> {
+    const type = this.options.catalogSourceTypes.get(source.spec?.sourceType ?? '');
+    if (!type) throw new Error(`unknown sourcetype: ${source.spec?.sourceType ?? ''}`);
+    return readRegistry(await readSourceTypeCatalog(type, source, { spec, client: this.options.client }));
+  }
+}
+
+/** Where a catalog is read from, for logs: the address dialed, or the ConfigMap the CatalogSource names. */
+function describeWhere(source: CatalogSource, spec: Readonly<Record<string, unknown>>): string {
+  if (typeof spec.address === 'string' && spec.address) return spec.address;
+  if (source.spec?.configMap) return `ConfigMap ${source.metadata?.namespace ?? ''}/${source.spec.configMap}`;
+  return `sourceType ${source.spec?.sourceType ?? ''}`;
 }

@@ -3,7 +3,7 @@ export { parseCsv, relatedImagesOf, type ParsedCsv } from './csv-description.js'
 export { buildPackageManifest, withDefaultOsArchLabels, type BuiltPackageManifest, type CatalogSourceSummary, type RegistryPackage } from './build-package-manifest.js';
 export { readRegistry, type PackageQueries, type RegistryContents } from './read-registry.js';
 export { PackageManifestStore, type ManifestEvent, type ManifestEventType, type ManifestQuery, type PackageManifestStoreOptions } from './package-manifest-store.js';
-export { CatalogSourceSync, catalogSourceSummary, registryAddress, type CatalogSourceSyncOptions, type RegistryConnection } from './catalog-source-sync.js';
+export { CatalogSourceSync, catalogSourceSummary, type CatalogSourceSyncOptions } from './catalog-source-sync.js';
 export { apiResourceList, createApiHandler, type ApiHandlerOptions } from './api-handler.js';
 export { manifestTable } from './table.js';
 export {
@@ -16,7 +16,6 @@ export {
   type ApiServiceRegistration,
 } from './api-service.js';
 export { followOlmConfigSyncInterval, syncIntervalOf, type OlmConfigSyncIntervalOptions } from './olm-config-sync-interval.js';
-export { isConfigMapCatalog, readConfigMapCatalog } from './configmap-catalog.js';
 export { indexQueries, readSourceTypeCatalog } from './source-type-catalog.js';
 export { selfSignedCertificate, type SelfSignedCertificateOptions, type ServingCertificate } from '@olm/serving-certificate';
 export { startPackageServer, type PackageServer, type PackageServerAccessOptions, type PackageServerOptions } from './package-server.js';

@@ -8,7 +8,7 @@ import { createApiHandler } from './api-handler.js';
 import { defaultPackageServerServiceName, registerApiService, unregisterApiService, type ApiServiceRegistration } from './api-service.js';
 import { withDelegatedAccess } from './auth/delegated-access.js';
 import { followRequestHeaderConfig } from './auth/request-header-config.js';
-import { CatalogSourceSync, type RegistryConnection } from './catalog-source-sync.js';
+import { CatalogSourceSync } from './catalog-source-sync.js';
 import { followOlmConfigSyncInterval } from './olm-config-sync-interval.js';
 import { PackageManifestStore } from './package-manifest-store.js';
 import { selfSignedCertificate, type ServingCertificate } from '@olm/serving-certificate';
@@ -58,10 +58,11 @@ export interface PackageServerOptions {
   /** Follow the OLMConfig `cluster` for the re-read interval (default true). */
   readonly followOlmConfig?: boolean;
   readonly logger?: Logger;
-  /** Opens registry connections; default gRPC (`@olm/registry`). */
-  readonly connect?: (address: string) => RegistryConnection;
-  /** The booted catalog source types (the `catalogSourceTypes` point): CatalogSources of other types than `grpc` and `configmap` are read through them. */
-  readonly catalogSourceTypes?: ReadonlyMap<string, CatalogSourceType>;
+  /**
+   * The booted catalog source types (the `catalogSourceTypes` point): every CatalogSource is read through
+   * its type. Outside a kernel, `@olm/registry`'s `createCatalogSourceTypes()` gives the built-in ones.
+   */
+  readonly catalogSourceTypes: ReadonlyMap<string, CatalogSourceType>;
 }
 
 /**
@@ -111,8 +112,7 @@ export async function startPackageServer(options: PackageServerOptions): Promise
     store,
     logger,
     ...(options.refreshIntervalMs !== undefined ? { refreshIntervalMs: options.refreshIntervalMs } : {}),
-    ...(options.connect !== undefined ? { connect: options.connect } : {}),
-    ...(options.catalogSourceTypes !== undefined ? { catalogSourceTypes: options.catalogSourceTypes } : {}),
+    catalogSourceTypes: options.catalogSourceTypes,
   });
   const watches = new Set<() => void>();
   const api = createApiHandler({

@@ -9,7 +9,7 @@ import { loadCatalog, startRegistryServer, type RegistryServer } from '@olm/regi
 import { startTestCluster, type TestCluster } from '@olm/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageServerApiServiceName, selfSignedCertificate, startPackageServer, type PackageServer } from '../src/index.js';
-import { createNamespace, eventually, exampleCatalogDir, grpcCatalogSource, kubectlAvailable, kubectlFor, type Json } from './helpers.js';
+import { builtInSourceTypes, createNamespace, eventually, exampleCatalogDir, grpcCatalogSource, kubectlAvailable, kubectlFor, type Json } from './helpers.js';
 
 const hasKubectl = kubectlAvailable();
 
@@ -84,7 +84,7 @@ describe('packageserver access control', () => {
     });
     registry = await startRegistryServer({ catalog: await loadCatalog(exampleCatalogDir), port: 0 });
     await client.create(grpcCatalogSource('olm', 'acme-examples', registry.address));
-    packageServer = await startPackageServer({ client, globalNamespace: 'olm', register: { namespace: 'olm' } });
+    packageServer = await startPackageServer({ catalogSourceTypes: builtInSourceTypes, client, globalNamespace: 'olm', register: { namespace: 'olm' } });
     await packageServer.waitForSync(30_000);
     await eventually(async () => {
       const apiService = await client.get<Json>({ apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', name: packageServerApiServiceName });
@@ -205,7 +205,7 @@ describe('packageserver access control options', () => {
 
   it('with maxPendingReviews exhausted, answers 429 at once naming the option instead of queueing reviews', async () => {
     const cluster = await startTestCluster({ tls: true, namespaces: ['olm'] });
-    const server = await startPackageServer({ client: cluster.client, access: { maxPendingReviews: 0 } });
+    const server = await startPackageServer({ catalogSourceTypes: builtInSourceTypes, client: cluster.client, access: { maxPendingReviews: 0 } });
     try {
       const answer = await get(server, listPath, { Authorization: `Bearer ${cluster.server.token}` });
       expect(answer.status).toBe(429);
@@ -220,7 +220,7 @@ describe('packageserver access control options', () => {
 
   it('with anonymous on, authorizes a request without credentials as system:anonymous (403 unless RBAC allows it)', async () => {
     const cluster = await startTestCluster({ tls: true, namespaces: ['olm'] });
-    const server = await startPackageServer({ client: cluster.client, access: { anonymous: true } });
+    const server = await startPackageServer({ catalogSourceTypes: builtInSourceTypes, client: cluster.client, access: { anonymous: true } });
     try {
       const { retryAfter: _retryAfter, ...answer } = await get(server, '/apis');
       expect(answer).toEqual({

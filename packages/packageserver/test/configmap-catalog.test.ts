@@ -3,7 +3,7 @@ import type { ApiServer } from '@olm/local-apiserver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPackageServer, type PackageManifest, type PackageServer } from '../src/index.js';
 import { recordingLogger } from '@olm/testing';
-import { createNamespace, eventually, startCluster, type Json } from './helpers.js';
+import { builtInSourceTypes, createNamespace, eventually, startCluster, type Json } from './helpers.js';
 
 // ConfigMap values are YAML; JSON is YAML too.
 const crd = {
@@ -70,7 +70,7 @@ describe('ConfigMap CatalogSources', () => {
     await cluster.client.create(configMapCatalogSource('olm', 'widgets', 'widgets'));
     // Not there yet: read once it appears (the retry), without any change to the CatalogSource.
     await cluster.client.create(configMapCatalogSource('team-b', 'late', 'late-catalog', 'internal'));
-    packageServer = await startPackageServer({ client: cluster.client, globalNamespace: 'olm', register: { namespace: 'olm' }, logger });
+    packageServer = await startPackageServer({ catalogSourceTypes: builtInSourceTypes, client: cluster.client, globalNamespace: 'olm', register: { namespace: 'olm' }, logger });
     await packageServer.waitForSync(30_000);
   }, 60_000);
 

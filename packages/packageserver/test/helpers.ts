@@ -2,12 +2,16 @@ import { get as httpsGet } from 'node:https';
 import { fileURLToPath } from 'node:url';
 import type { CachedObject } from '@olm/core';
 import type { ApiServer } from '@olm/local-apiserver';
+import { createCatalogSourceTypes, loadCatalog } from '@olm/registry';
 import { startTestCluster, type TestCluster } from '@olm/testing';
 
 export { createNamespace, eventually, grpcCatalogSource, kubectlAvailable, kubectlBinary, kubectlFor, type KubectlResult } from '@olm/testing';
 
 export const exampleCatalogDir = fileURLToPath(new URL('../../../examples/catalog', import.meta.url));
 export const realCatalogDir = fileURLToPath(new URL('../../../../shared/catalogs/certified-operators-v4.18', import.meta.url));
+
+/** The registry plugin's catalog source types (grpc, configmap, internal, fbc-directory), as a distribution boots them. */
+export const builtInSourceTypes = new Map(createCatalogSourceTypes({ loadDirectory: (directory) => loadCatalog(directory) }).map((type) => [type.sourceType, type]));
 
 export type Json = CachedObject & { metadata: any; [key: string]: any };
 

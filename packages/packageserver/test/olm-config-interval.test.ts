@@ -3,7 +3,7 @@ import type { ApiServer } from '@olm/local-apiserver';
 import { loadCatalog, startRegistryServer, type RegistryServer } from '@olm/registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPackageServer, type PackageServer } from '../src/index.js';
-import { eventually, exampleCatalogDir, grpcCatalogSource, startCluster } from './helpers.js';
+import { builtInSourceTypes, eventually, exampleCatalogDir, grpcCatalogSource, startCluster } from './helpers.js';
 
 /**
  * The OLMConfig `cluster`'s `spec.features.packageServerSyncInterval` sets how often the
@@ -38,7 +38,7 @@ describe('packageserver re-read interval from the OLMConfig', () => {
     registry = await startRegistryServer({ catalog: await loadCatalog(exampleCatalogDir), port: 0 });
     await cluster.client.create(grpcCatalogSource('olm', 'acme-examples', registry.address));
     // Upstream's --interval: the default while no OLMConfig sets one.
-    packageServer = await startPackageServer({ client: cluster.client, tls: false, refreshIntervalMs: 1000, logger });
+    packageServer = await startPackageServer({ catalogSourceTypes: builtInSourceTypes, client: cluster.client, tls: false, refreshIntervalMs: 1000, logger });
     await packageServer.waitForSync(30_000);
   }, 60_000);
   afterAll(async () => {

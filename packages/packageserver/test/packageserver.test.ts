@@ -7,7 +7,7 @@ import type { ApiServer } from '@olm/local-apiserver';
 import { loadCatalog, startRegistryServer, type RegistryServer } from '@olm/registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageServerApiServiceName, startPackageServer, type PackageServer } from '../src/index.js';
-import { adminGet, createNamespace, eventually, exampleCatalogDir, grpcCatalogSource, kubectlAvailable, kubectlFor, startCluster, type Json } from './helpers.js';
+import { builtInSourceTypes, adminGet, createNamespace, eventually, exampleCatalogDir, grpcCatalogSource, kubectlAvailable, kubectlFor, startCluster, type Json } from './helpers.js';
 
 const hasKubectl = kubectlAvailable();
 if (!hasKubectl) console.warn('packageserver kubectl checks skipped: kubectl --client failed (set KUBECTL to a kubectl binary)');
@@ -47,7 +47,7 @@ describe('packageserver behind the local API server', () => {
       }),
     );
     await client.create(grpcCatalogSource('team-a', 'team-catalog', teamRegistry.address, { spec: { displayName: 'Team A catalog', publisher: 'Team A', priority: 5 } }));
-    packageServer = await startPackageServer({ client, globalNamespace: 'olm', register: { namespace: 'olm' } });
+    packageServer = await startPackageServer({ catalogSourceTypes: builtInSourceTypes, client, globalNamespace: 'olm', register: { namespace: 'olm' } });
     await packageServer.waitForSync(30_000);
     await eventually(async () => {
       const apiService = await client.get<Json>({ apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', name: packageServerApiServiceName });

@@ -1,5 +1,5 @@
 import { boot, kubeClient, provision } from '@olm/core';
-import { loadCatalog, startRegistryServer } from '@olm/registry';
+import { loadCatalog, registryPlugin, startRegistryServer } from '@olm/registry';
 import { describe, expect, it } from 'vitest';
 import { createPackageServerPlugin } from '../src/index.js';
 import { adminGet, eventually, exampleCatalogDir, grpcCatalogSource, startCluster, type Json } from './helpers.js';
@@ -11,11 +11,12 @@ describe('the packageserver plugin', () => {
     try {
       await cluster.client.create(grpcCatalogSource('olm', 'acme-examples', registry.address));
       const kernel = await boot({
-        plugins: [createPackageServerPlugin({ globalNamespace: 'olm', register: { namespace: 'olm' } })],
+        // The registry plugin brings the catalog source types (grpc here) the packageserver reads catalogs through.
+        plugins: [registryPlugin, createPackageServerPlugin({ globalNamespace: 'olm', register: { namespace: 'olm' } })],
         // The cluster's own client: the plugin shares it rather than building one.
         provide: [provision(kubeClient, cluster.client)],
       });
-      expect(kernel.plugins.map((plugin) => plugin.id)).toEqual(['packageserver']);
+      expect(kernel.plugins.map((plugin) => plugin.id)).toEqual(['registry', 'packageserver']);
       const names = await eventually(async () => {
         const list = await cluster.client.request({ method: 'GET', path: '/apis/packages.operators.coreos.com/v1/namespaces/default/packagemanifests' }) as Json;
         return list.items.length === 3 ? list.items.map((item: Json) => item.metadata.name) : undefined;

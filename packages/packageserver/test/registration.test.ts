@@ -3,7 +3,7 @@ import type { ApiServer } from '@olm/local-apiserver';
 import { loadCatalog, startRegistryServer, type RegistryServer } from '@olm/registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageServerApiServiceName, startPackageServer, waitForApiService } from '../src/index.js';
-import { exampleCatalogDir, grpcCatalogSource, kubectlAvailable, kubectlFor, startCluster, type Json } from './helpers.js';
+import { builtInSourceTypes, exampleCatalogDir, grpcCatalogSource, kubectlAvailable, kubectlFor, startCluster, type Json } from './helpers.js';
 
 const hasKubectl = kubectlAvailable();
 
@@ -32,7 +32,7 @@ describe('registering, unregistering and re-registering the APIService', () => {
   });
 
   it('waits until the group is served, and with unregisterOnStop removes the APIService and Service on stop', async () => {
-    const server = await startPackageServer({ client: cluster.client, register: { namespace: 'olm', unregisterOnStop: true } });
+    const server = await startPackageServer({ catalogSourceTypes: builtInSourceTypes, client: cluster.client, register: { namespace: 'olm', unregisterOnStop: true } });
     try {
       await server.waitForSync(30_000);
       await waitForApiService(cluster.client, { timeoutMs: 15_000 });
@@ -46,14 +46,14 @@ describe('registering, unregistering and re-registering the APIService', () => {
   });
 
   it('re-registers over a stale registration (another port and certificate), leaving kubectl nothing to warn about', async () => {
-    const first = await startPackageServer({ client: cluster.client, register: { namespace: 'olm' } });
+    const first = await startPackageServer({ catalogSourceTypes: builtInSourceTypes, client: cluster.client, register: { namespace: 'olm' } });
     await first.stop(); // as a killed process would: the registration stays, pointing at a closed port
     expect((await apiService())?.spec.service.port).toBe(first.port);
     await expect(waitForApiService(cluster.client, { timeoutMs: 1500 })).rejects.toThrow(
       `APIService ${packageServerApiServiceName} did not become available within 1500 ms`,
     );
 
-    const second = await startPackageServer({ client: cluster.client, register: { namespace: 'olm', unregisterOnStop: true } });
+    const second = await startPackageServer({ catalogSourceTypes: builtInSourceTypes, client: cluster.client, register: { namespace: 'olm', unregisterOnStop: true } });
     try {
       expect(second.port).not.toBe(first.port);
       await second.waitForSync(30_000);

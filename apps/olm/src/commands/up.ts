@@ -49,6 +49,10 @@ export interface UpOptions {
   readonly bundleImageLimits?: Partial<BundleImageLimits>;
   /** Bounds of one image's signature verification (`--signature-max-*`). */
   readonly signatureLimits?: ReturnType<typeof signatureLimitsOf>;
+  /** Start the controllers in this process (default); false leaves them to `olm run` against the kubeconfig. */
+  readonly controllers?: boolean;
+  /** Start the packageserver in this process (default); false leaves it to `olm packageserver`. */
+  readonly packageServer?: boolean;
   /** Stop as soon as everything started (tests, smoke checks). */
   readonly exitAfterStart?: boolean;
   /** Stop after this many milliseconds (tests). */
@@ -80,11 +84,16 @@ export async function runUp(
   const dataDir = options.dataDir !== undefined ? resolve(options.dataDir) : undefined;
   // A mistyped --catalog fails before anything starts.
   for (const directory of options.catalogs ?? []) await checkCatalogDirectory(directory);
-  const [{ KubeClient }, local, account, { startControllers }] = await Promise.all([
+  if (distribution.v0Apis === false && (options.catalogs ?? []).length > 0) {
+    throw usageError(
+      `--catalog serves a directory as a CatalogSource, an OLM v0 API that ${distribution.name} does not serve; ` +
+        'create a ClusterCatalog for an image instead, or run olm up',
+    );
+  }
+  const [{ KubeClient }, local, account] = await Promise.all([
     import('@olm/controller-runtime'),
     import('../local-olm.js'),
     import('../controller-account.js'),
-    import('../runtime/controllers.js'),
   ]);
   await checkKubernetesVersion(options.kubernetesVersion);
   out('starting the local Kubernetes API server...\n');
@@ -100,57 +109,31 @@ export async function runUp(
     // The controllers hold the rights a deployed OLM holds, not the admin's: what they lack shows here first.
     await account.applyControllerRbac(client, deployDirectory);
     const controllerKubeconfig = await account.serviceAccountKubeconfig(client, server, account.controllerAccount);
-    out('serving catalogs...\n');
-    catalogs = await local.serveCatalogs(
-      client,
-      [
-        { name: 'acme-examples', directory: exampleCatalogDirectory },
-        ...(options.catalogs ?? []).map((directory) => ({ name: local.catalogSourceName(directory), directory })),
-      ],
-      olmNamespace,
-      options.catalogLimits,
-    );
-    for (const catalog of catalogs) out(`  CatalogSource ${olmNamespace}/${catalog.name}: ${catalog.directory} on ${catalog.address}\n`);
-    watcher = local.watchCatalogs(client, catalogs, olmNamespace, out);
-    out('starting the packageserver...\n');
-    packageServer = await startLocalPackageServer(client, options, distribution, out);
-    const catalogServerCa = join(dirname(server.kubeconfigPath), 'catalogd-ca.crt');
-    const catalogServerCertificate = await local.localCatalogServerCertificate(options.host, catalogServerCa);
-    out('starting the controllers...\n');
-    // One local process: no other replica to elect a leader among.
-    const controllers = await startControllers({
-      // The controllers' own client, as their ServiceAccount (set-up and packageserver share the admin's).
-      kubeconfig: controllerKubeconfig,
-      plugins: distribution.distributionPlugins({
-        namespace: olmNamespace,
-        leaderElection: false,
-        ...(options.insecureRegistries?.length ? { insecureRegistries: options.insecureRegistries } : {}),
-        ...(options.installPlanRetryTimeoutMs !== undefined ? { installPlanRetryTimeoutMs: options.installPlanRetryTimeoutMs } : {}),
-        ...(options.resolutionBudget !== undefined ? { resolutionBudget: options.resolutionBudget } : {}),
-        ...(options.bundleUnpackTimeoutMs !== undefined ? { bundleUnpackTimeoutMs: options.bundleUnpackTimeoutMs } : {}),
-        ...(options.bundleImageLimits ? { bundleImageLimits: options.bundleImageLimits } : {}),
-        ...(options.signatureLimits ? { signatureLimits: options.signatureLimits } : {}),
-        clusterCatalog: {
-          server: { host: options.host, port: 0, tls: catalogServerCertificate },
-          directories: { [local.exampleClusterCatalogName]: exampleCatalogDirectory },
-        },
-      }),
-      metricsPort: options.metricsPort ?? 0,
-      metricsHost: options.host,
-      logLevel: options.logLevel ?? 'warn',
-    });
-    try {
-      const exampleBase = await local.serveExampleClusterCatalog(client);
-      out(`  booted ${controllers.kernel.plugins.map((plugin) => plugin.id).join(', ')}\n`);
-      out(`  as ServiceAccount ${account.controllerAccount.namespace}/${account.controllerAccount.name} with the rights of deploy/10-rbac.yaml\n`);
-      out(`  metrics, health and readiness on ${controllers.operationsUrl} (/metrics, /healthz, /readyz)\n`);
-      out(`  ClusterCatalog ${local.exampleClusterCatalogName}: ${exampleBase} (/api/v1/all; CA ${catalogServerCa})\n`);
-      printNextSteps(server.kubeconfigPath, out);
-      if (!options.exitAfterStart) out('running; press Ctrl-C to stop\n');
-      const reason = await untilStopped(options);
-      if (reason === 'SIGINT' || reason === 'SIGTERM') out(`received ${reason}, stopping\n`);
-    } finally {
-      await controllers.stop();
+    const v0Apis = distribution.v0Apis !== false;
+    if (v0Apis) {
+      out('serving catalogs...\n');
+      catalogs = await local.serveCatalogs(
+        client,
+        [
+          { name: 'acme-examples', directory: exampleCatalogDirectory },
+          ...(options.catalogs ?? []).map((directory) => ({ name: local.catalogSourceName(directory), directory })),
+        ],
+        olmNamespace,
+        options.catalogLimits,
+      );
+      for (const catalog of catalogs) out(`  CatalogSource ${olmNamespace}/${catalog.name}: ${catalog.directory} on ${catalog.address}\n`);
+      watcher = local.watchCatalogs(client, catalogs, olmNamespace, out);
+    }
+    if (v0Apis && options.packageServer !== false) {
+      out('starting the packageserver...\n');
+      packageServer = await startLocalPackageServer(client, options, distribution, out);
+    }
+    if (options.controllers === false) {
+      out(`  no controllers in this process: run them with olm run --kubeconfig ${server.kubeconfigPath}\n`);
+      printNextSteps(server.kubeconfigPath, distribution, out);
+      await runUntilStopped(options, out);
+    } else {
+      await runControllersInProcess(client, server, controllerKubeconfig, options, distribution, out);
     }
   } finally {
     watcher?.stop();
@@ -160,6 +143,60 @@ export async function runUp(
     await server.stop();
   }
   out('stopped\n');
+}
+
+/** The distribution's controllers in this process, as the ServiceAccount `controllerKubeconfig` names, until stopped. */
+async function runControllersInProcess(
+  client: KubeClient,
+  server: ApiServer,
+  controllerKubeconfig: string,
+  options: UpOptions,
+  distribution: Distribution,
+  out: (text: string) => void,
+): Promise<void> {
+  const [local, account, { startControllers }] = await Promise.all([import('../local-olm.js'), import('../controller-account.js'), import('../runtime/controllers.js')]);
+  const catalogServerCa = join(dirname(server.kubeconfigPath), 'catalogd-ca.crt');
+  const catalogServerCertificate = await local.localCatalogServerCertificate(options.host, catalogServerCa);
+  out('starting the controllers...\n');
+  // One local process: no other replica to elect a leader among.
+  const controllers = await startControllers({
+    // The controllers' own client, as their ServiceAccount (set-up and packageserver share the admin's).
+    kubeconfig: controllerKubeconfig,
+    plugins: distribution.distributionPlugins({
+      namespace: olmNamespace,
+      leaderElection: false,
+      ...(options.insecureRegistries?.length ? { insecureRegistries: options.insecureRegistries } : {}),
+      ...(options.installPlanRetryTimeoutMs !== undefined ? { installPlanRetryTimeoutMs: options.installPlanRetryTimeoutMs } : {}),
+      ...(options.resolutionBudget !== undefined ? { resolutionBudget: options.resolutionBudget } : {}),
+      ...(options.bundleUnpackTimeoutMs !== undefined ? { bundleUnpackTimeoutMs: options.bundleUnpackTimeoutMs } : {}),
+      ...(options.bundleImageLimits ? { bundleImageLimits: options.bundleImageLimits } : {}),
+      ...(options.signatureLimits ? { signatureLimits: options.signatureLimits } : {}),
+      clusterCatalog: {
+        server: { host: options.host, port: 0, tls: catalogServerCertificate },
+        directories: { [local.exampleClusterCatalogName]: exampleCatalogDirectory },
+      },
+    }),
+    metricsPort: options.metricsPort ?? 0,
+    metricsHost: options.host,
+    logLevel: options.logLevel ?? 'warn',
+  });
+  try {
+    const exampleBase = await local.serveExampleClusterCatalog(client);
+    out(`  booted ${controllers.kernel.plugins.map((plugin) => plugin.id).join(', ')}\n`);
+    out(`  as ServiceAccount ${account.controllerAccount.namespace}/${account.controllerAccount.name} with the rights of deploy/10-rbac.yaml\n`);
+    out(`  metrics, health and readiness on ${controllers.operationsUrl} (/metrics, /healthz, /readyz)\n`);
+    out(`  ClusterCatalog ${local.exampleClusterCatalogName}: ${exampleBase} (/api/v1/all; CA ${catalogServerCa})\n`);
+    printNextSteps(server.kubeconfigPath, distribution, out);
+    await runUntilStopped(options, out);
+  } finally {
+    await controllers.stop();
+  }
+}
+
+async function runUntilStopped(options: UpOptions, out: (text: string) => void): Promise<void> {
+  if (!options.exitAfterStart) out('running; press Ctrl-C to stop\n');
+  const reason = await untilStopped(options);
+  if (reason === 'SIGINT' || reason === 'SIGTERM') out(`received ${reason}, stopping\n`);
 }
 
 async function checkKubernetesVersion(version: string | undefined): Promise<void> {
@@ -232,9 +269,14 @@ async function startLocalPackageServer(client: KubeClient, options: UpOptions, d
   return packageServer;
 }
 
-function printNextSteps(kubeconfigPath: string, out: (text: string) => void): void {
+function printNextSteps(kubeconfigPath: string, distribution: Distribution, out: (text: string) => void): void {
   out(`\nOLM is up. kubeconfig: ${kubeconfigPath}\n`);
   out(`  export KUBECONFIG=${kubeconfigPath}\n`);
+  if (distribution.v0Apis === false) {
+    out('  kubectl get clustercatalogs                                   # the example catalog over catalogd\'s HTTPS API\n');
+    out('  kubectl get clusterextensions                                 # packages installed from the ClusterCatalogs (see packages/controller-cluster-extension)\n');
+    return;
+  }
   out(`  kubectl get catalogsources -n ${olmNamespace}\n`);
   out('  kubectl get clustercatalogs                                   # OLM v1: the example catalog over catalogd\'s HTTPS API\n');
   out('  kubectl get packagemanifests -n operators                    # the operators the catalogs offer\n');
@@ -280,12 +322,14 @@ export function registerUpCommand(program: Command, distribution: Distribution =
     .option('--install-plan-retry-timeout <duration>', 'how long an InstallPlan whose steps fail is retried before it fails (default 1m)')
     .option('--kubernetes-version <version>', 'the Kubernetes version the local API server reports, e.g. v1.28.3 (default v1.32.4)')
     .option('--bundle-unpack-timeout <duration>', 'how long a bundle image unpack may take before it fails with DeadlineExceeded (default 10m, 0 for none)')
+    .option('--no-controllers', 'start no controllers: run them apart with olm run --kubeconfig <this kubeconfig> (one process per --controllers set, as on a real cluster)')
+    .option('--no-packageserver', 'start no packageserver: run it apart with olm packageserver --kubeconfig <this kubeconfig>')
     .addOption(new Option('--rollout-delay <ms>', 'how long simulated Deployments take to become available').argParser(parseMilliseconds).hideHelp());
   addBundleImageLimitOptions(command);
   addSignatureLimitOptions(command);
   addCatalogLimitOptions(command);
   addResolutionOptions(command);
-  addStopOptions(command).action(async (options: BundleImageLimitFlagValues & SignatureLimitFlagValues & CatalogLimitOptions & { port: number; host: string; dataDir?: string; kubeconfig?: string; catalog: string[]; insecureRegistry: string[]; installPlanRetryTimeout?: string; bundleUnpackTimeout?: string; metricsPort: number; logLevel: LogLevel; exitAfterStart?: boolean; runFor?: number; rolloutDelay?: number; resolutionBudget?: number; kubernetesVersion?: string }) => {
+  addStopOptions(command).action(async (options: BundleImageLimitFlagValues & SignatureLimitFlagValues & CatalogLimitOptions & { port: number; host: string; dataDir?: string; kubeconfig?: string; catalog: string[]; insecureRegistry: string[]; installPlanRetryTimeout?: string; bundleUnpackTimeout?: string; metricsPort: number; logLevel: LogLevel; controllers: boolean; packageserver: boolean; exitAfterStart?: boolean; runFor?: number; rolloutDelay?: number; resolutionBudget?: number; kubernetesVersion?: string }) => {
     const retryTimeoutMs = await parseDurationFlag('--install-plan-retry-timeout', options.installPlanRetryTimeout);
     const unpackTimeoutMs = await parseDurationFlag('--bundle-unpack-timeout', options.bundleUnpackTimeout, { allowZero: true });
     const limits = bundleImageLimitsOf(options);
@@ -304,6 +348,8 @@ export function registerUpCommand(program: Command, distribution: Distribution =
       ...(signatureLimits ? { signatureLimits } : {}),
       ...(options.dataDir !== undefined ? { dataDir: options.dataDir } : {}),
       ...(options.kubeconfig !== undefined ? { kubeconfig: options.kubeconfig } : {}),
+      controllers: options.controllers,
+      packageServer: options.packageserver,
       ...(options.exitAfterStart ? { exitAfterStart: true } : {}),
       ...(options.runFor !== undefined ? { runFor: options.runFor } : {}),
       ...(options.rolloutDelay !== undefined ? { rolloutDelayMs: options.rolloutDelay } : {}),

@@ -1,4 +1,6 @@
 import { createKeyedExtensionPoint } from '../kernel/extension-point.js';
+import type { CatalogSourceWorkload } from './catalog-source-workload.js';
+import type { KubeClient } from './kube-client.js';
 import type { CatalogBundle, CatalogContent } from './model.js';
 
 /** gRPC connectivity states, as upstream reports them in `status.connectionState.lastObservedState`. */
@@ -9,6 +11,8 @@ export interface CatalogSourceRequest {
   readonly name: string;
   readonly namespace: string;
   readonly spec: Readonly<Record<string, unknown>>;
+  /** The caller's cluster client, for a type that reads the cluster (a ConfigMap catalog); absent offline (`olm resolve`). */
+  readonly client?: KubeClient;
 }
 
 /** One bundle of a catalog, named the way a registry's `GetBundle` asks for it: in a channel it is in. */
@@ -63,10 +67,20 @@ export interface CatalogConnection {
   close(): Promise<void>;
 }
 
-/** A way to reach a catalog, keyed by CatalogSource `spec.sourceType` (`grpc`, `configmap`, …). */
+/**
+ * A way to reach a catalog, keyed by CatalogSource `spec.sourceType` (`grpc`, `configmap`, …). The
+ * catalog operator and the packageserver reach every type, built-in or not, through these members only.
+ */
 export interface CatalogSourceType {
   readonly sourceType: string;
   open(request: CatalogSourceRequest): Promise<CatalogConnection>;
+  /**
+   * Why `spec` cannot be served, in the words status shows (reason `SpecInvalidError`), or undefined.
+   * Without it every spec of the type is accepted.
+   */
+  validate?(spec: Readonly<Record<string, unknown>>): string | undefined;
+  /** What the type runs or reads in the cluster to serve a CatalogSource (a registry Pod and Service, a ConfigMap); none for a catalog reached as it is. */
+  readonly workload?: CatalogSourceWorkload;
 }
 
 export const catalogSourceTypes = createKeyedExtensionPoint<CatalogSourceType>({

@@ -34,6 +34,7 @@ export const olmExtensionPoints = {
 export * from './bundle-puller.js';
 export * from './catalog-content-server.js';
 export * from './catalog-source-types.js';
+export * from './catalog-source-workload.js';
 export * from './constraint-evaluators.js';
 export * from './image-signatures.js';
 export * from './install-strategies.js';

@@ -1,5 +1,6 @@
-import type { CatalogSourceType } from '@olm/core';
+import type { CatalogSourceType, KubeClient } from '@olm/core';
 import { catalogFromConfigMapData } from './configmap-catalog.js';
+import { configMapWorkload } from './configmap-workload.js';
 import { CatalogSourceErrorCodes, specInvalid } from './errors.js';
 import { createLoadedConnection } from './loaded-connection.js';
 import { OlmError } from '@olm/core';
@@ -9,7 +10,7 @@ import type { CatalogLimits } from '../catalog-limits.js';
 export type FetchConfigMap = (reference: { readonly namespace: string; readonly name: string }) => Promise<Readonly<Record<string, string>>>;
 
 export interface ConfigMapSourceTypeOptions {
-  /** Without it, opening a configmap catalog fails with `OLM_REGISTRY_SOURCE_UNAVAILABLE`. */
+  /** Default: through the client the caller opens with; without either, opening fails with `OLM_REGISTRY_SOURCE_UNAVAILABLE`. */
   readonly fetchConfigMap?: FetchConfigMap;
   /** `configmap` (default) or upstream's alias `internal`. */
   readonly sourceType?: 'configmap' | 'internal';
@@ -20,12 +21,15 @@ export interface ConfigMapSourceTypeOptions {
 /**
  * `sourceType: configmap` (and `internal`): the ConfigMap named by `spec.configMap`, in the
  * CatalogSource's namespace, holding `customResourceDefinitions`, `clusterServiceVersions` and
- * `packages`. Each `load()` fetches it again.
+ * `packages`. Each `load()` fetches it again. Its workload reads the ConfigMap on each pass of the
+ * catalog operator (`ConfigMapError`, `status.configMapReference`).
  */
 export function createConfigMapSourceType(options: ConfigMapSourceTypeOptions = {}): CatalogSourceType {
   const sourceType = options.sourceType ?? 'configmap';
   return {
     sourceType,
+    validate: (spec) => (spec.configMap ? undefined : `configmap name unset: must be set for sourcetype: ${sourceType}`),
+    workload: configMapWorkload,
     async open(request) {
       const name = request.spec.configMap;
       if (typeof name !== 'string' || name === '') {
@@ -34,10 +38,10 @@ export function createConfigMapSourceType(options: ConfigMapSourceTypeOptions = 
           field: 'spec.configMap',
         });
       }
-      const fetchConfigMap = options.fetchConfigMap;
+      const fetchConfigMap = options.fetchConfigMap ?? (request.client ? fetchThrough(request.client) : undefined);
       if (!fetchConfigMap) {
         throw new OlmError(CatalogSourceErrorCodes.unavailable, `sourceType ${sourceType} cannot read ConfigMap ${request.namespace}/${name}: no ConfigMap reader was configured`, {
-          details: { hint: 'pass fetchConfigMap to createConfigMapSourceType / createCatalogSourceTypes' },
+          details: { hint: 'open it with a client, or pass fetchConfigMap to createConfigMapSourceType / createCatalogSourceTypes' },
         });
       }
       const reference = { namespace: request.namespace, name };
@@ -47,3 +51,14 @@ export function createConfigMapSourceType(options: ConfigMapSourceTypeOptions = 
     },
   };
 }
+
+/** A ConfigMap's data read with the caller's client. */
+function fetchThrough(client: KubeClient): FetchConfigMap {
+  return async ({ namespace, name }) => {
+    const configMap = await client.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace, name });
+    return isStringRecord(configMap.data) ? configMap.data : {};
+  };
+}
+
+const isStringRecord = (value: unknown): value is Record<string, string> =>
+  typeof value === 'object' && value !== null && Object.values(value).every((entry) => typeof entry === 'string');

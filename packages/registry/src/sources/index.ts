@@ -4,3 +4,5 @@ export { createConfigMapSourceType, type ConfigMapSourceTypeOptions, type FetchC
 export { CatalogSourceErrorCodes } from './errors.js';
 export { createFbcDirectorySourceType, fbcDirectorySourceType, type FbcDirectorySourceTypeOptions } from './fbc-directory-source.js';
 export { createGrpcSourceType, type GrpcSourceTypeOptions } from './grpc-source.js';
+export type { RegistryPodOptions } from './registry-pod/registry-pod-workload.js';
+export type { RegistryServiceRouting } from './registry-pod/service-address.js';
