@@ -3,9 +3,9 @@ import { OlmError } from '@olm/core';
 import { EventRecorder, isNotFound, KubeClient as ClientNodeKubeClient } from '@olm/controller-runtime';
 import type { Registry } from 'prom-client';
 import { createCsvReconciler } from './csv-reconciler.js';
-import { createDeploymentInstallStrategy } from './deployment-install.js';
-import { createCsvMetrics, type CsvMetrics } from './metrics.js';
-import { createOlmConfigReconciler } from './olm-config-reconciler.js';
+import { createDeploymentInstallStrategy } from './install/deployment/deployment-install.js';
+import { createCsvMetrics, type CsvMetrics } from './status/metrics.js';
+import { createOlmConfigReconciler } from './copies/olm-config-reconciler.js';
 import type { Shared } from './shared.js';
 
 export interface CsvControllerOptions {

@@ -1,14 +1,14 @@
 import { CSVCleanupFinalizer } from '@olm/api';
 import { isNotFound, updateObject } from '@olm/controller-runtime';
 import type { ReconcileContext } from '@olm/core';
-import { deleteOwnedApiServices } from './api-services.js';
-import { deleteAuthReaderBindings } from './cert-install.js';
-import { hasCertResources } from './cert-resources.js';
-import { copiesOf } from './csv-copies.js';
+import { deleteOwnedApiServices } from './serving/api-services.js';
+import { deleteAuthReaderBindings } from './serving/cert-install.js';
+import { hasCertResources } from './serving/cert-resources.js';
+import { copiesOf } from './copies/csv-copies.js';
 import type { CsvMemory } from './csv-memory.js';
 import { type Csv, csvReference, type Shared } from './shared.js';
-import { deleteTargetRbac } from './target-rbac.js';
-import { deleteWebhookConfigurations } from './webhooks.js';
+import { deleteTargetRbac } from './copies/target-rbac.js';
+import { deleteWebhookConfigurations } from './serving/webhooks.js';
 
 /** What removing a CSV's leftovers takes. */
 type FinalizerServices = Pick<Shared, 'client' | 'rbac' | 'metrics'>;

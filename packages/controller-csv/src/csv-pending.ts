@@ -1,11 +1,11 @@
 import { CSVMessages, CSVPhases, CSVReasons } from '@olm/api';
 import { isSemanticallyEqual } from '@olm/controller-runtime';
 import type { ReconcileContext, ReconcileResult } from '@olm/core';
-import { invalidStrategy, setPhase, strategyFor } from './csv-phase.js';
+import { invalidStrategy, setPhase, strategyFor } from './status/csv-phase.js';
 import { crdOwnerConflict, replacedCsv } from './csv-replacement.js';
-import { apiServiceOwnerConflict, notUpgradeableReason, requirementsOf } from './csv-requirements.js';
+import { apiServiceOwnerConflict, notUpgradeableReason, requirementsOf } from './requirements/csv-requirements.js';
 import type { Csv, Shared } from './shared.js';
-import { webhookDescriptionProblem } from './webhook-descriptions.js';
+import { webhookDescriptionProblem } from './serving/webhook-descriptions.js';
 
 /** Pending: the upgrade gate, the install strategy, the requirements and owner conflicts, then InstallReady. */
 export async function pending(shared: Shared, csv: Csv, context: ReconcileContext): Promise<ReconcileResult | void> {

@@ -3,7 +3,7 @@ import { isCopied, Labels, OLMConfigName } from '@olm/api';
 import type { InstallStrategy, KubeClient, Logger, ObjectReader, RbacGenerator } from '@olm/core';
 import type { EventRecorder } from '@olm/controller-runtime';
 import { Kinds } from './kinds.js';
-import type { CsvMetrics } from './metrics.js';
+import type { CsvMetrics } from './status/metrics.js';
 
 /** The cached CSV: `@olm/api`'s one type for it. */
 export type Csv = CachedCsv;

@@ -1,5 +1,5 @@
 import type { CachedObject, InstallStrategy } from '@olm/core';
-import { createDeploymentInstallStrategy } from '../src/deployment-install.js';
+import { createDeploymentInstallStrategy } from '../src/install/deployment/deployment-install.js';
 import { describe, expect, it } from 'vitest';
 import { Kinds } from '../src/kinds.js';
 import { createNamespace, createOperatorGroup, csv, getCsv, groupSynced, historyUntil, namespaceWithGroup, sleep, useController, waitForPhase, type CsvObject } from './helpers.js';

@@ -19,8 +19,8 @@ import {
   servicePorts,
 } from './cert-resources.js';
 import { certificateRotatesAt, generateCertificateAuthority, pemSha256, servingCertificateProblem, type CertificateAuthority } from './certificates.js';
-import { ownerLabels, type CsvForDeployment } from './deployment-strategy.js';
-import { fieldManager } from './kinds.js';
+import { ownerLabels, type CsvForDeployment } from '../install/deployment/deployment-strategy.js';
+import { fieldManager } from '../kinds.js';
 import type { ServingSnapshot } from './serving-snapshot.js';
 
 type JsonObject = Record<string, unknown>;

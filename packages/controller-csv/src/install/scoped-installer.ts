@@ -1,6 +1,6 @@
 import { installIdentity } from '@olm/api';
 import type { KubeClient, ObjectReader } from '@olm/core';
-import { Kinds } from './kinds.js';
+import { Kinds } from '../kinds.js';
 
 /** The client a CSV's install strategy runs with, or why there is none yet. */
 export type Installer = { readonly client?: KubeClient } | { readonly unavailable: string };

@@ -1,5 +1,5 @@
 import type { ClusterServiceVersion } from '@olm/api';
-import { strategyDeploymentNames } from './requirements.js';
+import { strategyDeploymentNames } from '../requirements/requirements.js';
 
 /**
  * Why OLM cannot compute the deployments it expects (upstream: the owned APIServices and webhooks are

@@ -1,18 +1,18 @@
 import { CSVMessages, CSVPhases, CSVReasons } from '@olm/api';
 import { describeError, type ReconcileContext, type ReconcileResult } from '@olm/core';
 import { upsertOwnedFields } from '@olm/controller-runtime';
-import { apiServiceResourceProblem } from './api-services.js';
-import { certRenewalReason } from './cert-install.js';
-import { hasCertResources } from './cert-resources.js';
-import { expectedServing, installChecks } from './csv-install.js';
+import { apiServiceResourceProblem } from '../serving/api-services.js';
+import { certRenewalReason } from '../serving/cert-install.js';
+import { hasCertResources } from '../serving/cert-resources.js';
+import { expectedServing, installChecks } from '../install/csv-install.js';
 import { fail, invalidStrategy, setPhase, strategyFor } from './csv-phase.js';
-import { crdOwnerConflict, isFailForward, replacedCsv, replacingCsv } from './csv-replacement.js';
-import { apiServiceOwnerConflict, requirementsOf } from './csv-requirements.js';
-import { installOutcome, isInstalled, ServingMessages } from './install-outcome.js';
-import { fieldManager, Kinds, kubeObjectOf } from './kinds.js';
-import { readServingSnapshot, type ServingSnapshot } from './serving-snapshot.js';
-import type { Csv, Shared } from './shared.js';
-import { webhookDescriptionProblem } from './webhook-descriptions.js';
+import { crdOwnerConflict, isFailForward, replacedCsv, replacingCsv } from '../csv-replacement.js';
+import { apiServiceOwnerConflict, requirementsOf } from '../requirements/csv-requirements.js';
+import { installOutcome, isInstalled, ServingMessages } from '../install/install-outcome.js';
+import { fieldManager, Kinds, kubeObjectOf } from '../kinds.js';
+import { readServingSnapshot, type ServingSnapshot } from '../serving/serving-snapshot.js';
+import type { Csv, Shared } from '../shared.js';
+import { webhookDescriptionProblem } from '../serving/webhook-descriptions.js';
 
 // The Succeeded and Failed rows of the phase switch: is what was installed still healthy, and may a failed CSV retry.
 

@@ -2,10 +2,10 @@ import { Annotations, CSVMessages, CSVPhases, CSVReasons, CSVUncopiableReasons, 
 import { isNamespaceTerminating, isNotFound, yieldToEventLoop } from '@olm/controller-runtime';
 import { type CachedObject, describeError, type ObjectReader, type ReconcileContext } from '@olm/core';
 import { allNamespacesCopyTargets, copiedCsvsEnabled } from './copied-csvs-config.js';
-import type { CsvMemory } from './csv-memory.js';
-import { fieldManager, Kinds } from './kinds.js';
-import { clusterOlmConfig, type Csv, csvReference, namespaceViews, namespaceViewsOf, type Shared } from './shared.js';
-import { hashOf } from './spec-hash.js';
+import type { CsvMemory } from '../csv-memory.js';
+import { fieldManager, Kinds } from '../kinds.js';
+import { clusterOlmConfig, type Csv, csvReference, namespaceViews, namespaceViewsOf, type Shared } from '../shared.js';
+import { hashOf } from '../install/deployment/spec-hash.js';
 import { syncTargetRbac } from './target-rbac.js';
 
 // Copied CSVs (§2.7): a CSV's copies in its group's target namespaces, and the OLMConfig's switch for them.

@@ -1,6 +1,6 @@
 import { CSVPhases, Labels } from '@olm/api';
 import type { ObjectReader } from '@olm/core';
-import { Kinds } from './kinds.js';
+import { Kinds } from '../kinds.js';
 
 interface Owner {
   readonly name: string;

@@ -10,19 +10,19 @@ import {
   type ReconcileResult,
   type ServingCertificates,
 } from '@olm/core';
-import { apiServicesAvailability, type ServingAvailability } from './api-services.js';
-import { expectedCaBundles } from './ca-bundles.js';
-import { certsRotateAt } from './cert-install.js';
-import { hasCertResources } from './cert-resources.js';
-import { fail, invalidStrategy, setPhase, strategyFor } from './csv-phase.js';
+import { apiServicesAvailability, type ServingAvailability } from '../serving/api-services.js';
+import { expectedCaBundles } from '../serving/ca-bundles.js';
+import { certsRotateAt } from '../serving/cert-install.js';
+import { hasCertResources } from '../serving/cert-resources.js';
+import { fail, invalidStrategy, setPhase, strategyFor } from '../status/csv-phase.js';
 import { type InstallChecks, installOutcome, isInstalled, strategyOnly } from './install-outcome.js';
-import { Kinds } from './kinds.js';
+import { Kinds } from '../kinds.js';
 import { installerFor } from './scoped-installer.js';
-import { readServingSnapshot, type ServingSnapshot } from './serving-snapshot.js';
-import { installServingEndpoints, installServingPrerequisites, servingCertificates } from './serving-step.js';
-import type { Csv, Shared } from './shared.js';
+import { readServingSnapshot, type ServingSnapshot } from '../serving/serving-snapshot.js';
+import { installServingEndpoints, installServingPrerequisites, servingCertificates } from '../serving/serving-step.js';
+import type { Csv, Shared } from '../shared.js';
 import { unknownDeploymentReference } from './strategy-references.js';
-import { webhooksAvailability } from './webhooks.js';
+import { webhooksAvailability } from '../serving/webhooks.js';
 
 // The InstallReady and Installing rows of the phase switch: run the install strategy, then wait for its health.
 

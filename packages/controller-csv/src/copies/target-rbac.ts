@@ -2,9 +2,9 @@ import { CSVPhases, CSVUncopiableReasons } from '@olm/api';
 import type { CachedObject, KubeClient, KubeObject, Logger, ObjectReader, RbacGenerator, RbacOwnership, ReconcileContext } from '@olm/core';
 import { describeError } from '@olm/core';
 import { isAlreadyExists, isNotFound, isSemanticallyEqual, isTerminatingNamespace } from '@olm/controller-runtime';
-import { fieldManager } from './deployment-install.js';
-import { Kinds } from './kinds.js';
-import type { Csv, Og, Shared } from './shared.js';
+import { fieldManager } from '../install/deployment/deployment-install.js';
+import { Kinds } from '../kinds.js';
+import type { Csv, Og, Shared } from '../shared.js';
 
 /** What converging a CSV's target-namespace RBAC takes. */
 type TargetRbacServices = Pick<Shared, 'client' | 'rbac'>;

@@ -4,8 +4,8 @@ import type { CachedObject, ObjectReader, ReconcileContext, ReconcileRequest, Re
 import { isAlreadyExists, updateStatus, yieldToEventLoop } from '@olm/controller-runtime';
 import { formatTime } from '@olm/go-format';
 import { allNamespacesCopyTargets, copiedCsvsCondition, copiedCsvsEnabled } from './copied-csvs-config.js';
-import { fieldManager, Kinds } from './kinds.js';
-import { clusterOlmConfig, namespaceViews, namespaceViewsOf, type Og, type Shared } from './shared.js';
+import { fieldManager, Kinds } from '../kinds.js';
+import { clusterOlmConfig, namespaceViews, namespaceViewsOf, type Og, type Shared } from '../shared.js';
 
 const clusterConfig: ReconcileRequest = { name: OLMConfigName };
 

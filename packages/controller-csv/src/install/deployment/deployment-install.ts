@@ -2,13 +2,13 @@ import { Kinds as ApiKinds, type SubscriptionConfig } from '@olm/api';
 import type { InstallContext, InstallableCsv, InstallStatus, InstallStrategy, ServingCertificates, ServingWorkload } from '@olm/core';
 import { OlmError } from '@olm/core';
 import { buildDeployment, type BuiltDeployment, checkDeployment, type StrategyDeployment } from './deployment-strategy.js';
-import { podSelectorOf, serviceAccountOf } from './cert-resources.js';
-import { insufficientPermissionsAreFinal } from './install-errors.js';
-import { fieldManager, Kinds } from './kinds.js';
+import { podSelectorOf, serviceAccountOf } from '../../serving/cert-resources.js';
+import { insufficientPermissionsAreFinal } from '../install-errors.js';
+import { fieldManager, Kinds } from '../../kinds.js';
 
 type JsonObject = Record<string, unknown>;
 
-export { fieldManager } from './kinds.js';
+export { fieldManager } from '../../kinds.js';
 
 const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 

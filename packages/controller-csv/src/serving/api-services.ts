@@ -14,8 +14,8 @@ import {
   type ServingObjects,
 } from './cert-resources.js';
 import { isCertificatePem, pemSha256 } from './certificates.js';
-import { ownerLabels, type CsvForDeployment } from './deployment-strategy.js';
-import { fieldManager, Kinds } from './kinds.js';
+import { ownerLabels, type CsvForDeployment } from '../install/deployment/deployment-strategy.js';
+import { fieldManager, Kinds } from '../kinds.js';
 
 /**
  * A CSV's owned APIServices (upstream `install/apiservice.go` and `olm/apiservices.go`): the

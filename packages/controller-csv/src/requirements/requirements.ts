@@ -1,7 +1,7 @@
 import type { ClusterServiceVersion, DependentStatus, RequirementStatus } from '@olm/api';
 import { APIServiceRequirementStatuses, DependentStatusReasons, RequirementMessages, RequirementStatusReasons } from '@olm/api';
 import type { CachedObject, ObjectReader, PolicyRule } from '@olm/core';
-import { Kinds } from './kinds.js';
+import { Kinds } from '../kinds.js';
 import { policyRuleJson, ruleSatisfied, type RbacView } from './rule-checker.js';
 
 export interface RequirementsResult {

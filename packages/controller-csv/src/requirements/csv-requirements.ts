@@ -1,10 +1,10 @@
 import { OperatorConditionTypes } from '@olm/api';
 import { hasErrorCode, type ReconcileContext } from '@olm/core';
-import { isApiServiceAdoptableBy } from './api-service-ownership.js';
-import { findApiService } from './api-services.js';
-import { Kinds } from './kinds.js';
+import { isApiServiceAdoptableBy } from '../serving/api-service-ownership.js';
+import { findApiService } from '../serving/api-services.js';
+import { Kinds } from '../kinds.js';
 import { type ApiServiceObject, checkRequirements, discoveryNeeded, type RequirementsResult } from './requirements.js';
-import type { Csv, Shared } from './shared.js';
+import type { Csv, Shared } from '../shared.js';
 
 // What the Pending, Succeeded and Failed rows check before installing or keeping a CSV.
 

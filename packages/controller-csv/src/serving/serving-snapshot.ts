@@ -2,8 +2,8 @@ import type { KubeClient } from '@olm/core';
 import type { ClusterServiceVersion } from '@olm/api';
 import { apiServiceName, findApiService, type ApiServiceManifest, type ApiServiceSnapshot } from './api-services.js';
 import { certDeploymentNames, hasCertResources, secretName, serviceName, type ServingObjects } from './cert-resources.js';
-import type { CsvForDeployment } from './deployment-strategy.js';
-import { Kinds } from './kinds.js';
+import type { CsvForDeployment } from '../install/deployment/deployment-strategy.js';
+import { Kinds } from '../kinds.js';
 import { conversionCrdNames, listWebhookConfigurations, type CrdConversionView, type WebhookSnapshot } from './webhooks.js';
 
 type CsvInput = ClusterServiceVersion & CsvForDeployment;

@@ -1,7 +1,7 @@
 import { contribute, definePlugin, installStrategies, type Plugin } from '@olm/core';
 import { createDeploymentInstallStrategy } from './deployment-install.js';
 // The version `olm version` lists and distributions check is the package's own.
-import packageJson from '../package.json' with { type: 'json' };
+import packageJson from '../../../package.json' with { type: 'json' };
 
 /**
  * The built-in `deployment` install strategy as a plugin of its own: the CSV controller finds it, as any

@@ -2,7 +2,7 @@ import { type ClusterServiceVersionPhase, CSVMessages, CSVPhases, CSVReasons, ty
 import { isSemanticallyEqual, updateStatus } from '@olm/controller-runtime';
 import type { InstallStrategy } from '@olm/core';
 import { formatTime } from '@olm/go-format';
-import { type Csv, csvReference, type Shared } from './shared.js';
+import { type Csv, csvReference, type Shared } from '../shared.js';
 
 /** What writing a CSV's phase takes. */
 export type PhaseWriter = Pick<Shared, 'client' | 'now' | 'recorder'>;

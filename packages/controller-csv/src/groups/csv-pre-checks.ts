@@ -2,13 +2,13 @@ import { Annotations, CSVMessages, CSVPhases, CSVReasons, Labels, formatProvided
 import { isNotFound, isSemanticallyEqual, updateObject } from '@olm/controller-runtime';
 import { describeError, type ReconcileContext } from '@olm/core';
 import { type GroupApiView, reconcileApiIntersection } from './api-intersection.js';
-import type { CsvMemory } from './csv-memory.js';
-import { fail, type PhaseWriter, setPhase } from './csv-phase.js';
-import { done, proceed, type Step } from './csv-step.js';
-import { ownedDeploymentSelector } from './deployment-install.js';
+import type { CsvMemory } from '../csv-memory.js';
+import { fail, type PhaseWriter, setPhase } from '../status/csv-phase.js';
+import { done, proceed, type Step } from '../csv-step.js';
+import { ownedDeploymentSelector } from '../install/deployment/deployment-install.js';
 import { toInstallModeSet, unsupportedTargetsReason } from './install-modes.js';
-import { fnv64aHex, Kinds } from './kinds.js';
-import { type Csv, csvReference, type Og, ogReference, type Shared } from './shared.js';
+import { fnv64aHex, Kinds } from '../kinds.js';
+import { type Csv, csvReference, type Og, ogReference, type Shared } from '../shared.js';
 
 // Upstream transitionCSVState before its phase switch: owned CRD names, API labels, group membership,
 // install modes and the provided-API intersection between groups.

@@ -1,7 +1,7 @@
 import type { CachedObject, KubeObject, ObjectKind, ObjectReader } from '@olm/core';
 import { createRbacGenerator } from '@olm/plugin-rbac';
 import { describe, expect, it } from 'vitest';
-import type { Csv, Og } from './shared.js';
+import type { Csv, Og } from '../shared.js';
 import { allNamespacesRbacNames, isForeign, liftedRbacNames, planTargetRbac, rbacDiffers, type RbacObject } from './target-rbac.js';
 
 /** An in-memory ObjectReader with equality label selectors, enough for the planner. */

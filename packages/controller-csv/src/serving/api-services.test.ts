@@ -4,7 +4,7 @@ import type { CachedObject, ObjectKind, ObjectReader } from '@olm/core';
 import { apiServiceResourceProblem, desiredApiService, isApiServiceAvailable } from './api-services.js';
 import { authDelegatorBinding, authReaderBinding, certSecret, certService, secretRole, secretRoleBinding } from './cert-resources.js';
 import { generateCertificateAuthority, pemSha256 } from './certificates.js';
-import { Kinds } from './kinds.js';
+import { Kinds } from '../kinds.js';
 import type { ServingSnapshot } from './serving-snapshot.js';
 
 const owner = { metadata: { name: 'op.v1', namespace: 'ops' } };

@@ -4,8 +4,8 @@ import { installApiServices } from './api-services.js';
 import { installServingCertificates } from './cert-install.js';
 import { certDeploymentNames, hasCertResources, secretName, serviceName, servingPodTemplate } from './cert-resources.js';
 import { pemSha256 } from './certificates.js';
-import type { CsvForDeployment } from './deployment-strategy.js';
-import { insufficientPermissionsAreFinal } from './install-errors.js';
+import type { CsvForDeployment } from '../install/deployment/deployment-strategy.js';
+import { insufficientPermissionsAreFinal } from '../install/install-errors.js';
 import { installWebhooks } from './webhooks.js';
 
 // The CSV-level serving step: what the workloads serving owned APIServices and webhooks need, whatever

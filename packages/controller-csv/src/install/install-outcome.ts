@@ -1,6 +1,6 @@
 import { type ClusterServiceVersionPhase, CSVMessages, CSVPhases, CSVReasons } from '@olm/api';
 import type { InstallStatus } from '@olm/core';
-import type { ServingAvailability } from './api-services.js';
+import type { ServingAvailability } from '../serving/api-services.js';
 
 /** Messages OLM writes that `@olm/api` does not list yet, verbatim from upstream. */
 export const ServingMessages = {

@@ -5,10 +5,10 @@ import { OlmError } from '@olm/core';
 import { apiStatusCode, isNotFound, isSemanticallyEqual, updateObject, withoutManagedFields } from '@olm/controller-runtime';
 import type { ServingAvailability } from './api-services.js';
 import { secretMaterial, webhookPort, type ServingObjects } from './cert-resources.js';
-import { ownerLabels, type CsvForDeployment } from './deployment-strategy.js';
-import { fieldManager, Kinds } from './kinds.js';
+import { ownerLabels, type CsvForDeployment } from '../install/deployment/deployment-strategy.js';
+import { fieldManager, Kinds } from '../kinds.js';
 import type { LabelSelector } from '@olm/label-selector';
-import { hashOf } from './spec-hash.js';
+import { hashOf } from '../install/deployment/spec-hash.js';
 
 /**
  * A CSV's `webhookdefinitions` (upstream `install/webhook.go`): one Validating- or

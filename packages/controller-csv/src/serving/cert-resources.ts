@@ -2,7 +2,7 @@ import type { ClusterServiceVersion } from '@olm/api';
 import { Labels } from '@olm/api';
 import type { CachedObject } from '@olm/core';
 import type { OwnerReference } from '@olm/core';
-import { nonBlockingOwnerReference, objectAt, ownerLabels, type CsvForDeployment } from './deployment-strategy.js';
+import { nonBlockingOwnerReference, objectAt, ownerLabels, type CsvForDeployment } from '../install/deployment/deployment-strategy.js';
 
 /** A serving deployment's Service and Secret (`<deployment>-service`, `<deployment>-service-cert`); undefined when absent. */
 export interface ServingObjects {
