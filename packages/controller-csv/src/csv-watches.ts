@@ -2,14 +2,15 @@ import { Annotations, type CachedNamespaced, CSVPhases, CSVReasons, Labels, pars
 import { type CachedObject, type ObjectReader, type ReconcileRequest, type ReconcilerWatch, watchOf } from '@olm/core';
 import type { CsvMemory } from './csv-memory.js';
 import { Kinds } from './kinds.js';
-import { type Csv, type Shared, sourceCsvs } from './shared.js';
+import { type Csv, sourceCsvs } from './shared.js';
+import type { TargetRbacDependencies } from './copies/target-rbac.js';
 
 /**
  * What else reconciles a CSV: its group, the CRDs, APIServices and RBAC it needs or owns, the Subscription
  * that configures it, the CSVs it replaces or is replaced by, new namespaces it targets, the OLMConfig and
  * the OperatorCondition gating its upgrade.
  */
-export function csvWatches(shared: Pick<Shared, 'rbac'>, memory: Pick<CsvMemory, 'clusterChanges'>): ReconcilerWatch[] {
+export function csvWatches(shared: Pick<TargetRbacDependencies, 'rbac'>, memory: Pick<CsvMemory, 'clusterChanges'>): ReconcilerWatch[] {
   return [
     { ...Kinds.operatorGroup, map: (og, cache) => csvsForOperatorGroup(cache, og) },
     { ...Kinds.customResourceDefinition, map: (crd, cache) => csvsUsingCrd(cache, crd.metadata?.name ?? '') },
@@ -82,7 +83,7 @@ function allNamespacesCsvs(cache: ObjectReader): ReconcileRequest[] {
 }
 
 /** The CSV an RBAC object was made for, as the RBAC generator's owner labels say (a copy: the CSV it was copied from). */
-function csvOwningRbac(shared: Pick<Shared, 'rbac'>, object: CachedObject): ReconcileRequest[] {
+function csvOwningRbac(shared: Pick<TargetRbacDependencies, 'rbac'>, object: CachedObject): ReconcileRequest[] {
   const owner = shared.rbac().ownership.ownerOf(object.metadata?.labels ?? {});
   if (owner?.kind !== 'ClusterServiceVersion') return [];
   const namespace = owner.copiedFrom ?? owner.namespace;

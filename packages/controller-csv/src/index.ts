@@ -3,5 +3,5 @@
 export { createCsvController, type CsvController, type CsvControllerOptions } from './controller.js';
 export { createDeploymentInstallStrategy } from './install/deployment/deployment-install.js';
 export { createDeploymentInstallStrategyPlugin, deploymentInstallStrategyPlugin } from './install/deployment/deployment-strategy-plugin.js';
-export { createCsvMetrics, type CsvMetrics } from './status/metrics.js';
+export type { CsvMetrics } from './status/metrics.js';
 export { controllerCsvPlugin, createControllerCsvPlugin, type ControllerCsvPluginOptions } from './plugin.js';

@@ -77,6 +77,7 @@ async function ensureRoleBinding(client: KubeClient, cache: ObjectReader, desire
 
 /** The live object (from the cache, or the server when the cache is behind), or undefined once it was created as desired. */
 async function liveOrCreated(client: KubeClient, cache: ObjectReader, desired: RbacObject): Promise<RbacObject | undefined> {
+  // The desired object's own kind, a Role or a RoleBinding: read as the RBAC shape both share.
   const kind = { apiVersion: desired.apiVersion!, kind: desired.kind! };
   const cached = cache.get(kind, desired.metadata.name, desired.metadata.namespace) as RbacObject | undefined;
   if (cached) return cached;

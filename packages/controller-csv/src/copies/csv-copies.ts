@@ -1,25 +1,39 @@
 import { Annotations, CSVMessages, CSVPhases, CSVReasons, CSVUncopiableReasons, Labels, OLMConfigConditionTypes, OLMConfigMessages, isCopied } from '@olm/api';
 import { isNamespaceTerminating, isNotFound, yieldToEventLoop } from '@olm/controller-runtime';
 import { type CachedObject, describeError, type ObjectReader, type ReconcileContext } from '@olm/core';
+import type { EventRecorder } from '@olm/controller-runtime';
+import type { KubeClient } from '@olm/core';
 import { allNamespacesCopyTargets, copiedCsvsEnabled } from './copied-csvs-config.js';
 import type { CsvMemory } from '../csv-memory.js';
 import { fieldManager, Kinds } from '../kinds.js';
-import { clusterOlmConfig, type Csv, csvReference, namespaceViews, namespaceViewsOf, type Shared } from '../shared.js';
-import { hashOf } from '../install/deployment/spec-hash.js';
-import { syncTargetRbac } from './target-rbac.js';
+import { clusterOlmConfig, type Csv, csvReference, namespaceViews, namespaceViewsOf } from '../shared.js';
+import { hashOf } from '../spec-hash.js';
+import { syncTargetRbac, type TargetRbacDependencies } from './target-rbac.js';
 
 // Copied CSVs (§2.7): a CSV's copies in its group's target namespaces, and the OLMConfig's switch for them.
 
 /** Where copies go. */
-type CopyOptions = Pick<Shared, 'copiedCsvsEnabled' | 'protectedCopiedCsvNamespaces'>;
+export interface CopyOptions {
+  /** Copy CSVs into their OperatorGroup's target namespaces at all. */
+  readonly copiedCsvsEnabled: boolean;
+  /** Namespaces that keep the copies of AllNamespaces operators while the OLMConfig disables copies. */
+  readonly protectedCopiedCsvNamespaces: ReadonlySet<string>;
+}
+
 /** What writing copies takes. */
-type CopyServices = CopyOptions & Pick<Shared, 'client' | 'recorder'>;
+interface CopyServices extends CopyOptions {
+  client(): KubeClient;
+  recorder(): EventRecorder;
+}
+
+/** What a CSV's copies and its RBAC in the target namespaces take. */
+export interface CopyDependencies extends CopyServices, TargetRbacDependencies {}
 
 /**
  * After the phase step, from the CSV's latest cached state: its copies, its RBAC in the target namespaces
  * and the `DisabledCopiedCSVs` Event.
  */
-export async function syncCopiesAndRbac(shared: Shared, memory: CsvMemory, csv: Csv, context: ReconcileContext): Promise<void> {
+export async function syncCopiesAndRbac(shared: CopyDependencies, memory: CsvMemory, csv: Csv, context: ReconcileContext): Promise<void> {
   const latest = (context.cache.get(Kinds.clusterServiceVersion, csv.metadata.name, csv.metadata.namespace)) ?? csv;
   const copies = await syncCopies(shared, latest, context).catch((error: unknown) => {
     context.logger.warn('could not sync copied CSVs', { error: describeError(error) });
@@ -79,7 +93,7 @@ function isCopyTarget(shared: CopyOptions, csv: Csv, namespace: string, context:
   const annotation = copiableTargets(shared, csv, context);
   if (annotation === undefined || namespace === csv.metadata.namespace) return false;
   if (annotation !== '') return annotation.split(',').includes(namespace);
-  const view = context.cache.get(Kinds.namespace, namespace) as { status?: { phase?: string } } | undefined;
+  const view = context.cache.get(Kinds.namespace, namespace);
   if (!view || view.status?.phase === 'Terminating') return false;
   return copiedCsvsEnabled(clusterOlmConfig(context.cache)) || shared.protectedCopiedCsvNamespaces.has(namespace);
 }

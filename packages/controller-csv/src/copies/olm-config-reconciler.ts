@@ -1,11 +1,18 @@
 import type { OLMConfig } from '@olm/api';
 import { Labels, OLMConfigName, updatedConditions, isCopied } from '@olm/api';
-import type { CachedObject, ObjectReader, ReconcileContext, ReconcileRequest, Reconciler } from '@olm/core';
+import type { CachedObject, KubeClient, ObjectReader, ReconcileContext, ReconcileRequest, Reconciler } from '@olm/core';
 import { isAlreadyExists, updateStatus, yieldToEventLoop } from '@olm/controller-runtime';
 import { formatTime } from '@olm/go-format';
 import { allNamespacesCopyTargets, copiedCsvsCondition, copiedCsvsEnabled } from './copied-csvs-config.js';
 import { fieldManager, Kinds } from '../kinds.js';
-import { clusterOlmConfig, namespaceViews, namespaceViewsOf, type Og, type Shared } from '../shared.js';
+import { clusterOlmConfig, namespaceViews, namespaceViewsOf, type Og } from '../shared.js';
+import type { CopyOptions } from './csv-copies.js';
+
+/** What the OLMConfig reconciler takes: where copies go, the client and the clock of condition times. */
+export interface OlmConfigDependencies extends CopyOptions {
+  client(): KubeClient;
+  now(): Date;
+}
 
 const clusterConfig: ReconcileRequest = { name: OLMConfigName };
 
@@ -22,7 +29,7 @@ export const conditionCheckIntervalMs = 1_000;
  * The CSV reconciler makes and deletes the copies; this one reports on them, so it looks again whenever a
  * copy, an AllNamespaces operator, a group or a namespace changes.
  */
-export function createOlmConfigReconciler(shared: Shared): Reconciler {
+export function createOlmConfigReconciler(shared: OlmConfigDependencies): Reconciler {
   let lastCheckAt = Number.NEGATIVE_INFINITY;
   return {
     name: 'olmconfig',
@@ -56,7 +63,7 @@ export function createOlmConfigReconciler(shared: Shared): Reconciler {
 }
 
 /** Creates the OLMConfig `cluster` (empty spec: upstream's defaults); one created meanwhile is kept. */
-async function createClusterConfig(shared: Shared): Promise<void> {
+async function createClusterConfig(shared: OlmConfigDependencies): Promise<void> {
   try {
     await shared.client().create({ ...Kinds.olmConfig, metadata: { name: OLMConfigName }, spec: {} }, { fieldManager });
   } catch (error) {
@@ -81,7 +88,7 @@ function targetsAllNamespaces(og: Og): boolean {
  * per namespace and name, so a CSV's copies are where expected when all are in expected namespaces and
  * there are as many as expected. In slices: tens of thousands of copies must not block the event loop.
  */
-async function allNamespacesCopiesAsExpected(shared: Shared, enabled: boolean, context: ReconcileContext): Promise<boolean> {
+async function allNamespacesCopiesAsExpected(shared: OlmConfigDependencies, enabled: boolean, context: ReconcileContext): Promise<boolean> {
   // Disabled: only the protected namespaces matter, so the cost does not grow with the namespaces.
   const namespaces = enabled ? namespaceViews(context.cache) : namespaceViewsOf(context.cache, shared.protectedCopiedCsvNamespaces);
   for (const og of context.cache.list(Kinds.operatorGroup)) {

@@ -2,12 +2,15 @@ import { CSVPhases, CSVUncopiableReasons } from '@olm/api';
 import type { CachedObject, KubeClient, KubeObject, Logger, ObjectReader, RbacGenerator, RbacOwnership, ReconcileContext } from '@olm/core';
 import { describeError } from '@olm/core';
 import { isAlreadyExists, isNotFound, isSemanticallyEqual, isTerminatingNamespace } from '@olm/controller-runtime';
-import { fieldManager } from '../install/deployment/deployment-install.js';
+import { fieldManager } from '../kinds.js';
 import { Kinds } from '../kinds.js';
-import type { Csv, Og, Shared } from '../shared.js';
+import type { Csv, Og } from '../shared.js';
 
-/** What converging a CSV's target-namespace RBAC takes. */
-type TargetRbacServices = Pick<Shared, 'client' | 'rbac'>;
+/** What converging a CSV's target-namespace RBAC takes: the client and the RBAC generator. */
+export interface TargetRbacDependencies {
+  client(): KubeClient;
+  rbac(): RbacGenerator;
+}
 
 /**
  * RBAC in an OperatorGroup's target namespaces (upstream `ensureRBACInTargetNamespace`): the Roles and
@@ -341,7 +344,7 @@ function generatedOnce(
 
 /** Converges the CSV's RBAC in its group's target namespaces (see `planTargetRbac`). */
 export async function syncTargetRbac(
-  shared: TargetRbacServices,
+  shared: TargetRbacDependencies,
   generatedRbac: Map<string, GeneratedRbac>,
   csv: Csv,
   copiedCsvs: readonly Csv[],

@@ -8,12 +8,12 @@ import { done, proceed, type Step } from '../csv-step.js';
 import { ownedDeploymentSelector } from '../install/deployment/deployment-install.js';
 import { toInstallModeSet, unsupportedTargetsReason } from './install-modes.js';
 import { fnv64aHex, Kinds } from '../kinds.js';
-import { type Csv, csvReference, type Og, ogReference, type Shared } from '../shared.js';
+import { type Csv, csvReference, type Og, ogReference } from '../shared.js';
 
 // Upstream transitionCSVState before its phase switch: owned CRD names, API labels, group membership,
 // install modes and the provided-API intersection between groups.
 
-export async function preChecks(shared: Shared, memory: Pick<CsvMemory, 'clusterChanges'>, csv: Csv, context: ReconcileContext): Promise<Step> {
+export async function preChecks(shared: PhaseWriter, memory: Pick<CsvMemory, 'clusterChanges'>, csv: Csv, context: ReconcileContext): Promise<Step> {
   if (csv.status?.reason === CSVReasons.ComponentFailedNoRetry) {
     // Left alone until an RBAC object or ServiceAccount changes (upstream syncObject).
     if (memory.clusterChanges.delete(`${csv.metadata.namespace}/${csv.metadata.name}`)) {
@@ -84,7 +84,7 @@ export async function preChecks(shared: Shared, memory: Pick<CsvMemory, 'cluster
 }
 
 /** `olm.api.<fnv64a(Kind.version.group)>: provided` on the CSV for each API it provides. */
-async function ensureApiLabels(shared: Pick<Shared, 'client'>, csv: Csv): Promise<boolean> {
+async function ensureApiLabels(shared: Pick<PhaseWriter, 'client'>, csv: Csv): Promise<boolean> {
   const wanted = new Map([...csvProvidedApis(csv)].map((api) => [`${Labels.apiPrefix}${fnv64aHex(api)}`, 'provided']));
   const labels = csv.metadata.labels ?? {};
   const stale = Object.keys(labels).filter((key) => key.startsWith(Labels.apiPrefix) && !wanted.has(key));
@@ -148,7 +148,7 @@ async function providedApiCheck(shared: PhaseWriter, csv: Csv, og: Og, context: 
   return done;
 }
 
-async function deleteDeployments(shared: Pick<Shared, 'client'>, csv: Csv): Promise<void> {
+async function deleteDeployments(shared: Pick<PhaseWriter, 'client'>, csv: Csv): Promise<void> {
   const client = shared.client();
   const owned = await client.list(Kinds.deployment, { namespace: csv.metadata.namespace, labelSelector: ownedDeploymentSelector(csv) });
   for (const deployment of owned.items) {

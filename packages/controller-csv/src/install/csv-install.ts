@@ -14,13 +14,21 @@ import { apiServicesAvailability, type ServingAvailability } from '../serving/ap
 import { expectedCaBundles } from '../serving/ca-bundles.js';
 import { certsRotateAt } from '../serving/cert-install.js';
 import { hasCertResources } from '../serving/cert-resources.js';
-import { fail, invalidStrategy, setPhase, strategyFor } from '../status/csv-phase.js';
+import { fail, invalidStrategy, type PhaseWriter, setPhase, type StrategySource, strategyFor } from '../status/csv-phase.js';
 import { type InstallChecks, installOutcome, isInstalled, strategyOnly } from './install-outcome.js';
 import { Kinds } from '../kinds.js';
 import { installerFor } from './scoped-installer.js';
 import { readServingSnapshot, type ServingSnapshot } from '../serving/serving-snapshot.js';
 import { installServingEndpoints, installServingPrerequisites, servingCertificates } from '../serving/serving-step.js';
-import type { Csv, Shared } from '../shared.js';
+import type { Csv } from '../shared.js';
+
+/** What installing a CSV and waiting for it takes: its strategy, the phase writer, and the install timings. */
+export interface InstallDependencies extends PhaseWriter, StrategySource {
+  /** How long a CSV may stay Installing and unhealthy before it fails. */
+  readonly installTimeoutMs: number;
+  /** Re-check of an installing CSV's health. */
+  readonly healthPollMs: number;
+}
 import { unknownDeploymentReference } from './strategy-references.js';
 import { webhooksAvailability } from '../serving/webhooks.js';
 
@@ -30,7 +38,7 @@ import { webhooksAvailability } from '../serving/webhooks.js';
  * InstallReady: the serving step's certificates, Services and RBAC, the CSV's strategy, then the
  * APIServices and webhooks pointing at what it runs; as the group's ServiceAccount for scoped installs.
  */
-export async function installReady(shared: Shared, csv: Csv, context: ReconcileContext): Promise<void> {
+export async function installReady(shared: InstallDependencies, csv: Csv, context: ReconcileContext): Promise<void> {
   const strategy = strategyFor(shared, csv);
   if (!strategy) return invalidStrategy(shared, csv);
   const installer = installerFor(shared.client(), context.cache, csv.metadata.namespace);
@@ -79,7 +87,7 @@ function installContext(csv: Csv, context: ReconcileContext, client: KubeClient,
  * `Pending/NeedsReinstall "calculated deployment install is bad"`: an owned APIService or webhook names a
  * deployment the strategy lacks, or what was installed for it is not in the sync's snapshot.
  */
-export async function expectedServing(shared: Shared, csv: Csv, context: ReconcileContext, serving: ServingSnapshot): Promise<ReadonlyMap<string, string> | undefined> {
+export async function expectedServing(shared: PhaseWriter, csv: Csv, context: ReconcileContext, serving: ServingSnapshot): Promise<ReadonlyMap<string, string> | undefined> {
   let problem = unknownDeploymentReference(csv);
   let caBundles: ReadonlyMap<string, string> = new Map();
   if (!problem && hasCertResources(csv)) {
@@ -97,7 +105,7 @@ export async function expectedServing(shared: Shared, csv: Csv, context: Reconci
 
 /** The strategy's health, and for a CSV owning APIServices or webhooks whether they serve. */
 export async function installChecks(
-  shared: Shared,
+  shared: InstallDependencies,
   csv: Csv,
   strategy: InstallStrategy,
   context: ReconcileContext,
@@ -126,7 +134,7 @@ export async function installChecks(
 }
 
 /** Installing: the install status, or `InstallCheckFailed` once the install timeout has passed. */
-export async function installing(shared: Shared, csv: Csv, context: ReconcileContext): Promise<ReconcileResult | void> {
+export async function installing(shared: InstallDependencies, csv: Csv, context: ReconcileContext): Promise<ReconcileResult | void> {
   const strategy = strategyFor(shared, csv);
   if (!strategy) return invalidStrategy(shared, csv);
   const serving = await readServingSnapshot(shared.client(), csv);

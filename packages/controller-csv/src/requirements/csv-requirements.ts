@@ -4,17 +4,23 @@ import { isApiServiceAdoptableBy } from '../serving/api-service-ownership.js';
 import { findApiService } from '../serving/api-services.js';
 import { Kinds } from '../kinds.js';
 import { type ApiServiceObject, checkRequirements, discoveryNeeded, type RequirementsResult } from './requirements.js';
-import type { Csv, Shared } from '../shared.js';
+import type { KubeClient } from '@olm/core';
+import type { Csv } from '../shared.js';
 
 // What the Pending, Succeeded and Failed rows check before installing or keeping a CSV.
 
 /** What reading a CSV's requirements takes: the client, discovery and the server version. */
-type RequirementServices = Pick<Shared, 'client' | 'servedKinds' | 'serverVersion'>;
+export interface RequirementDependencies {
+  client(): KubeClient;
+  serverVersion(): Promise<string | undefined>;
+  /** The kinds discovery lists for a group/version (`v1`, `apps/v1`), or undefined when it is not served. */
+  servedKinds(groupVersion: string): Promise<ReadonlySet<string> | undefined>;
+}
 
 export type RequirementsOutcome = RequirementsResult | { readonly invalid: string };
 
 /** The requirement checks, after reading the discovery documents and APIServices they need. */
-export async function requirementsOf(shared: RequirementServices, csv: Csv, context: ReconcileContext): Promise<RequirementsOutcome> {
+export async function requirementsOf(shared: RequirementDependencies, csv: Csv, context: ReconcileContext): Promise<RequirementsOutcome> {
   const served = new Map<string, ReadonlySet<string> | undefined>();
   for (const groupVersion of discoveryNeeded(csv)) served.set(groupVersion, await shared.servedKinds(groupVersion));
   const apiServices = new Map<string, ApiServiceObject | undefined>();
@@ -37,7 +43,7 @@ export async function requirementsOf(shared: RequirementServices, csv: Csv, cont
 }
 
 /** An owned APIService exists and may not be taken over (upstream `apiServiceOwnerConflicts`). */
-export async function apiServiceOwnerConflict(shared: Pick<Shared, 'client'>, csv: Csv, context: ReconcileContext): Promise<boolean> {
+export async function apiServiceOwnerConflict(shared: Pick<RequirementDependencies, 'client'>, csv: Csv, context: ReconcileContext): Promise<boolean> {
   for (const description of csv.spec?.apiservicedefinitions?.owned ?? []) {
     const apiService = await findApiService(shared.client(), `${description.version}.${description.group}`);
     if (apiService && !isApiServiceAdoptableBy(apiService.metadata?.labels, csv, context.cache)) return true;

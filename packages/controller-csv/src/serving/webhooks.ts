@@ -8,7 +8,7 @@ import { secretMaterial, webhookPort, type ServingObjects } from './cert-resourc
 import { ownerLabels, type CsvForDeployment } from '../install/deployment/deployment-strategy.js';
 import { fieldManager, Kinds } from '../kinds.js';
 import type { LabelSelector } from '@olm/label-selector';
-import { hashOf } from '../install/deployment/spec-hash.js';
+import { hashOf } from '../spec-hash.js';
 
 /**
  * A CSV's `webhookdefinitions` (upstream `install/webhook.go`): one Validating- or

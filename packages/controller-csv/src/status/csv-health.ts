@@ -1,17 +1,26 @@
 import { CSVMessages, CSVPhases, CSVReasons } from '@olm/api';
-import { describeError, type ReconcileContext, type ReconcileResult } from '@olm/core';
+import { describeError, type RbacGenerator, type ReconcileContext, type ReconcileResult } from '@olm/core';
 import { upsertOwnedFields } from '@olm/controller-runtime';
 import { apiServiceResourceProblem } from '../serving/api-services.js';
 import { certRenewalReason } from '../serving/cert-install.js';
 import { hasCertResources } from '../serving/cert-resources.js';
-import { expectedServing, installChecks } from '../install/csv-install.js';
+import { expectedServing, type InstallDependencies, installChecks } from '../install/csv-install.js';
 import { fail, invalidStrategy, setPhase, strategyFor } from './csv-phase.js';
 import { crdOwnerConflict, isFailForward, replacedCsv, replacingCsv } from '../csv-replacement.js';
-import { apiServiceOwnerConflict, requirementsOf } from '../requirements/csv-requirements.js';
+import { apiServiceOwnerConflict, type RequirementDependencies, requirementsOf } from '../requirements/csv-requirements.js';
 import { installOutcome, isInstalled, ServingMessages } from '../install/install-outcome.js';
 import { fieldManager, Kinds, kubeObjectOf } from '../kinds.js';
 import { readServingSnapshot, type ServingSnapshot } from '../serving/serving-snapshot.js';
-import type { Csv, Shared } from '../shared.js';
+import type { Csv } from '../shared.js';
+import type { CsvMetrics } from './metrics.js';
+
+/** What re-checking an installed or failed CSV takes: installing again, its requirements, the RBAC generator, metrics. */
+export interface HealthDependencies extends InstallDependencies, RequirementDependencies {
+  rbac(): RbacGenerator;
+  metrics(): CsvMetrics | undefined;
+  /** Re-check of a Succeeded CSV's APIService and webhook resources and certificates. */
+  readonly requeueAfterMs: number;
+}
 import { webhookDescriptionProblem } from '../serving/webhook-descriptions.js';
 
 // The Succeeded and Failed rows of the phase switch: is what was installed still healthy, and may a failed CSV retry.
@@ -24,7 +33,7 @@ const recoverableGroupReasons: readonly string[] = [
 ];
 
 /** Succeeded: replaced, or serving resources, requirements and health re-checked (then the per-API ClusterRoles). */
-export async function succeeded(shared: Shared, csv: Csv, context: ReconcileContext): Promise<ReconcileResult | void> {
+export async function succeeded(shared: HealthDependencies, csv: Csv, context: ReconcileContext): Promise<ReconcileResult | void> {
   const replacer = replacingCsv(csv, context);
   if (replacer) {
     // A chain hands over one link at a time: while the CSV this one replaced is still there and not yet
@@ -64,7 +73,7 @@ export async function succeeded(shared: Shared, csv: Csv, context: ReconcileCont
  * as the sync's snapshot shows them. Returns true when it moved the CSV (or, failed and not actionable,
  * left it so).
  */
-async function servingResourcesChanged(shared: Shared, csv: Csv, context: ReconcileContext, serving: ServingSnapshot, from: 'Succeeded' | 'Failed'): Promise<boolean> {
+async function servingResourcesChanged(shared: HealthDependencies, csv: Csv, context: ReconcileContext, serving: ServingSnapshot, from: 'Succeeded' | 'Failed'): Promise<boolean> {
   if (!hasCertResources(csv)) return false;
   const problem = apiServiceResourceProblem(csv, serving, context.cache);
   if (problem) {
@@ -84,7 +93,7 @@ async function servingResourcesChanged(shared: Shared, csv: Csv, context: Reconc
   return false;
 }
 
-async function ensureProvidedApiClusterRoles(shared: Shared, csv: Csv, context: ReconcileContext, serving: ServingSnapshot): Promise<void> {
+async function ensureProvidedApiClusterRoles(shared: HealthDependencies, csv: Csv, context: ReconcileContext, serving: ServingSnapshot): Promise<void> {
   const owned = csv.spec?.customresourcedefinitions?.owned ?? [];
   if (owned.length === 0 && (csv.spec?.apiservicedefinitions?.owned ?? []).length === 0) return;
   const crds = owned.flatMap((crd) => {
@@ -105,7 +114,7 @@ async function ensureProvidedApiClusterRoles(shared: Shared, csv: Csv, context: 
 }
 
 /** Failed: fail-forward replacement, or back to Pending once the cause is over. */
-export async function failed(shared: Shared, csv: Csv, context: ReconcileContext): Promise<ReconcileResult | void> {
+export async function failed(shared: HealthDependencies, csv: Csv, context: ReconcileContext): Promise<ReconcileResult | void> {
   if (isFailForward(csv, context)) {
     const replacer = replacingCsv(csv, context);
     if (replacer) {

@@ -1,11 +1,21 @@
 import { type ClusterServiceVersionPhase, CSVMessages, CSVPhases, CSVReasons, type RequirementStatus, isSamePhase, setCsvPhase } from '@olm/api';
 import { isSemanticallyEqual, updateStatus } from '@olm/controller-runtime';
-import type { InstallStrategy } from '@olm/core';
+import type { EventRecorder } from '@olm/controller-runtime';
+import type { InstallStrategy, KubeClient } from '@olm/core';
 import { formatTime } from '@olm/go-format';
-import { type Csv, csvReference, type Shared } from '../shared.js';
+import { type Csv, csvReference } from '../shared.js';
 
-/** What writing a CSV's phase takes. */
-export type PhaseWriter = Pick<Shared, 'client' | 'now' | 'recorder'>;
+/** What writing a CSV's phase takes: the client, the clock of status times, and the Event recorder. */
+export interface PhaseWriter {
+  client(): KubeClient;
+  now(): Date;
+  recorder(): EventRecorder;
+}
+
+/** The install strategies by name (the `installStrategies` point's). */
+export interface StrategySource {
+  strategies(): ReadonlyMap<string, InstallStrategy>;
+}
 
 /** Moves the CSV's status (upstream's SetPhaseWithEventIfChanged), unless another writer moved it first. */
 export async function setPhase(
@@ -43,7 +53,7 @@ export async function setPhase(
 
 export const fail = (shared: PhaseWriter, csv: Csv, reason: string, message: string) => setPhase(shared, csv, CSVPhases.Failed, reason, message);
 
-export function strategyFor(shared: Pick<Shared, 'strategies'>, csv: Csv): InstallStrategy | undefined {
+export function strategyFor(shared: StrategySource, csv: Csv): InstallStrategy | undefined {
   return shared.strategies().get(csv.spec?.install?.strategy ?? '');
 }
 

@@ -1,7 +1,7 @@
 import type { Deployment, SubscriptionConfig } from '@olm/api';
 import type { InstallStatus, OwnerReference } from '@olm/core';
 import { isSemanticallyEqual } from '@olm/controller-runtime';
-import { hashOf } from './spec-hash.js';
+import { hashOf } from '../../spec-hash.js';
 
 type JsonObject = Record<string, unknown>;
 
