@@ -2,7 +2,7 @@
 # Idempotent set-up for a fresh machine that has only Node 20 (or newer) and npm. The project runs on
 # Node 24 LTS, which comes from the npm registry as the root devDependency `node` (`pnpm exec node`):
 # pnpm (pinned), kubectl (for the tests that drive a real client), docker-registry (a real image
-# registry for the bundle image tests), dependencies, build.
+# registry for the bundle image tests), chromium (the console's browser tests), dependencies, build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,6 +29,16 @@ if ! command -v docker-registry >/dev/null 2>&1; then
       || echo "setup: docker-registry could not be installed; bundle image tests will be skipped" >&2
   else
     echo "setup: docker-registry not found and not root; bundle image tests will be skipped" >&2
+  fi
+fi
+
+if ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "setup: installing chromium (Debian chromium and chromium-driver, for the console's browser tests)" >&2
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver) >/dev/null 2>&1 \
+      || echo "setup: chromium could not be installed; the console's browser tests will be skipped" >&2
+  else
+    echo "setup: chromium not found and not root; the console's browser tests will be skipped" >&2
   fi
 fi
 

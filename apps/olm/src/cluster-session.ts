@@ -10,6 +10,8 @@ export interface ClusterSession {
   readonly client: KubeClient;
   /** `-n`, else the context's namespace, else the command's default. */
   readonly namespace: string;
+  /** The kubeconfig context in use. */
+  readonly context: string;
   close(): void;
 }
 
@@ -18,7 +20,7 @@ export async function openClusterSession(options: NamespacedCommandOptions, defa
   const loaded = await loadKubeconfig(options);
   const { KubeClient } = await import('@olm/controller-runtime');
   const client = new KubeClient({ kubeconfig: loaded.kubeconfig });
-  return { client, namespace: namespaceFor(options.namespace, loaded, defaultNamespace), close: () => client.close() };
+  return { client, namespace: namespaceFor(options.namespace, loaded, defaultNamespace), context: loaded.context, close: () => client.close() };
 }
 
 /** Runs `work` with a session and closes it afterwards. */

@@ -63,4 +63,13 @@ describe('the update graph as SVG', async () => {
     const capped = renderSvg(graphs, { maxEdgesPerChannel: 1 });
     expect(capped).toContain('acme-database / stable (3 more edges not drawn)');
   });
+
+  it('is wide enough for its legend when the graph is narrow (one channel of two entries)', () => {
+    const backup = catalog.package('acme-backup')!;
+    const narrow = renderSvg([channelGraph(backup, backup.channels.get('stable')!)]);
+    const width = Number(/^<svg [^>]*width="(\d+)"/.exec(narrow)![1]);
+    const legendLine = elements(narrow, 'text').find((text) => text.content.startsWith('thick border'))!;
+    // The legend's last line starts at the margin; ~7.2 px per character at 12 px sans-serif.
+    expect(width).toBeGreaterThanOrEqual(24 + legendLine.content.length * 7.2);
+  });
 });

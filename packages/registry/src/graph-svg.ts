@@ -14,6 +14,8 @@ const margin = 24;
 const bandCaption = 30;
 const arcStep = 16;
 const legendHeight = 60;
+/** The legend's widest line, so that a narrow graph (one short channel) does not cut it off. */
+const legendWidth = 640;
 const characterWidth = 7.2;
 const maxLabelCharacters = 44;
 const edgeStyles: Record<UpgradeReason, { readonly color: string; readonly dash: string; readonly meaning: string }> = {
@@ -84,7 +86,7 @@ export function renderSvg(graphs: readonly ChannelGraph[], options: SvgGraphOpti
     bands.push({ graph, columns, edges, hiddenEdges: graph.edges.length - edges.length, top, height });
     top += height;
   }
-  const totalWidth = margin * 2 + Math.max(1, ...bands.map((band) => band.columns.length)) * columnWidth - node.gap;
+  const totalWidth = Math.max(legendWidth, margin * 2 + Math.max(1, ...bands.map((band) => band.columns.length)) * columnWidth - node.gap);
   const totalHeight = top + legendHeight;
   const packages = [...new Set(sorted.map((graph) => graph.package))];
   const description = bands.map((band) => describeBand(band.graph, options.installed)).join(' ');

@@ -5,6 +5,7 @@ import { registerBundleBuildCommand } from './bundle-build.js';
 import { registerBundleValidateCommand } from './bundle-validate.js';
 import { registerCatalogBuildCommand } from './catalog-build.js';
 import { registerCatalogServeCommand } from './catalog-serve.js';
+import { registerConsoleCommand } from './console.js';
 import { registerCrdsCommand } from './crds.js';
 import { registerExplainCommand } from './explain.js';
 import { registerHistoryCommand } from './history.js';
@@ -56,4 +57,5 @@ export const commandRegistrars: ReadonlyArray<(program: Command, distribution: D
   registerExplainCommand,
   registerHistoryCommand,
   registerRollbackCommand,
+  registerConsoleCommand,
 ];

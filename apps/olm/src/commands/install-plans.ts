@@ -10,11 +10,9 @@ export const subscriptionKind = { apiVersion: v1alpha1, kind: 'Subscription' } a
 export const installPlanKind = { apiVersion: v1alpha1, kind: 'InstallPlan' } as const;
 export const csvKind = { apiVersion: v1alpha1, kind: 'ClusterServiceVersion' } as const;
 
-/** Marks an OperatorGroup `olm install` made for a package: `olm uninstall` of that package removes it again when nothing else is subscribed there. */
-export const createdForAnnotation = 'olm.local/created-for-package';
 
-/** The command that approves a plan with this CLI. */
-export const approveHint = (namespace: string, name: string): string => `olm approve ${name} -n ${namespace}`;
+// One implementation for the CLI and the console.
+export { approveHint, approveInstallPlan, createdForAnnotation, isWaitingForApproval } from '@olm/console';
 /** The same with kubectl alone. */
 export const kubectlApproveHint = (namespace: string, name: string): string =>
   `kubectl patch installplan ${name} -n ${namespace} --type merge -p '{"spec":{"approved":true}}'`;
@@ -22,10 +20,6 @@ export const kubectlApproveHint = (namespace: string, name: string): string =>
 /** Nothing to approve or upgrade: exit 1 with what the state is. */
 export function nothingToDo(message: string): OlmError {
   return new OlmError('OLM_CLI_NOTHING_TO_APPROVE', message);
-}
-
-export function isWaitingForApproval(plan: Json | undefined): boolean {
-  return plan?.status?.phase === 'RequiresApproval' && plan.spec?.approved !== true;
 }
 
 /** The Subscription of a package in a namespace (`spec.name`, as kubectl-operator looks it up; else by its own name). */
@@ -74,9 +68,4 @@ export async function pendingUpgradeOf(client: KubeClient, subscription: Json): 
 export function describeUpgrade(upgrade: PendingUpgrade): string {
   const change = upgrade.from ? `${upgrade.from} -> ${upgrade.to ?? '?'}` : `${upgrade.to ?? '?'} (first install)`;
   return upgrade.alongside.length > 0 ? `${change}, with ${upgrade.alongside.join(', ')}` : change;
-}
-
-/** Sets `spec.approved: true`, as `kubectl patch installplan NAME --type merge -p '{"spec":{"approved":true}}'` does. */
-export async function approveInstallPlan(client: KubeClient, plan: Json): Promise<void> {
-  await client.patch({ ...installPlanKind, name: plan.metadata!.name!, namespace: plan.metadata!.namespace! }, { spec: { approved: true } });
 }

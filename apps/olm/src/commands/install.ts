@@ -1,17 +1,12 @@
-import type { KubeClient } from '@olm/controller-runtime';
 import { Command, Option } from 'commander';
-import { ExitCode, usageError } from '../cli-errors.js';
+import { ExitCode } from '../cli-errors.js';
 import { withClusterSession, type NamespacedCommandOptions } from '../cluster-session.js';
 import { parseMilliseconds } from '../option-parsers.js';
 import { printDocument } from '../output.js';
 import { createProgress, type Progress } from '../progress.js';
 import { exitCodeOf, followSubscription, type FollowOutcome } from './follow-subscription.js';
-import { createdForAnnotation, subscriptionKind, type Json } from './install-plans.js';
 import { choosePackage, type CatalogRef } from './package-lookup.js';
 import { addClusterOptions, addNamespaceOption, addOutputOption, type OutputFormat } from './shared-options.js';
-
-const operatorGroupKind = { apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup' } as const;
-const namespaceKind = { apiVersion: 'v1', kind: 'Namespace' } as const;
 
 export interface InstallOptions extends NamespacedCommandOptions {
   readonly channel?: string;
@@ -76,35 +71,20 @@ export async function installPackage(
       },
       err,
     );
-    if (await client.find({ ...subscriptionKind, name: packageName, namespace })) {
-      throw usageError(`subscription ${namespace}/${packageName} already exists; see its progress with: olm status -n ${namespace}`);
-    }
-    const groups = (await client.list(operatorGroupKind, { namespace })).items;
-    if (groups.length > 1) {
-      throw usageError(`namespace ${namespace} has ${groups.length} OperatorGroups; OLM needs exactly one: delete all but one`);
-    }
-    const created: Array<{ kind: string; name: string; namespace?: string }> = [];
-    if (!(await client.find({ ...namespaceKind, name: namespace }))) {
-      await client.create({ ...namespaceKind, metadata: { name: namespace } } as Json);
-      created.push({ kind: 'Namespace', name: namespace });
-    }
-    if (groups.length === 0) {
-      await createOperatorGroup(client, namespace, packageName, options.allNamespaces === true, say);
-      created.push({ kind: 'OperatorGroup', name: namespace, namespace });
-    }
-    await client.create({
-      ...subscriptionKind,
-      metadata: { name: packageName, namespace },
-      spec: {
-        name: packageName,
-        source: choice.catalog.name,
-        sourceNamespace: choice.catalog.namespace,
-        installPlanApproval: options.approval,
+    const { subscribe } = await import('@olm/console');
+    const created = await subscribe(
+      client,
+      {
+        namespace,
+        packageName,
+        catalog: choice.catalog,
+        approval: options.approval,
+        allNamespaces: options.allNamespaces === true,
         ...(choice.channel !== undefined ? { channel: choice.channel } : {}),
-        ...(choice.startingCsv !== undefined ? { startingCSV: choice.startingCsv } : {}),
+        ...(choice.startingCsv !== undefined ? { startingCsv: choice.startingCsv } : {}),
       },
-    } as Json);
-    created.push({ kind: 'Subscription', name: packageName, namespace });
+      say,
+    );
     say(
       `subscription ${namespace}/${packageName} created (catalog ${choice.catalog.namespace}/${choice.catalog.name}` +
         `${choice.channel ? `, channel ${choice.channel}` : ''}${choice.startingCsv ? `, starting at ${choice.startingCsv}` : ''})\n`,
@@ -129,15 +109,6 @@ export async function installPackage(
     }
     return outcome ? exitCodeOf(outcome) : ExitCode.ok;
   });
-}
-
-async function createOperatorGroup(client: KubeClient, namespace: string, packageName: string, allNamespaces: boolean, say: (text: string) => void): Promise<void> {
-  await client.create({
-    ...operatorGroupKind,
-    metadata: { name: namespace, namespace, annotations: { [createdForAnnotation]: packageName } },
-    spec: allNamespaces ? {} : { targetNamespaces: [namespace] },
-  } as Json);
-  say(`operatorgroup ${namespace}/${namespace} created (watching ${allNamespaces ? 'all namespaces' : `namespace ${namespace}`})\n`);
 }
 
 export function registerInstallCommand(program: Command): void {

@@ -5,7 +5,7 @@ import { parseMilliseconds } from '../option-parsers.js';
 import { createProgress, type Progress } from '../progress.js';
 import { exitCodeOf, followSubscription } from './follow-subscription.js';
 import { approveHint, approveInstallPlan, csvKind, describeUpgrade, findSubscription, isWaitingForApproval, nothingToDo, pendingUpgradeOf, type Json } from './install-plans.js';
-import { formatUpgradeChanges, upgradeChanges } from './upgrade-changes.js';
+import { formatUpgradeChanges, upgradeChanges } from '@olm/console';
 import { addClusterOptions, addNamespaceOption } from './shared-options.js';
 
 export interface UpgradeOptions extends NamespacedCommandOptions {

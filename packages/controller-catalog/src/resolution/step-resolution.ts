@@ -74,6 +74,7 @@ export async function resolveSteps(context: ResolutionDeps, input: StepResolutio
       name: operator.name,
       package: operator.package,
       manual: installPlanApproval(matchingOf(operator).map((sub) => sub.spec?.installPlanApproval)) === Approvals.Manual,
+      subscribed: matchingOf(operator).length > 0,
       properties: catalogs.find((candidate) => candidate.name === operator.catalog.name && candidate.namespace === operator.catalog.namespace)?.content.packages.get(operator.package)?.bundles.get(operator.name)?.properties ?? [],
     })),
   );

@@ -1,4 +1,4 @@
-import type { Json } from './install-plans.js';
+import type { Json } from './json.js';
 
 /** What an upgrade changes, from the installed CSV and live CRDs to the plan's CSV and CRDs. */
 export interface UpgradeChanges {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Json } from './install-plans.js';
+import type { Json } from './json.js';
 import { formatUpgradeChanges, upgradeChanges } from './upgrade-changes.js';
 
 const csv = (name: string, rules: unknown[], image: string): Json => ({
