@@ -102,7 +102,11 @@ export function controllerPlugins(options: DistributionOptions): LazyPlugin[] {
         options.protectedCopiedCsvNamespaces?.length ? { protectedCopiedCsvNamespaces: options.protectedCopiedCsvNamespaces } : {},
       ),
     ),
-    // Upstream runs these in the OLM operator's process: they come with `csv`.
+    // Upstream runs these in the OLM operator's process: they come with `csv`. The CSV controller finds its
+    // `deployment` install strategy through the `installStrategies` point, as it would any other.
+    lazyPlugin('install-strategy-deployment', controllerCsvPackage.version, async () => (await import('@olm/controller-csv')).deploymentInstallStrategyPlugin, {
+      runsWith: 'csv',
+    }),
     lazyPlugin('controller-operator-groups', controllerOperatorGroupsPackage.version, async () => (await import('@olm/controller-operator-groups')).controllerOperatorGroupsPlugin, {
       runsWith: 'csv',
     }),

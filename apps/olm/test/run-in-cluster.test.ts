@@ -3,6 +3,7 @@ import { get } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeClient } from '@olm/controller-runtime';
+import type { CachedObject } from '@olm/core';
 import { startApiServer, type ApiServer } from '@olm/local-apiserver';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -55,7 +56,7 @@ describe('olm run in a pod (service-account credentials)', () => {
   });
 
   const leaseHolder = async (name: string) =>
-    (await client.find<any>({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: 'olm', name }))?.spec?.holderIdentity as string | undefined;
+    (await client.find<CachedObject & { spec?: { holderIdentity?: string } }>({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: 'olm', name }))?.spec?.holderIdentity;
 
   async function runUntilLeader(options: Partial<RunOptions>, lease: string): Promise<void> {
     const running = runControllers(

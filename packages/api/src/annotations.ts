@@ -71,3 +71,8 @@ export const APILabelValues = {
 export function formatTargetNamespaces(namespaces: readonly string[]): string {
   return [...namespaces].sort().join(',');
 }
+
+/** The namespaces an `olm.targetNamespaces` annotation names (`[""]` for all namespaces, none when it is absent), as upstream splits it. */
+export function parseTargetNamespaces(annotation: string | undefined): string[] {
+  return annotation === undefined ? [] : annotation.split(',');
+}

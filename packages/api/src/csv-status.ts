@@ -1,32 +1,15 @@
 import { formatTime } from '@olm/go-format';
+import type { ClusterServiceVersionPhase, ClusterServiceVersionStatus } from './cluster-service-version.js';
 
 /** Upstream keeps the newest 20 entries of a CSV's `status.conditions`. */
 export const conditionsLengthLimit = 20;
-
-export interface CsvCondition {
-  readonly phase: string;
-  readonly reason: string;
-  readonly message: string;
-  readonly lastUpdateTime: string;
-  readonly lastTransitionTime: string;
-}
-
-export interface CsvStatus {
-  readonly phase?: string;
-  readonly reason?: string;
-  readonly message?: string;
-  readonly lastUpdateTime?: string;
-  readonly lastTransitionTime?: string;
-  readonly conditions?: readonly CsvCondition[];
-  readonly [field: string]: unknown;
-}
 
 /**
  * Moves a CSV status to a phase the way upstream's SetPhase does: the update time always moves,
  * the transition time only when the phase changes, and a history entry is appended only when the
  * phase or the reason differs from the newest entry.
  */
-export function setCsvPhase(status: CsvStatus, phase: string, reason: string, message: string, now: Date): CsvStatus {
+export function setCsvPhase(status: ClusterServiceVersionStatus, phase: ClusterServiceVersionPhase, reason: string, message: string, now: Date): ClusterServiceVersionStatus {
   const time = formatTime(now);
   const transitioned = status.phase !== phase;
   const lastTransitionTime = transitioned ? time : (status.lastTransitionTime ?? time);
@@ -47,6 +30,6 @@ export function setCsvPhase(status: CsvStatus, phase: string, reason: string, me
 }
 
 /** True when a transition would change nothing a user sees (upstream's "IfChanged" variants skip it). */
-export function isSamePhase(status: CsvStatus, phase: string, reason: string, message: string): boolean {
+export function isSamePhase(status: ClusterServiceVersionStatus, phase: string, reason: string, message: string): boolean {
   return status.phase === phase && status.reason === reason && status.message === message;
 }

@@ -25,4 +25,5 @@ export * from './provided-apis.js';
 export * from './csv-predicates.js';
 export * from './csv-status.js';
 export * from './object-kinds.js';
+export type * from './kube-objects.js';
 export * from './bundle-object-kinds.js';

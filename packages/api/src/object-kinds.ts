@@ -4,6 +4,7 @@ import { ApiVersionsV1, type ClusterCatalog } from './cluster-catalog.js';
 import type { ClusterExtension } from './cluster-extension.js';
 import type { ClusterServiceVersion } from './cluster-service-version.js';
 import type { InstallPlan } from './install-plan.js';
+import type { ApiService, CustomResourceDefinitionObject, Deployment, Namespace, Role, RoleBinding, ServiceAccount, WebhookConfiguration } from './kube-objects.js';
 import { ApiVersions } from './meta.js';
 import type { OLMConfig } from './olm-config.js';
 import type { OperatorCondition } from './operator-condition.js';
@@ -28,8 +29,10 @@ function kindOf<O>() {
 
 /**
  * The kinds OLM reads and writes, as `{ apiVersion, kind }` in the versions OLM uses: one table for
- * every controller, so that a kind is spelled once. OLM's own kinds carry their object type, so typed
- * readers (`cache.get(Kinds.subscription, name, namespace)`) return a `Cached<Subscription>`.
+ * every controller, so that a kind is spelled once. OLM's own kinds, and the built-in kinds the controllers
+ * read (`kube-objects.ts`), carry their object type, so typed readers (`cache.get(Kinds.subscription,
+ * name, namespace)`) return a `Cached<Subscription>`. ConfigMaps, Secrets, Services and Pods read as
+ * plain `CachedObject`s.
  */
 export const Kinds = {
   clusterServiceVersion: kindOf<CachedNamespaced<ClusterServiceVersion>>()(ApiVersions.v1alpha1, 'ClusterServiceVersion'),
@@ -42,22 +45,25 @@ export const Kinds = {
   operatorCondition: kindOf<CachedNamespaced<OperatorCondition>>()(ApiVersions.v2, 'OperatorCondition'),
   clusterCatalog: kindOf<Cached<ClusterCatalog>>()(ApiVersionsV1.v1, 'ClusterCatalog'),
   clusterExtension: kindOf<Cached<ClusterExtension>>()(ApiVersionsV1.v1, 'ClusterExtension'),
-  customResourceDefinition: { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' },
-  apiService: { apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService' },
-  namespace: { apiVersion: 'v1', kind: 'Namespace' },
+  customResourceDefinition: kindOf<Cached<CustomResourceDefinitionObject>>()('apiextensions.k8s.io/v1', 'CustomResourceDefinition'),
+  apiService: kindOf<Cached<ApiService>>()('apiregistration.k8s.io/v1', 'APIService'),
+  namespace: kindOf<Cached<Namespace>>()('v1', 'Namespace'),
   configMap: { apiVersion: 'v1', kind: 'ConfigMap' },
   secret: { apiVersion: 'v1', kind: 'Secret' },
   service: { apiVersion: 'v1', kind: 'Service' },
-  serviceAccount: { apiVersion: 'v1', kind: 'ServiceAccount' },
+  serviceAccount: kindOf<CachedNamespaced<ServiceAccount>>()('v1', 'ServiceAccount'),
   pod: { apiVersion: 'v1', kind: 'Pod' },
-  deployment: { apiVersion: 'apps/v1', kind: 'Deployment' },
-  role: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role' },
-  roleBinding: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding' },
-  clusterRole: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole' },
-  clusterRoleBinding: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding' },
-  validatingWebhookConfiguration: { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration' },
-  mutatingWebhookConfiguration: { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingWebhookConfiguration' },
+  deployment: kindOf<CachedNamespaced<Deployment>>()('apps/v1', 'Deployment'),
+  role: kindOf<CachedNamespaced<Role>>()('rbac.authorization.k8s.io/v1', 'Role'),
+  roleBinding: kindOf<CachedNamespaced<RoleBinding>>()('rbac.authorization.k8s.io/v1', 'RoleBinding'),
+  clusterRole: kindOf<Cached<Role>>()('rbac.authorization.k8s.io/v1', 'ClusterRole'),
+  clusterRoleBinding: kindOf<Cached<RoleBinding>>()('rbac.authorization.k8s.io/v1', 'ClusterRoleBinding'),
+  validatingWebhookConfiguration: kindOf<Cached<WebhookConfiguration>>()('admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration'),
+  mutatingWebhookConfiguration: kindOf<Cached<WebhookConfiguration>>()('admissionregistration.k8s.io/v1', 'MutatingWebhookConfiguration'),
 } as const;
+
+/** A ClusterServiceVersion as the informer cache and the API server hand it out: the one cached CSV type. */
+export type CachedCsv = CachedNamespaced<ClusterServiceVersion>;
 
 /** The field managers of what OLM's two operators write, as upstream's deployments name them. */
 export const FieldManagers = { olmOperator: 'olm-operator', catalogOperator: 'catalog-operator' } as const;

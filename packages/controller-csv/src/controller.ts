@@ -3,9 +3,9 @@ import { OlmError } from '@olm/core';
 import { EventRecorder, isNotFound, KubeClient as ClientNodeKubeClient } from '@olm/controller-runtime';
 import type { Registry } from 'prom-client';
 import { createCsvReconciler } from './csv-reconciler.js';
-import { createDeploymentInstallStrategy, type StrategyContext } from './deployment-install.js';
-import { createCsvMetrics, type CsvMetrics } from './metrics.js';
-import { createOlmConfigReconciler } from './olm-config-reconciler.js';
+import { createDeploymentInstallStrategy } from './install/deployment/deployment-install.js';
+import { createCsvMetrics, type CsvMetrics } from './status/metrics.js';
+import { createOlmConfigReconciler } from './copies/olm-config-reconciler.js';
 import type { Shared } from './shared.js';
 
 export interface CsvControllerOptions {
@@ -14,7 +14,7 @@ export interface CsvControllerOptions {
   /** Used to build a client when `client` is not given. */
   readonly kubeconfig?: string;
   readonly rbacGenerator: RbacGenerator;
-  /** Install strategies by name; default: only the `deployment` strategy of this package. */
+  /** Install strategies by name (the plugin gives the `installStrategies` point's); default: only this package's `deployment` strategy. */
   readonly installStrategies?: ReadonlyMap<string, InstallStrategy>;
   /** A prom-client registry for csv_count, csv_succeeded, csv_abnormal, csv_upgrade_count; none: no metrics. */
   readonly metrics?: Registry;
@@ -46,8 +46,6 @@ export interface CsvController {
   readonly reconcilers: readonly Reconciler[];
   readonly csvReconciler: Reconciler;
   readonly olmConfigReconciler: Reconciler;
-  /** The `deployment` install strategy this controller uses (unless `installStrategies` replaces it). */
-  readonly deploymentStrategy: InstallStrategy<unknown, StrategyContext>;
   /** The metrics, once a registry was given and a reconcile ran. */
   readonly metrics: CsvMetrics | undefined;
   /** Closes the client the controller built itself (none when `client` was given). */
@@ -62,8 +60,7 @@ export function createCsvController(options: CsvControllerOptions): CsvControlle
     if (options.kubeconfig === undefined) throw new OlmError('OLM_CSV_NO_CLIENT', 'createCsvController needs a client or a kubeconfig');
     return (ownClient ??= new ClientNodeKubeClient({ kubeconfig: options.kubeconfig }));
   };
-  const deploymentStrategy = createDeploymentInstallStrategy(client, { now: options.clock ?? (() => new Date()) });
-  const defaultStrategies = new Map<string, InstallStrategy>([['deployment', deploymentStrategy as InstallStrategy]]);
+  const strategies = options.installStrategies ?? new Map([['deployment', createDeploymentInstallStrategy()]]);
   let recorder: EventRecorder | undefined;
   let metrics: CsvMetrics | undefined;
   let metricsResolved = false;
@@ -71,7 +68,7 @@ export function createCsvController(options: CsvControllerOptions): CsvControlle
   const shared: Shared = {
     client,
     rbac: () => options.rbacGenerator,
-    strategies: () => options.installStrategies ?? defaultStrategies,
+    strategies: () => strategies,
     recorder: () => (recorder ??= new EventRecorder({ client: client(), component: options.eventComponent ?? 'olm-operator', logger: options.logger })),
     metrics: () => {
       if (!metricsResolved) {
@@ -114,7 +111,6 @@ export function createCsvController(options: CsvControllerOptions): CsvControlle
     reconcilers: [csvReconciler, olmConfigReconciler],
     csvReconciler,
     olmConfigReconciler,
-    deploymentStrategy,
     get metrics() {
       return shared.metrics();
     },

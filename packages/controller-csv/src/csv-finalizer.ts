@@ -1,17 +1,20 @@
 import { CSVCleanupFinalizer } from '@olm/api';
 import { isNotFound, updateObject } from '@olm/controller-runtime';
 import type { ReconcileContext } from '@olm/core';
-import { deleteOwnedApiServices } from './api-services.js';
-import { deleteAuthReaderBindings } from './cert-install.js';
-import { hasCertResources } from './cert-resources.js';
-import { copiesOf } from './csv-copies.js';
+import { deleteOwnedApiServices } from './serving/api-services.js';
+import { deleteAuthReaderBindings } from './serving/cert-install.js';
+import { hasCertResources } from './serving/cert-resources.js';
+import { copiesOf } from './copies/csv-copies.js';
 import type { CsvMemory } from './csv-memory.js';
-import { type Csv, csvReference, type Shared } from './shared.js';
-import { deleteTargetRbac } from './target-rbac.js';
-import { deleteWebhookConfigurations } from './webhooks.js';
+import { type Csv, csvReference } from './shared.js';
+import type { CsvMetrics } from './status/metrics.js';
+import { deleteTargetRbac, type TargetRbacDependencies } from './copies/target-rbac.js';
+import { deleteWebhookConfigurations } from './serving/webhooks.js';
 
-/** What removing a CSV's leftovers takes. */
-type FinalizerServices = Pick<Shared, 'client' | 'rbac' | 'metrics'>;
+/** What removing a CSV's leftovers takes: the client, the RBAC generator (whose objects it deletes), the metrics it forgets. */
+interface FinalizerServices extends TargetRbacDependencies {
+  metrics(): CsvMetrics | undefined;
+}
 
 /**
  * A CSV that is gone: forget it, and delete the copied RBAC it left (it went without its finalizer; only
@@ -28,7 +31,7 @@ export async function forgetGoneCsv(shared: FinalizerServices, memory: CsvMemory
  * delete the configurations of removed webhooks (upstream checks webhooks on every CSV): they are deleted
  * by owner label here, once per spec change. A CSV never edited (generation 1) has nothing to delete.
  */
-export async function deleteDroppedWebhookConfigurations(shared: Pick<Shared, 'client'>, memory: Pick<CsvMemory, 'webhookCleanups'>, csv: Csv): Promise<void> {
+export async function deleteDroppedWebhookConfigurations(shared: Pick<TargetRbacDependencies, 'client'>, memory: Pick<CsvMemory, 'webhookCleanups'>, csv: Csv): Promise<void> {
   const generation = csv.metadata.generation ?? 1;
   if (generation <= 1 || hasCertResources(csv)) return;
   const key = `${csv.metadata.namespace}/${csv.metadata.name}`;
@@ -38,7 +41,7 @@ export async function deleteDroppedWebhookConfigurations(shared: Pick<Shared, 'c
   memory.webhookCleanups.set(key, version);
 }
 
-export async function ensureFinalizer(shared: Pick<Shared, 'client'>, csv: Csv): Promise<Csv> {
+export async function ensureFinalizer(shared: Pick<TargetRbacDependencies, 'client'>, csv: Csv): Promise<Csv> {
   if (csv.metadata.finalizers?.includes(CSVCleanupFinalizer)) return csv;
   return updateObject<Csv>(shared.client(), csvReference(csv), (live) => {
     if (live.metadata.finalizers?.includes(CSVCleanupFinalizer)) return false;

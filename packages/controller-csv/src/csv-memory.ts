@@ -1,4 +1,4 @@
-import type { GeneratedRbac } from './target-rbac.js';
+import type { GeneratedRbac } from './copies/target-rbac.js';
 
 /**
  * What the CSV reconciler remembers between syncs, per CSV (`namespace/name`), so that most syncs ask

@@ -1,14 +1,20 @@
 import { CSVMessages, CSVPhases, CSVReasons } from '@olm/api';
 import { isSemanticallyEqual } from '@olm/controller-runtime';
 import type { ReconcileContext, ReconcileResult } from '@olm/core';
-import { invalidStrategy, setPhase, strategyFor } from './csv-phase.js';
+import { invalidStrategy, type PhaseWriter, setPhase, type StrategySource, strategyFor } from './status/csv-phase.js';
 import { crdOwnerConflict, replacedCsv } from './csv-replacement.js';
-import { apiServiceOwnerConflict, notUpgradeableReason, requirementsOf } from './csv-requirements.js';
-import type { Csv, Shared } from './shared.js';
-import { webhookDescriptionProblem } from './webhook-descriptions.js';
+import { apiServiceOwnerConflict, notUpgradeableReason, type RequirementDependencies, requirementsOf } from './requirements/csv-requirements.js';
+import type { Csv } from './shared.js';
+
+/** What the Pending row takes: the phase writer, the strategies, the requirement checks and their requeue. */
+export interface PendingDependencies extends PhaseWriter, StrategySource, RequirementDependencies {
+  /** Requeue of a CSV whose requirements are not met. */
+  readonly requeueAfterMs: number;
+}
+import { webhookDescriptionProblem } from './serving/webhook-descriptions.js';
 
 /** Pending: the upgrade gate, the install strategy, the requirements and owner conflicts, then InstallReady. */
-export async function pending(shared: Shared, csv: Csv, context: ReconcileContext): Promise<ReconcileResult | void> {
+export async function pending(shared: PendingDependencies, csv: Csv, context: ReconcileContext): Promise<ReconcileResult | void> {
   const replaced = replacedCsv(csv, context);
   if (replaced) {
     const notUpgradeable = notUpgradeableReason(replaced, context);

@@ -1,6 +1,6 @@
 import { CSVMessages, CSVPhases, CSVReasons, UpgradeStrategies, isCopied } from '@olm/api';
 import type { ReconcileContext, ReconcileResult } from '@olm/core';
-import { type PhaseWriter, setPhase } from './csv-phase.js';
+import { type PhaseWriter, setPhase } from './status/csv-phase.js';
 import { Kinds } from './kinds.js';
 import type { Csv } from './shared.js';
 

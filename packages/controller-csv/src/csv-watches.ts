@@ -1,26 +1,27 @@
-import { Annotations, CSVPhases, CSVReasons, Labels, parseProvidedApis, csvProvidedApis, isCopied } from '@olm/api';
-import type { CachedObject, ObjectReader, ReconcileRequest, ReconcilerWatch } from '@olm/core';
+import { Annotations, type CachedNamespaced, CSVPhases, CSVReasons, Labels, parseProvidedApis, csvProvidedApis, type Subscription } from '@olm/api';
+import { type CachedObject, type ObjectReader, type ReconcileRequest, type ReconcilerWatch, watchOf } from '@olm/core';
 import type { CsvMemory } from './csv-memory.js';
 import { Kinds } from './kinds.js';
-import { type Csv, type Shared, sourceCsvs } from './shared.js';
+import { type Csv, sourceCsvs } from './shared.js';
+import type { TargetRbacDependencies } from './copies/target-rbac.js';
 
 /**
  * What else reconciles a CSV: its group, the CRDs, APIServices and RBAC it needs or owns, the Subscription
  * that configures it, the CSVs it replaces or is replaced by, new namespaces it targets, the OLMConfig and
  * the OperatorCondition gating its upgrade.
  */
-export function csvWatches(shared: Pick<Shared, 'rbac'>, memory: Pick<CsvMemory, 'clusterChanges'>): ReconcilerWatch[] {
+export function csvWatches(shared: Pick<TargetRbacDependencies, 'rbac'>, memory: Pick<CsvMemory, 'clusterChanges'>): ReconcilerWatch[] {
   return [
     { ...Kinds.operatorGroup, map: (og, cache) => csvsForOperatorGroup(cache, og) },
     { ...Kinds.customResourceDefinition, map: (crd, cache) => csvsUsingCrd(cache, crd.metadata?.name ?? '') },
     { ...Kinds.apiService, map: (apiService, cache) => csvsUsingApiService(cache, apiService.metadata?.name ?? '') },
     // A Subscription's `config` shapes the deployments of the CSV it installed.
-    { ...Kinds.subscription, map: csvsOfSubscription },
+    watchOf(Kinds.subscription, csvsOfSubscription),
     {
       ...Kinds.serviceAccount,
       map: (account, cache) => [...csvsInNamespace(cache, account.metadata?.namespace ?? ''), ...csvsAffectedByRbac(memory.clusterChanges, cache, account)],
     },
-    { ...Kinds.clusterServiceVersion, map: (csv, cache) => relatedCsvs(cache, csv as Csv) },
+    watchOf(Kinds.clusterServiceVersion, (csv, cache) => relatedCsvs(cache, csv)),
     // A new namespace needs the copies (CSV and RBAC) of the operators targeting it; a selector's
     // matches reach the CSVs through their OperatorGroup's status instead.
     { ...Kinds.namespace, map: (namespace, cache) => csvsTargeting(cache, namespace.metadata?.name ?? '') },
@@ -82,7 +83,7 @@ function allNamespacesCsvs(cache: ObjectReader): ReconcileRequest[] {
 }
 
 /** The CSV an RBAC object was made for, as the RBAC generator's owner labels say (a copy: the CSV it was copied from). */
-function csvOwningRbac(shared: Pick<Shared, 'rbac'>, object: CachedObject): ReconcileRequest[] {
+function csvOwningRbac(shared: Pick<TargetRbacDependencies, 'rbac'>, object: CachedObject): ReconcileRequest[] {
   const owner = shared.rbac().ownership.ownerOf(object.metadata?.labels ?? {});
   if (owner?.kind !== 'ClusterServiceVersion') return [];
   const namespace = owner.copiedFrom ?? owner.namespace;
@@ -122,9 +123,9 @@ function csvsUsingCrd(cache: ObjectReader, crdName: string): ReconcileRequest[] 
 }
 
 /** The CSVs a Subscription installed or is installing. */
-function csvsOfSubscription(subscription: CachedObject): ReconcileRequest[] {
-  const namespace = subscription.metadata?.namespace ?? '';
-  const status = (subscription as { status?: { installedCSV?: string; currentCSV?: string } }).status;
+function csvsOfSubscription(subscription: CachedNamespaced<Subscription>): ReconcileRequest[] {
+  const namespace = subscription.metadata.namespace;
+  const status = subscription.status;
   return [...new Set([status?.installedCSV, status?.currentCSV])].filter((name): name is string => !!name).map((name) => ({ namespace, name }));
 }
 

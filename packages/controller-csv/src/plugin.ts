@@ -1,4 +1,4 @@
-import { contribute, definePlugin, installStrategies, type InstallStrategy, kubeClient, logger, metrics, optional, type Plugin, rbacGenerator, reconcilers } from '@olm/core';
+import { contribute, definePlugin, installStrategies, kubeClient, logger, metrics, optional, type Plugin, rbacGenerator, reconcilers } from '@olm/core';
 import type { Registry } from 'prom-client';
 import { createCsvController, type CsvControllerOptions } from './controller.js';
 // The version `olm version` lists and distributions check is the package's own.
@@ -7,10 +7,10 @@ import packageJson from '../package.json' with { type: 'json' };
 export type ControllerCsvPluginOptions = Omit<CsvControllerOptions, 'client' | 'kubeconfig' | 'rbacGenerator' | 'installStrategies' | 'metrics' | 'logger'>;
 
 /**
- * The OLM operator as a kernel plugin: contributes the `deployment` install strategy and the
- * `csv` and `olmconfig` reconcilers (run by the controller-runtime plugin); consumes
- * the RBAC generator, the other plugins' install strategies and the shared `kubeClient`; counts into
- * the `metrics` point and logs to the `logger` point when provided.
+ * The OLM operator as a kernel plugin: contributes the `csv` and `olmconfig` reconcilers (run by the
+ * controller-runtime plugin); consumes the RBAC generator, the install strategies of the
+ * `installStrategies` point (the `deployment` one is `deploymentInstallStrategyPlugin`'s) and the shared
+ * `kubeClient`; counts into the `metrics` point and logs to the `logger` point when provided.
  */
 export function createControllerCsvPlugin(options: ControllerCsvPluginOptions = {}): Plugin {
   return definePlugin({
@@ -23,10 +23,8 @@ export function createControllerCsvPlugin(options: ControllerCsvPluginOptions = 
       metrics: optional(metrics),
       logger: optional(logger),
     },
-    provides: [installStrategies, reconcilers],
-    init({ client, rbacGenerator: rbac, installStrategies: others, metrics: registry, logger: log }) {
-      // The other plugins' strategies (a point one provides gives the others'), and this one's `deployment`.
-      const strategies = new Map<string, InstallStrategy>(others);
+    provides: [reconcilers],
+    init({ client, rbacGenerator: rbac, installStrategies: strategies, metrics: registry, logger: log }) {
       const controller = createCsvController({
         ...options,
         client,
@@ -36,10 +34,8 @@ export function createControllerCsvPlugin(options: ControllerCsvPluginOptions = 
         ...(registry ? { metrics: registry as Registry } : {}),
         ...(log ? { logger: log } : {}),
       });
-      strategies.set(controller.deploymentStrategy.strategy, controller.deploymentStrategy as InstallStrategy);
       return {
         provide: [
-          contribute(installStrategies, controller.deploymentStrategy),
           // The `operatorgroup` reconciler is @olm/controller-operator-groups' plugin's.
           contribute(reconcilers, controller.csvReconciler),
           contribute(reconcilers, controller.olmConfigReconciler),

@@ -1,31 +1,22 @@
-import type { CachedNamespaced, ClusterServiceVersion, OLMConfig, OperatorGroup } from '@olm/api';
+import type { CachedCsv, CachedNamespaced, OLMConfig, OperatorGroup } from '@olm/api';
 import { isCopied, Labels, OLMConfigName } from '@olm/api';
-import type { InstallStrategy, KubeClient, Logger, ObjectReader, RbacGenerator } from '@olm/core';
-import type { EventRecorder } from '@olm/controller-runtime';
+import type { Logger, ObjectReader } from '@olm/core';
+import type { CopyDependencies } from './copies/csv-copies.js';
+import type { OlmConfigDependencies } from './copies/olm-config-reconciler.js';
+import type { PendingDependencies } from './csv-pending.js';
 import { Kinds } from './kinds.js';
-import type { CsvMetrics } from './metrics.js';
+import type { HealthDependencies } from './status/csv-health.js';
 
-export type Csv = CachedNamespaced<ClusterServiceVersion>;
+/** The cached CSV: `@olm/api`'s one type for it. */
+export type Csv = CachedCsv;
 export type Og = CachedNamespaced<OperatorGroup>;
 
-/** Resolved options and lazily bound collaborators shared by the reconcilers. */
-export interface Shared {
-  client(): KubeClient;
-  rbac(): RbacGenerator;
-  strategies(): ReadonlyMap<string, InstallStrategy>;
-  recorder(): EventRecorder;
-  metrics(): CsvMetrics | undefined;
+/**
+ * Resolved options and lazily bound collaborators shared by the reconcilers: the union of what each
+ * concern takes (each step is handed only its concern's type).
+ */
+export interface Shared extends HealthDependencies, PendingDependencies, CopyDependencies, OlmConfigDependencies {
   logger(): Logger | undefined;
-  now(): Date;
-  serverVersion(): Promise<string | undefined>;
-  /** The kinds discovery lists for a group/version (`v1`, `apps/v1`), or undefined when it is not served. */
-  servedKinds(groupVersion: string): Promise<ReadonlySet<string> | undefined>;
-  readonly installTimeoutMs: number;
-  readonly requeueAfterMs: number;
-  readonly healthPollMs: number;
-  readonly copiedCsvsEnabled: boolean;
-  /** Namespaces that keep the copies of AllNamespaces operators while the OLMConfig disables copies. */
-  readonly protectedCopiedCsvNamespaces: ReadonlySet<string>;
 }
 
 /** The OLMConfig `cluster`, from the cache. */
@@ -46,7 +37,7 @@ export function sourceCsvs(cache: ObjectReader, namespace?: string): Csv[] {
 export function namespaceViews(cache: ObjectReader): Array<{ name: string; terminating: boolean }> {
   return cache.list(Kinds.namespace).map((namespace) => ({
     name: namespace.metadata?.name ?? '',
-    terminating: (namespace as { status?: { phase?: string } }).status?.phase === 'Terminating',
+    terminating: namespace.status?.phase === 'Terminating',
   }));
 }
 
@@ -54,7 +45,7 @@ export function namespaceViews(cache: ObjectReader): Array<{ name: string; termi
 export function namespaceViewsOf(cache: ObjectReader, names: Iterable<string>): Array<{ name: string; terminating: boolean }> {
   const views: Array<{ name: string; terminating: boolean }> = [];
   for (const name of names) {
-    const namespace = cache.get(Kinds.namespace, name) as { status?: { phase?: string } } | undefined;
+    const namespace = cache.get(Kinds.namespace, name);
     if (namespace) views.push({ name, terminating: namespace.status?.phase === 'Terminating' });
   }
   return views;

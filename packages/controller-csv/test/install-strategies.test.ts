@@ -1,4 +1,5 @@
 import type { CachedObject, InstallStrategy } from '@olm/core';
+import { createDeploymentInstallStrategy } from '../src/install/deployment/deployment-install.js';
 import { describe, expect, it } from 'vitest';
 import { Kinds } from '../src/kinds.js';
 import { createNamespace, createOperatorGroup, csv, getCsv, groupSynced, historyUntil, namespaceWithGroup, sleep, useController, waitForPhase, type CsvObject } from './helpers.js';
@@ -17,8 +18,7 @@ const broken = new Set<string>();
 
 const configMapStrategy: InstallStrategy = {
   strategy: 'configmap',
-  async install(input) {
-    const target = input as CsvObject & { metadata: { name: string; namespace: string } };
+  async install({ csv: target }) {
     if (broken.has(target.metadata.namespace)) throw Object.assign(new Error('the cluster refuses this operator'), { unrecoverable: true });
     const client: Client = clientOf();
     const reference = { apiVersion: 'v1', kind: 'ConfigMap', namespace: target.metadata.namespace, name: `${target.metadata.name}-installed` };
@@ -26,18 +26,17 @@ const configMapStrategy: InstallStrategy = {
       await client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: reference.name, namespace: reference.namespace }, data: { by: 'configmap' } } as CachedObject);
     }
   },
-  async checkHealth(input) {
-    const target = input as CsvObject & { metadata: { name: string; namespace: string } };
+  async checkHealth({ csv: target }) {
     const found = await clientOf().find({ apiVersion: 'v1', kind: 'ConfigMap', namespace: target.metadata.namespace, name: `${target.metadata.name}-installed` });
     return found ? { healthy: true } : { healthy: false, reason: 'ComponentMissing', message: `missing configmap ${target.metadata.name}-installed` };
   },
 };
 
-// Filled once the controller exists: its own `deployment` strategy joins the test's `configmap` one.
+// The built-in `deployment` strategy next to the test's `configmap` one.
 const strategies = new Map<string, InstallStrategy>();
 const harness = useController({}, { installStrategies: strategies });
 const withDeployment = () => {
-  strategies.set('deployment', harness.controller.controller.deploymentStrategy as InstallStrategy);
+  strategies.set('deployment', createDeploymentInstallStrategy());
   strategies.set('configmap', configMapStrategy);
 };
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClusterServiceVersion } from '@olm/api';
 import { Kinds } from '../src/kinds.js';
-import { emptyServingSnapshot, readServingSnapshot } from '../src/serving-snapshot.js';
+import { emptyServingSnapshot, readServingSnapshot } from '../src/serving/serving-snapshot.js';
 import { createNamespace, crdManifest, startEnvironment, type Environment } from './helpers.js';
 
 let env: Environment;

@@ -4,7 +4,7 @@ import { Kinds } from './kinds.js';
 
 /** The parts of a ClusterServiceVersion the generator reads; everything optional, as a cluster may hold anything. */
 export interface CsvForOperatorCondition extends CachedObject {
-  metadata?: CachedObject['metadata'] & { deletionTimestamp?: string };
+  metadata?: CachedObject['metadata'] & { deletionTimestamp?: string | null };
   spec?: {
     install?: {
       spec?: {
@@ -20,7 +20,7 @@ export interface CsvForOperatorCondition extends CachedObject {
 export type OperatorConditionObject = OperatorCondition & CachedObject & { metadata: { name?: string; namespace?: string } };
 
 /** A copy of a CSV in a target namespace (`olm.copiedFrom`) gets no OperatorCondition, as upstream. */
-export function isCopiedCsv(csv: CsvForOperatorCondition): boolean {
+export function isCopiedCsv(csv: CachedObject): boolean {
   return csv.metadata?.labels?.[Labels.copiedFrom] !== undefined;
 }
 

@@ -4,7 +4,6 @@ import {
   desiredOperatorCondition,
   isCopiedCsv,
   reconciledOperatorCondition,
-  type CsvForOperatorCondition,
   type OperatorConditionObject,
 } from './desired-operator-condition.js';
 import { fieldManager, Kinds } from './kinds.js';
@@ -21,16 +20,16 @@ export function createOperatorConditionGeneratorReconciler(shared: Shared): Reco
     name: 'operator-condition-generator',
     for: Kinds.clusterServiceVersion,
     // Copies get no OperatorCondition: tens of thousands of their events must not queue a reconcile each.
-    accepts: (csv) => !isCopiedCsv(csv as CsvForOperatorCondition),
+    accepts: (csv) => !isCopiedCsv(csv),
     // A changed or deleted OperatorCondition reconciles its CSV, which puts it back.
     owns: [Kinds.operatorCondition],
     // Cached only to know which namespaces are being deleted: nothing is created in those.
     watches: [{ ...Kinds.namespace, map: () => [] }],
     async reconcile({ namespace, name }, { cache }) {
-      const csv = cache.get(Kinds.clusterServiceVersion, name, namespace) as CsvForOperatorCondition | undefined;
+      const csv = cache.get(Kinds.clusterServiceVersion, name, namespace);
       if (!csv || isCopiedCsv(csv) || csv.metadata?.deletionTimestamp || !csv.metadata?.uid || isNamespaceTerminating(cache, namespace)) return;
       const desired = desiredOperatorCondition(csv);
-      const cached = cache.get(Kinds.operatorCondition, name, namespace) as OperatorConditionObject | undefined;
+      const cached = cache.get(Kinds.operatorCondition, name, namespace);
       if (!cached) {
         try {
           await shared.client().create(desired, { fieldManager });

@@ -5,7 +5,7 @@ import { Kinds } from './kinds.js';
 
 /** The OperatorCondition fields the RBAC is made from. */
 export interface OperatorConditionForRbac {
-  metadata: { name: string; namespace: string; uid: string };
+  metadata: { name: string; namespace: string; uid?: string };
   spec?: { serviceAccounts?: string[] };
 }
 

@@ -1,5 +1,5 @@
-import type { Condition } from '@olm/api';
-import type { CachedObject, KubeClient, ObjectReader, Reconciler } from '@olm/core';
+import type { CachedNamespaced, OperatorCondition } from '@olm/api';
+import type { KubeClient, ObjectReader, Reconciler } from '@olm/core';
 import { isAlreadyExists, isNamespaceTerminating, isNotFound, updateStatus } from '@olm/controller-runtime';
 import { mirroredStatusConditions } from './condition-status-sync.js';
 import { fieldManager, Kinds } from './kinds.js';
@@ -12,17 +12,12 @@ import {
   operatorConditionRole,
   operatorConditionRoleBinding,
   withDesiredOwner,
-  type OperatorConditionForRbac,
   type RbacObject,
 } from './operator-condition-rbac.js';
 import type { Shared } from './shared.js';
 import { formatTime } from '@olm/go-format';
 
-interface OperatorConditionObject extends CachedObject {
-  metadata: NonNullable<CachedObject['metadata']> & { name: string; namespace: string; uid: string; deletionTimestamp?: string };
-  spec?: { serviceAccounts?: string[]; deployments?: string[]; conditions?: Condition[] };
-  status?: { conditions?: Condition[] };
-}
+type OperatorConditionObject = CachedNamespaced<OperatorCondition>;
 
 /**
  * The OperatorCondition controller (upstream `operatorcondition_controller.go`): for each
@@ -41,9 +36,9 @@ export function createOperatorConditionReconciler(shared: Shared): Reconciler {
     // Cached only to know which namespaces are being deleted: no RBAC is created in those.
     watches: [{ ...Kinds.namespace, map: () => [] }],
     async reconcile({ namespace, name }, { cache, logger }) {
-      const condition = cache.get(Kinds.operatorCondition, name, namespace) as OperatorConditionObject | undefined;
+      const condition = cache.get(Kinds.operatorCondition, name, namespace);
       if (!condition || condition.metadata.deletionTimestamp || isNamespaceTerminating(cache, namespace)) return;
-      const invalid = invalidServiceAccounts(condition as OperatorConditionForRbac);
+      const invalid = invalidServiceAccounts(condition);
       if (invalid.length > 0) {
         logger.warn('OperatorCondition names service accounts that cannot exist; they are not bound', {
           operatorCondition: `${namespace}/${name}`,
@@ -52,8 +47,8 @@ export function createOperatorConditionReconciler(shared: Shared): Reconciler {
         });
       }
       const client = shared.client();
-      await ensureRole(client, cache, operatorConditionRole(condition as OperatorConditionForRbac));
-      await ensureRoleBinding(client, cache, operatorConditionRoleBinding(condition as OperatorConditionForRbac));
+      await ensureRole(client, cache, operatorConditionRole(condition));
+      await ensureRoleBinding(client, cache, operatorConditionRoleBinding(condition));
       await mirrorConditions(shared, condition);
     },
   };
@@ -82,6 +77,7 @@ async function ensureRoleBinding(client: KubeClient, cache: ObjectReader, desire
 
 /** The live object (from the cache, or the server when the cache is behind), or undefined once it was created as desired. */
 async function liveOrCreated(client: KubeClient, cache: ObjectReader, desired: RbacObject): Promise<RbacObject | undefined> {
+  // The desired object's own kind, a Role or a RoleBinding: read as the RBAC shape both share.
   const kind = { apiVersion: desired.apiVersion!, kind: desired.kind! };
   const cached = cache.get(kind, desired.metadata.name, desired.metadata.namespace) as RbacObject | undefined;
   if (cached) return cached;

@@ -1,13 +1,12 @@
 import { FieldManagers, Kinds } from '@olm/api';
-import type { CachedNamespaced, ClusterServiceVersion, OperatorGroup } from '@olm/api';
+import type { CachedNamespaced, OperatorGroup } from '@olm/api';
 
 /** The field manager of everything the OLM operator writes. */
 export const fieldManager = FieldManagers.olmOperator;
 
 export { Kinds };
 
-/** A CSV and an OperatorGroup as stored (named, namespaced). */
-export type Csv = CachedNamespaced<ClusterServiceVersion>;
+/** An OperatorGroup as stored (named, namespaced); a CSV is `@olm/api`'s `CachedCsv`. */
 export type Og = CachedNamespaced<OperatorGroup>;
 
 export function csvReference(csv: { metadata: { name: string; namespace: string } }) {

@@ -1,4 +1,4 @@
-import type { ClusterServiceVersionStatus, Condition, CsvStatus, ObjectReference } from '@olm/api';
+import type { CachedCsv, Condition, ObjectReference } from '@olm/api';
 import {
   formatTargetNamespaces,
   Annotations,
@@ -22,7 +22,7 @@ import { describeError } from '@olm/core';
 import { isNamespaceTerminating, isNotFound, isSemanticallyEqual, isTerminatingNamespace, updateObject, updateStatus, upsertOwnedFields, type EventRecorder } from '@olm/controller-runtime';
 import { formatTime } from '@olm/go-format';
 import { GroupClusterRoleNames, type GroupKey } from './group-cluster-role-names.js';
-import { csvReference, fieldManager, Kinds, ogReference, type Csv, type Og } from './kinds.js';
+import { csvReference, fieldManager, Kinds, ogReference, type Og } from './kinds.js';
 import { resolveTargetNamespaces, sameNamespaceSet } from './target-namespaces.js';
 
 /** What the OperatorGroup reconciler uses, bound lazily: the client it writes with, the RBAC generator, Events, the clock. */
@@ -171,9 +171,9 @@ async function resetFailedNoRetryMembers(shared: Shared, og: Og, context: Reconc
     if (isCopied(csv) || csv.metadata.annotations?.[Annotations.operatorGroup] !== og.metadata.name) continue;
     if (csv.status?.reason !== CSVReasons.ComponentFailedNoRetry) continue;
     try {
-      await updateStatus<Csv>(shared.client(), csvReference(csv), (live) => {
+      await updateStatus<CachedCsv>(shared.client(), csvReference(csv), (live) => {
         if (live.status?.reason !== CSVReasons.ComponentFailedNoRetry) return false;
-        live.status = setCsvPhase((live.status ?? {}) as CsvStatus, CSVPhases.Pending, CSVReasons.DetectedClusterChange, CSVMessages.clusterResourcesChanged, shared.now()) as ClusterServiceVersionStatus;
+        live.status = setCsvPhase(live.status ?? {}, CSVPhases.Pending, CSVReasons.DetectedClusterChange, CSVMessages.clusterResourcesChanged, shared.now());
       });
     } catch (error) {
       if (!isNotFound(error)) throw error;
@@ -272,7 +272,7 @@ async function annotateMemberCsvs(shared: Shared, og: Og, targets: readonly stri
     const annotations = csv.metadata.annotations ?? {};
     if (Object.entries(wanted).every(([key, value]) => annotations[key] === value)) continue;
     try {
-      await updateObject<Csv>(shared.client(), csvReference(csv), (live) => {
+      await updateObject<CachedCsv>(shared.client(), csvReference(csv), (live) => {
         live.metadata.annotations = { ...(live.metadata.annotations ?? {}), ...wanted };
       });
     } catch (error) {
@@ -281,7 +281,7 @@ async function annotateMemberCsvs(shared: Shared, og: Og, targets: readonly stri
   }
 }
 
-function memberCsvs(og: Og, context: ReconcileContext): Csv[] {
+function memberCsvs(og: Og, context: ReconcileContext): CachedCsv[] {
   return (context.cache.list(Kinds.clusterServiceVersion, { namespace: og.metadata.namespace })).filter((csv) => !isCopied(csv));
 }
 

@@ -1,4 +1,4 @@
-import { FieldManagers } from '@olm/api';
+import { FieldManagers, Kinds as ApiKinds } from '@olm/api';
 import type { ObjectKind } from '@olm/core';
 
 /** A kind of object that can be a component of an Operator. */
@@ -7,6 +7,13 @@ export interface ComponentKind extends ObjectKind {
 }
 
 const kind = (apiVersion: string, name: string, namespaced: boolean): ComponentKind => ({ apiVersion, kind: name, namespaced });
+/** A component kind whose objects the controllers read: typed as `@olm/api`'s table types it. */
+const typed = <T>(of: ObjectKind<T>, namespaced: boolean): ComponentKind & ObjectKind<T> => ({ apiVersion: of.apiVersion, kind: of.kind, namespaced });
+
+const subscription = typed(ApiKinds.subscription, true);
+const installPlan = typed(ApiKinds.installPlan, true);
+const csv = typed(ApiKinds.clusterServiceVersion, true);
+const crd = typed(ApiKinds.customResourceDefinition, false);
 
 /**
  * Secrets, ConfigMaps, Services and webhook configurations are watched as metadata only: the cache
@@ -17,11 +24,11 @@ const metadataOnly = (apiVersion: string, name: string, namespaced: boolean): Co
 
 /** Every kind an Operator's components are looked for in, in the order `status.components.refs` lists them. */
 export const componentKinds: readonly ComponentKind[] = [
-  kind('operators.coreos.com/v1alpha1', 'Subscription', true),
-  kind('operators.coreos.com/v1alpha1', 'InstallPlan', true),
-  kind('operators.coreos.com/v1alpha1', 'ClusterServiceVersion', true),
+  subscription,
+  installPlan,
+  csv,
   kind('operators.coreos.com/v2', 'OperatorCondition', true),
-  kind('apiextensions.k8s.io/v1', 'CustomResourceDefinition', false),
+  crd,
   kind('apiregistration.k8s.io/v1', 'APIService', false),
   kind('v1', 'Namespace', false),
   kind('apps/v1', 'Deployment', true),
@@ -38,11 +45,11 @@ export const componentKinds: readonly ComponentKind[] = [
 ];
 
 export const Kinds = {
-  operator: { apiVersion: 'operators.coreos.com/v1', kind: 'Operator' },
-  subscription: componentKinds[0]!,
-  installPlan: componentKinds[1]!,
-  csv: componentKinds[2]!,
-  crd: componentKinds[4]!,
+  operator: ApiKinds.operator,
+  subscription,
+  installPlan,
+  csv,
+  crd,
 } as const;
 
 /** The field manager of everything these controllers write. */

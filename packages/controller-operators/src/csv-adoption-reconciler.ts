@@ -1,4 +1,4 @@
-import { Labels } from '@olm/api';
+import { type CachedCsv, Labels } from '@olm/api';
 import type { CachedObject, ObjectReader, ReconcileRequest, Reconciler } from '@olm/core';
 import { mapToOwner } from '@olm/controller-runtime';
 import { componentKinds, Kinds, type ComponentKind } from './component-kinds.js';
@@ -6,9 +6,6 @@ import { invalidOperatorName, operatorNamesIn } from './component-labels.js';
 import { adopt, type Component } from './components.js';
 import type { Shared } from './shared.js';
 
-interface CsvObject extends CachedObject {
-  spec?: { customresourcedefinitions?: { owned?: Array<{ name?: string }> } };
-}
 
 /** A copy of a CSV in a target namespace: never adopted (its original is). */
 export function isCopiedCsv(csv: CachedObject): boolean {
@@ -16,7 +13,8 @@ export function isCopiedCsv(csv: CachedObject): boolean {
 }
 
 // What a CSV may own besides the OLM objects that name it (Subscriptions, InstallPlans, CSVs).
-const ownableKinds = componentKinds.filter((kind) => ![Kinds.subscription, Kinds.installPlan, Kinds.csv].includes(kind));
+const ownOlmKinds: readonly ComponentKind[] = [Kinds.subscription, Kinds.installPlan, Kinds.csv];
+const ownableKinds = componentKinds.filter((kind) => !ownOlmKinds.includes(kind));
 
 /**
  * Adoption of a CSV's components (upstream `adoption_controller.go`, `ReconcileClusterServiceVersion`):
@@ -29,7 +27,7 @@ export function createCsvAdoptionReconciler(shared: Shared): Reconciler {
   const toOwner = mapToOwner(Kinds.csv);
   // Copies own nothing (and are never adopted): the index of CSVs without `olm.copiedFrom` skips tens of thousands.
   const csvsOwningCrd = (crd: CachedObject, cache: ObjectReader): ReconcileRequest[] =>
-    (cache.list(Kinds.csv, { labelSelector: `!${Labels.copiedFrom}` }) as CsvObject[])
+    cache.list(Kinds.csv, { labelSelector: `!${Labels.copiedFrom}` })
       .filter((csv) => (csv.spec?.customresourcedefinitions?.owned ?? []).some((owned) => owned?.name === crd.metadata?.name))
       .map((csv) => ({ namespace: csv.metadata?.namespace ?? '', name: csv.metadata?.name ?? '' }));
   return {
@@ -39,7 +37,7 @@ export function createCsvAdoptionReconciler(shared: Shared): Reconciler {
     accepts: (csv) => !isCopiedCsv(csv),
     watches: ownableKinds.map((kind) => ({ ...kind, map: kind === Kinds.crd ? csvsOwningCrd : toOwner })),
     async reconcile({ namespace = '', name }, { cache, logger }) {
-      const csv = cache.get(Kinds.csv, name, namespace) as CsvObject | undefined;
+      const csv = cache.get(Kinds.csv, name, namespace);
       if (!csv || isCopiedCsv(csv)) return;
       const operators = operatorNamesIn(csv.metadata?.labels).filter((operator) => {
         const problem = invalidOperatorName(operator);
@@ -56,7 +54,7 @@ export function createCsvAdoptionReconciler(shared: Shared): Reconciler {
 }
 
 /** What a CSV owns, of every component kind, each once, from the cache. */
-export function ownedComponents(cache: ObjectReader, csv: CsvObject): Component[] {
+export function ownedComponents(cache: ObjectReader, csv: CachedCsv): Component[] {
   const name = csv.metadata?.name ?? '';
   const namespace = csv.metadata?.namespace ?? '';
   const uid = csv.metadata?.uid;

@@ -1,4 +1,4 @@
-import type { Components } from '@olm/api';
+import type { Cached, Operator } from '@olm/api';
 import type { CachedObject, Reconciler } from '@olm/core';
 import { isAlreadyExists, updateStatus } from '@olm/controller-runtime';
 import { isDeepStrictEqual } from 'node:util';
@@ -8,10 +8,7 @@ import { operatorComponents } from './component-references.js';
 import { hasLiveComponent, listComponents } from './components.js';
 import type { Shared } from './shared.js';
 
-interface OperatorObject extends CachedObject {
-  metadata: NonNullable<CachedObject['metadata']> & { name: string; deletionTimestamp?: string };
-  status?: { components?: Components };
-}
+type OperatorObject = Cached<Operator>;
 
 /**
  * The Operator controller (upstream `operator_controller.go`): an Operator lists in
@@ -32,7 +29,7 @@ export function createOperatorReconciler(shared: Shared): Reconciler {
       const client = shared.client();
       const components = listComponents(cache, name);
       const desired = operatorComponents(name, components);
-      let operator = cache.get(Kinds.operator, name) as OperatorObject | undefined;
+      let operator = cache.get(Kinds.operator, name);
       if (!operator) {
         if (components.length === 0 || invalidOperatorName(name) || !(await hasLiveComponent(client, name, components))) return;
         try {

@@ -5,11 +5,6 @@ import { adopt, disown } from './components.js';
 import { isCopiedCsv } from './csv-adoption-reconciler.js';
 import type { Shared } from './shared.js';
 
-interface SubscriptionObject extends CachedObject {
-  spec?: { name?: string };
-  status?: { installedCSV?: string; installPlanRef?: { name?: string; namespace?: string } };
-}
-
 /**
  * Adoption of what a Subscription installed (upstream `adoption_controller.go`, `ReconcileSubscription`):
  * the Subscription, its installed CSV and its latest InstallPlan get the component label of the
@@ -30,7 +25,7 @@ export function createSubscriptionAdoptionReconciler(shared: Shared): Reconciler
       { ...Kinds.installPlan, map: subscriptionsIn },
     ],
     async reconcile({ namespace = '', name }, { cache, logger }) {
-      const subscription = cache.get(Kinds.subscription, name, namespace) as SubscriptionObject | undefined;
+      const subscription = cache.get(Kinds.subscription, name, namespace);
       const packageName = subscription?.spec?.name;
       if (!subscription || typeof packageName !== 'string' || packageName === '') return;
       const operator = operatorNameFor(packageName, namespace);

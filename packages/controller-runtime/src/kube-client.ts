@@ -15,6 +15,7 @@ import type {
   ListOptions,
   ObjectKind,
   ObjectList,
+  ObjectOfKind,
   PatchType,
   ResourceInfo,
   WatchEvent,
@@ -162,21 +163,29 @@ export class KubeClient implements KubeClientContract {
     return parts.join('/');
   }
 
-  async get<T extends CachedObject = CachedObject>(reference: KubeObjectReference): Promise<T> {
-    return (await this.request({ method: 'GET', path: await this.pathFor(reference) })) as T;
+  // Typed by the reference's kind, or by the caller (core's KubeClient): the server's JSON is taken to be of its kind.
+  get<R extends KubeObjectReference>(reference: R): Promise<ObjectOfKind<R>>;
+  get<T extends CachedObject>(reference: KubeObjectReference): Promise<T>;
+  async get(reference: KubeObjectReference): Promise<CachedObject> {
+    return (await this.request({ method: 'GET', path: await this.pathFor(reference) })) as CachedObject;
   }
 
   /** Like `get`, but undefined when the object does not exist. */
-  async find<T extends CachedObject = CachedObject>(reference: KubeObjectReference): Promise<T | undefined> {
+  find<R extends KubeObjectReference>(reference: R): Promise<ObjectOfKind<R> | undefined>;
+  find<T extends CachedObject>(reference: KubeObjectReference): Promise<T | undefined>;
+  async find(reference: KubeObjectReference): Promise<CachedObject | undefined> {
     try {
-      return await this.get<T>(reference);
+      return await this.get<CachedObject>(reference);
     } catch (error) {
       if (isNotFound(error)) return undefined;
       throw error;
     }
   }
 
-  async list<T extends CachedObject = CachedObject>(kind: ObjectKind, options: ListOptions = {}): Promise<ObjectList<T>> {
+  list<K extends ObjectKind>(kind: K, options?: ListOptions): Promise<ObjectList<ObjectOfKind<K> & CachedObject>>;
+  list<T extends CachedObject>(kind: ObjectKind, options?: ListOptions): Promise<ObjectList<T>>;
+  async list(kind: ObjectKind, options: ListOptions = {}): Promise<ObjectList<CachedObject>> {
+    type T = CachedObject;
     const path = await this.pathFor({ ...kind, namespace: options.namespace });
     const body = (await this.request({
       method: 'GET',

@@ -97,7 +97,7 @@ async function referencedRole(admin: KubeClient, rendered: RenderedBundle, kind:
     (candidate) => groupOf(candidate.apiVersion) === rbacGroup && candidate.kind === kind && candidate.metadata.name === name && (kind === 'ClusterRole' || candidate.metadata.namespace === namespace),
   );
   if (shipped) return shipped;
-  return admin.find({ apiVersion: `${rbacGroup}/v1`, kind, name, ...(kind === 'Role' ? { namespace } : {}) });
+  return admin.find<KubeObject>({ apiVersion: `${rbacGroup}/v1`, kind, name, ...(kind === 'Role' ? { namespace } : {}) });
 }
 
 function rulesOf(role: KubeObject): PolicyRule[] {

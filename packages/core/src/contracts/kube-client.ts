@@ -1,5 +1,5 @@
 import { createSingleExtensionPoint } from '../kernel/extension-point.js';
-import type { CachedObject, ObjectKind } from './reconcilers.js';
+import type { CachedObject, ObjectKind, ObjectOfKind } from './reconcilers.js';
 
 /** What discovery says about a kind. */
 export interface ResourceInfo {
@@ -12,7 +12,11 @@ export interface ResourceInfo {
   readonly subresources: readonly string[];
 }
 
-/** Identifies one object: its kind, name and (for a namespaced kind) namespace. */
+/**
+ * Identifies one object: its kind, name and (for a namespaced kind) namespace. Spread from a typed kind
+ * (`{ ...Kinds.deployment, name, namespace }`), it carries the kind's object type, and `get`, `find` and
+ * `list` return that type.
+ */
 export interface KubeObjectReference extends ObjectKind {
   readonly name: string;
   readonly namespace?: string;
@@ -94,10 +98,19 @@ export interface KubeClient {
   resourceFor(kind: ObjectKind): Promise<ResourceInfo>;
   /** The URL path of a collection (no name) or an object, optionally a subresource of it: for `watch` and `request`. */
   pathFor(reference: ObjectKind & { readonly name?: string; readonly namespace?: string }, subresource?: string): Promise<string>;
-  get<T extends CachedObject = CachedObject>(reference: KubeObjectReference): Promise<T>;
+  /**
+   * The object, of the type its reference's kind carries (`{ ...Kinds.deployment, name, namespace }`), or
+   * a plain `CachedObject` for a kind without one. The second form, with the type given, is for callers
+   * whose kind is only known at run time.
+   */
+  get<R extends KubeObjectReference>(reference: R): Promise<ObjectOfKind<R>>;
+  get<T extends CachedObject>(reference: KubeObjectReference): Promise<T>;
   /** Like `get`, but undefined when the object does not exist. */
-  find<T extends CachedObject = CachedObject>(reference: KubeObjectReference): Promise<T | undefined>;
-  list<T extends CachedObject = CachedObject>(kind: ObjectKind, options?: ListOptions): Promise<ObjectList<T>>;
+  find<R extends KubeObjectReference>(reference: R): Promise<ObjectOfKind<R> | undefined>;
+  find<T extends CachedObject>(reference: KubeObjectReference): Promise<T | undefined>;
+  /** A page of objects of `kind`, typed as `get` types them. */
+  list<K extends ObjectKind>(kind: K, options?: ListOptions): Promise<ObjectList<ObjectOfKind<K> & CachedObject>>;
+  list<T extends CachedObject>(kind: ObjectKind, options?: ListOptions): Promise<ObjectList<T>>;
   create<T extends CachedObject>(object: T, options?: { readonly fieldManager?: string }): Promise<T>;
   /** PUT the whole object; fails with 409 Conflict when `metadata.resourceVersion` is stale. */
   replace<T extends CachedObject>(object: T, options?: { readonly fieldManager?: string }): Promise<T>;

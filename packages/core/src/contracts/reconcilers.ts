@@ -32,6 +32,9 @@ export interface ObjectKind<T = unknown> {
 /** The type of the objects of `kind`: its `objectType`, or a plain `CachedObject` for a kind without one. */
 export type ObjectOf<T> = unknown extends T ? CachedObject : T;
 
+/** The type of the objects of a kind (or of a reference spread from one, `{ ...kind, name }`). */
+export type ObjectOfKind<K> = K extends { readonly objectType?: infer T } ? ObjectOf<T> : CachedObject;
+
 /** A Kubernetes object from the informer cache, as plain JSON; typed only in the fields the runtime reads. */
 export interface CachedObject {
   apiVersion?: string;
@@ -58,6 +61,12 @@ export interface CachedObject {
  */
 export interface ReconcilerWatch extends ObjectKind {
   map?(object: CachedObject, cache: ObjectReader): readonly ReconcileRequest[];
+}
+
+/** A watch of `kind` whose mapper receives the kind's objects as their type (`watchOf(Kinds.subscription, (subscription) => …)`). */
+export function watchOf<T>(kind: ObjectKind<T>, map: (object: ObjectOf<T>, cache: ObjectReader) => readonly ReconcileRequest[]): ReconcilerWatch {
+  // The runtime hands a watch's mapper only objects of the watched kind, which the kind's type describes.
+  return { ...kind, map: (object, cache) => map(object as ObjectOf<T>, cache) };
 }
 
 /**
