@@ -50,9 +50,11 @@ describe.skipIf(unavailable !== undefined)('end to end: the v0 pain points, with
 
   it('2. a Manual Subscription waits for approval alone: an Automatic one beside it installs', async () => {
     // acme-monitoring (Manual) requires acme-database (Automatic); nothing requires acme-monitoring.
+    // acme-database's Subscription comes first: a pass that saw only the Manual one would hold acme-database,
+    // then a dependency no Subscription asks for, in the Manual plan with it (as upstream holds every step).
     await up.kubectlOk(
       ['apply', '-f', '-'],
-      operatorGroup('approval', ['approval']) + '---' + subscription('approval', 'acme-monitoring', { installPlanApproval: 'Manual' }) + '---' + subscription('approval', 'acme-database'),
+      operatorGroup('approval', ['approval']) + '---' + subscription('approval', 'acme-database') + '---' + subscription('approval', 'acme-monitoring', { installPlanApproval: 'Manual' }),
     );
     await waitForSucceeded(up, 'approval', 'acme-database.v1.2.0');
     const waiting = await eventually('acme-monitoring waits for approval', async () => {
