@@ -84,16 +84,16 @@ async function startOlm() {
     ['up', '--port', '0', '--host', '127.0.0.1', '--kubeconfig', kubeconfig, ...common, ...(split ? ['--no-controllers', '--no-packageserver'] : [])],
     /running; press Ctrl-C/,
   );
-  const imageEnv = { nodeArgs: ['--optimize-for-size'], env: { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' } };
+  const imageRuntime = { nodeArgs: ['--optimize-for-size'], env: { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' } };
   const olmProcesses = split
     ? await Promise.all([
-        spawnCli('csv', ['run', '--kubeconfig', kubeconfig, '--controllers', 'csv', '--metrics-host', '127.0.0.1', ...common], /running controllers/, imageEnv),
-        spawnCli('catalog', ['run', '--kubeconfig', kubeconfig, '--controllers', 'catalog', '--metrics-host', '127.0.0.1', ...common], /running controllers/, imageEnv),
+        spawnCli('csv', ['run', '--kubeconfig', kubeconfig, '--controllers', 'csv', '--metrics-host', '127.0.0.1', ...common], /running controllers/, imageRuntime),
+        spawnCli('catalog', ['run', '--kubeconfig', kubeconfig, '--controllers', 'catalog', '--metrics-host', '127.0.0.1', ...common], /running controllers/, imageRuntime),
         spawnCli(
           'packageserver',
           ['packageserver', '--kubeconfig', kubeconfig, '--no-register', '--host', '127.0.0.1', '--port', '0', '--metrics-host', '127.0.0.1', ...common],
           /metrics, health and readiness on/,
-          imageEnv,
+          imageRuntime,
         ),
       ])
     : [up];
